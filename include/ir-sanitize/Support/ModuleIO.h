@@ -1,0 +1,66 @@
+//===- ModuleIO.h - Reading and writing modules safely ----------*- C++ -*-===//
+//
+// Reading: .ll or .bc from a file or stdin, format detected from the content,
+// errors as one line naming the file (and line:column for text IR).
+// Writing: to a temporary file in the destination directory, renamed into
+// place only once complete, so that a failure never leaves a partial file.
+//
+//===----------------------------------------------------------------------===//
+#ifndef IR_SANITIZE_SUPPORT_MODULEIO_H
+#define IR_SANITIZE_SUPPORT_MODULEIO_H
+
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace irs {
+
+enum class IRFormat { Text, Bitcode };
+
+/// How the input wrote debug-value information; the output keeps that form so
+/// that the LLVM which produced the input (Julia 1.12: LLVM 18) can read it.
+enum class DebugInfoForm { None, Intrinsics, Records };
+
+struct LoadedModule {
+  std::unique_ptr<llvm::Module> M;
+  IRFormat Format = IRFormat::Text;
+  DebugInfoForm DbgForm = DebugInfoForm::None;
+  std::string Path; ///< As given ("-" for stdin).
+  std::string DisplayName; ///< For messages ("<stdin>" for "-").
+};
+
+/// Reads a module; errors are ToolErrors with ExitCode::BadInput.
+llvm::Expected<LoadedModule> readModule(llvm::StringRef Path,
+                                        llvm::LLVMContext &Ctx);
+
+/// Text for "-" and *.ll, bitcode for *.bc, unless \p Emit says otherwise.
+IRFormat outputFormatFor(llvm::StringRef Path, std::optional<IRFormat> Emit);
+
+/// Parses "ll" / "bc".
+std::optional<IRFormat> parseIRFormat(llvm::StringRef Name);
+
+/// Runs the verifier; failure is a ToolError with ExitCode::VerifierFailed
+/// whose message names \p What and the first problem found.
+llvm::Error verifyModuleOrError(const llvm::Module &M, llvm::StringRef What);
+
+/// Verifies \p M, then writes it to \p Path ("-" = stdout) atomically, in
+/// \p Format, with debug info in \p DbgForm where this LLVM can write it.
+llvm::Error writeModule(llvm::Module &M, llvm::StringRef Path, IRFormat Format,
+                        DebugInfoForm DbgForm);
+
+/// Writes whatever \p Fill prints to \p Path ("-" = stdout) atomically.
+/// Errors are ToolErrors with ExitCode::OutputError.
+llvm::Error
+writeFileAtomically(llvm::StringRef Path,
+                    llvm::function_ref<void(llvm::raw_ostream &)> Fill);
+
+} // namespace irs
+
+#endif

@@ -1,0 +1,223 @@
+//===- ModuleIO.cpp - Reading and writing modules safely ------------------===//
+#include "ir-sanitize/Support/ModuleIO.h"
+#include "ir-sanitize/Support/ExitCodes.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/IRReader/IRReader.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Signals.h"
+#include "llvm/Support/SourceMgr.h"
+
+using namespace llvm;
+
+namespace irs {
+namespace {
+
+/// "FILE: problem", or "FILE:LINE:COL: problem" when \p Problem starts with a
+/// location (compiler style, so editors can jump to it).
+Error badInput(StringRef Name, const Twine &Problem) {
+  std::string P = Problem.str();
+  const char *Sep = (!P.empty() && isDigit(P[0])) ? ":" : ": ";
+  return makeToolError(ExitCode::BadInput, Name + Sep + P);
+}
+
+/// The first line of a (possibly multi-line) message.
+std::string firstLine(StringRef Message) {
+  return Message.split('\n').first.rtrim().str();
+}
+
+/// Which debug-info form the input used. Text: whichever spelling occurs.
+/// Bitcode: bitcode written by LLVM < 19 can only hold intrinsics.
+DebugInfoForm detectDebugInfoForm(MemoryBufferRef Buf, bool IsBitcode) {
+  StringRef Data = Buf.getBuffer();
+  if (!IsBitcode) {
+    if (Data.contains("#dbg_"))
+      return DebugInfoForm::Records;
+    if (Data.contains("@llvm.dbg."))
+      return DebugInfoForm::Intrinsics;
+    return DebugInfoForm::None;
+  }
+  Expected<std::string> Producer = getBitcodeProducerString(Buf);
+  if (!Producer) {
+    consumeError(Producer.takeError());
+    return DebugInfoForm::Records;
+  }
+  StringRef P(*Producer);
+  unsigned Major = 0;
+  if (P.consume_front("LLVM") && !P.consumeInteger(10, Major) && Major < 19)
+    return DebugInfoForm::Intrinsics;
+  return DebugInfoForm::Records;
+}
+
+Expected<std::unique_ptr<MemoryBuffer>> readInputBuffer(StringRef Path,
+                                                        StringRef Name) {
+  if (Path != "-") {
+    sys::fs::file_status Status;
+    if (std::error_code EC = sys::fs::status(Path, Status))
+      return badInput(Name, EC.message());
+    if (sys::fs::is_directory(Status))
+      return badInput(Name, "is a directory, not an IR file");
+  }
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
+      MemoryBuffer::getFileOrSTDIN(Path, /*IsText=*/false);
+  if (!Buf)
+    return badInput(Name, Buf.getError().message());
+  if ((*Buf)->getBufferSize() == 0)
+    return badInput(Name, "file is empty");
+  return std::move(*Buf);
+}
+
+/// Sets a boolean LLVM cl::opt by name if this LLVM has it.
+void setLLVMFlag(StringRef Name, bool Value) {
+  auto &Opts = cl::getRegisteredOptions();
+  auto It = Opts.find(Name);
+  if (It != Opts.end())
+    It->second->addOccurrence(0, Name, Value ? "true" : "false");
+}
+
+/// Puts \p M into the debug-info form the output must use.
+void applyDebugInfoForm(Module &M, DebugInfoForm Form) {
+#if LLVM_VERSION_MAJOR < 21
+  // LLVM 19/20 hold either form in memory; the printer writes what it holds
+  // unless told otherwise, so set both the module and the writer flags.
+  bool Records = Form != DebugInfoForm::Intrinsics;
+  if (Records)
+    M.convertToNewDbgValues();
+  else
+    M.convertFromNewDbgValues();
+  setLLVMFlag("write-experimental-debuginfo", Records);
+#else
+  // LLVM 21+ only knows debug records.
+  (void)M;
+  (void)Form;
+#endif
+}
+
+} // namespace
+
+Expected<LoadedModule> readModule(StringRef Path, LLVMContext &Ctx) {
+  LoadedModule Result;
+  Result.Path = Path.str();
+  Result.DisplayName = Path == "-" ? "<stdin>" : Path.str();
+  StringRef Name = Result.DisplayName;
+
+  auto BufOrErr = readInputBuffer(Path, Name);
+  if (!BufOrErr)
+    return BufOrErr.takeError();
+  MemoryBufferRef Buf = (*BufOrErr)->getMemBufferRef();
+  const auto *Start =
+      reinterpret_cast<const unsigned char *>(Buf.getBufferStart());
+  bool IsBitcode = isBitcode(Start, Start + Buf.getBufferSize());
+  Result.Format = IsBitcode ? IRFormat::Bitcode : IRFormat::Text;
+  Result.DbgForm = detectDebugInfoForm(Buf, IsBitcode);
+
+  SMDiagnostic Diag;
+  Result.M = parseIR(Buf, Diag, Ctx);
+  if (!Result.M) {
+    std::string Msg = firstLine(Diag.getMessage());
+    if (Diag.getLineNo() > 0)
+      return badInput(Name, Twine(Diag.getLineNo()) + ":" +
+                                Twine(Diag.getColumnNo() + 1) + ": " + Msg);
+    return badInput(Name, (IsBitcode ? "invalid bitcode: " : "") + Msg);
+  }
+  std::string VerifierMsg;
+  raw_string_ostream VOS(VerifierMsg);
+  if (verifyModule(*Result.M, &VOS))
+    return badInput(Name, "invalid IR: " + firstLine(VOS.str()));
+  return Result;
+}
+
+std::optional<IRFormat> parseIRFormat(StringRef Name) {
+  if (Name == "ll")
+    return IRFormat::Text;
+  if (Name == "bc")
+    return IRFormat::Bitcode;
+  return std::nullopt;
+}
+
+IRFormat outputFormatFor(StringRef Path, std::optional<IRFormat> Emit) {
+  if (Emit)
+    return *Emit;
+  return Path.ends_with(".bc") ? IRFormat::Bitcode : IRFormat::Text;
+}
+
+Error verifyModuleOrError(const Module &M, StringRef What) {
+  std::string Msg;
+  raw_string_ostream OS(Msg);
+  if (!verifyModule(M, &OS))
+    return Error::success();
+  return makeToolError(ExitCode::VerifierFailed,
+                       What + " failed the LLVM verifier (a bug in "
+                              "ir-sanitize, please report it): " +
+                           firstLine(OS.str()));
+}
+
+Error writeFileAtomically(StringRef Path,
+                          function_ref<void(raw_ostream &)> Fill) {
+  if (Path == "-") {
+    Fill(outs());
+    outs().flush();
+    if (outs().has_error()) {
+      outs().clear_error();
+      return makeToolError(ExitCode::OutputError, "cannot write to stdout");
+    }
+    return Error::success();
+  }
+  auto Fail = [&](const Twine &Why) {
+    return makeToolError(ExitCode::OutputError,
+                         Path + ": cannot write output: " + Why);
+  };
+  if (sys::fs::is_directory(Path))
+    return Fail("is a directory");
+  SmallString<256> Model(Path);
+  sys::path::remove_filename(Model);
+  if (Model.empty())
+    Model = ".";
+  sys::path::append(Model, "." + sys::path::filename(Path) + ".%%%%%%.tmp");
+  int FD;
+  SmallString<256> TempPath;
+  if (std::error_code EC = sys::fs::createUniqueFile(Model, FD, TempPath))
+    return Fail(EC.message());
+  sys::RemoveFileOnSignal(TempPath);
+  {
+    raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    Fill(OS);
+    OS.close();
+    if (OS.has_error()) {
+      std::string Why = OS.error().message();
+      OS.clear_error();
+      sys::fs::remove(TempPath);
+      sys::DontRemoveFileOnSignal(TempPath);
+      return Fail(Why);
+    }
+  }
+  std::error_code EC = sys::fs::rename(TempPath, Path);
+  sys::DontRemoveFileOnSignal(TempPath);
+  if (EC) {
+    sys::fs::remove(TempPath);
+    return Fail(EC.message());
+  }
+  return Error::success();
+}
+
+Error writeModule(Module &M, StringRef Path, IRFormat Format,
+                  DebugInfoForm DbgForm) {
+  if (Error E = verifyModuleOrError(M, "the rewritten module"))
+    return E;
+  if (Format == IRFormat::Text)
+    applyDebugInfoForm(M, DbgForm);
+  return writeFileAtomically(Path, [&](raw_ostream &OS) {
+    if (Format == IRFormat::Bitcode)
+      WriteBitcodeToFile(M, OS);
+    else
+      M.print(OS, nullptr);
+  });
+}
+
+} // namespace irs

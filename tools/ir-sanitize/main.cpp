@@ -1,0 +1,69 @@
+//===- main.cpp - The ir-sanitize command line ----------------------------===//
+//
+// A thin driver: parse the command line, dispatch to one command, turn every
+// failure into one line on stderr and a documented exit code.
+//
+//===----------------------------------------------------------------------===//
+#include "Commands.h"
+
+#include "ir-sanitize/Config.h"
+#include "ir-sanitize/Support/ExitCodes.h"
+
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace irs;
+using namespace irs::cli;
+
+static const char *const Examples = R"(
+Examples:
+  ir-sanitize host.ll -o host.clean.ll              normalise bundles, splat kernels
+  ir-sanitize dump.bc -o out.bc --report=report.json
+  ir-sanitize in.ll --bundle gc-transition=stash -o out.ll
+  ir-sanitize check dump.bc                         list what makes Enzyme abort
+  ir-sanitize restore out.ll -o back.ll             put stashed bundles back
+
+Exit codes: 0 ok, 1 findings (check) or failed checks, 2 usage error,
+3 unreadable or invalid input, 4 output cannot be written,
+5 rewritten module failed the LLVM verifier (a bug), 6 no Enzyme plugin.
+)";
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM X(argc, argv);
+  CLI::App App{"ir-sanitize: make Julia-emitted LLVM IR safe for Enzyme",
+               ToolName};
+  App.footer(Examples);
+  App.set_version_flag("--version",
+                       std::string(ToolName) + " " + IRS_VERSION +
+                           " (LLVM " + IRS_LLVM_VERSION_STRING + ")");
+  App.require_subcommand(0, 1);
+
+  std::unique_ptr<Command> Default = createSanitizeCommand();
+  Default->addOptions(App);
+  std::vector<Subcommand> Subs = createSubcommands();
+  std::vector<std::pair<CLI::App *, Command *>> Registered;
+  for (Subcommand &S : Subs) {
+    CLI::App *Sub = App.add_subcommand(S.Name, S.Description);
+    S.Cmd->addOptions(*Sub);
+    Registered.emplace_back(Sub, S.Cmd.get());
+  }
+
+  try {
+    App.parse(argc, argv);
+  } catch (const CLI::CallForHelp &E) {
+    return App.exit(E);
+  } catch (const CLI::CallForAllHelp &E) {
+    return App.exit(E);
+  } catch (const CLI::CallForVersion &E) {
+    return App.exit(E);
+  } catch (const CLI::ParseError &E) {
+    llvm::errs() << ToolName << ": error: " << E.what()
+                 << " (see --help)\n";
+    return static_cast<int>(ExitCode::Usage);
+  }
+
+  for (auto &[Sub, Cmd] : Registered)
+    if (Sub->parsed())
+      return Cmd->run();
+  return Default->run();
+}
