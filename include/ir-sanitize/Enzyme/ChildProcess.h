@@ -1,0 +1,70 @@
+//===- ChildProcess.h - Running a tool in a crash-isolated child -*- C++ -*-===//
+//
+// Enzyme aborts on inputs it cannot handle, so it runs in a child process
+// whose stdout and stderr go to a log file, with a time limit after which the
+// child's whole process group is killed. Starting and waiting are separate so
+// that several children (triage) can run side by side.
+//
+//===----------------------------------------------------------------------===//
+#ifndef IR_SANITIZE_ENZYME_CHILDPROCESS_H
+#define IR_SANITIZE_ENZYME_CHILDPROCESS_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+namespace irs {
+
+struct ChildOutcome {
+  enum class Kind { Exited, Signalled, TimedOut };
+  Kind How = Kind::Exited;
+  int ExitCode = 0; ///< Kind::Exited.
+  int Signal = 0;   ///< Kind::Signalled.
+  double Seconds = 0;
+
+  bool succeeded() const { return How == Kind::Exited && ExitCode == 0; }
+  /// "exit status 1", "signal 6 (SIGABRT)", "timed out after 300 s".
+  std::string describe(unsigned TimeoutSeconds) const;
+};
+
+/// "SIGABRT" for 6, "signal 42" for unknown numbers.
+std::string signalName(int Signal);
+
+class ChildProcess {
+public:
+  /// Starts \p Program with \p Args (argv[0] is added) in its own process
+  /// group, stdout and stderr appended to \p LogPath (created or truncated).
+  /// \p TimeoutSeconds == 0 means no limit. Errors: the log cannot be created
+  /// or the program cannot be started.
+  static llvm::Expected<ChildProcess> start(llvm::StringRef Program,
+                                            llvm::ArrayRef<std::string> Args,
+                                            llvm::StringRef LogPath,
+                                            unsigned TimeoutSeconds);
+  ChildProcess(ChildProcess &&Other);
+  ChildProcess &operator=(ChildProcess &&) = delete;
+  ~ChildProcess();
+
+  /// Waits until the child ends or its time runs out (then kills its process
+  /// group and reaps it). Call once.
+  ChildOutcome wait();
+
+private:
+  ChildProcess() = default;
+  int Pid = -1;
+  unsigned TimeoutSeconds = 0;
+  std::chrono::steady_clock::time_point Started;
+};
+
+/// start() then wait().
+llvm::Expected<ChildOutcome> runChild(llvm::StringRef Program,
+                                      llvm::ArrayRef<std::string> Args,
+                                      llvm::StringRef LogPath,
+                                      unsigned TimeoutSeconds);
+
+} // namespace irs
+
+#endif

@@ -1,0 +1,43 @@
+//===- Triage.h - Does sanitising make Enzyme succeed? ----------*- C++ -*-===//
+//
+// `ir-sanitize enzyme --triage`: Enzyme runs on the module as given and on the
+// sanitised one side by side (two child processes at once); the verdict table
+// puts both outcomes next to what the sanitiser changed. This is what a user
+// runs on a bitcode dump from a crash report.
+//
+//===----------------------------------------------------------------------===//
+#ifndef IR_SANITIZE_ENZYME_TRIAGE_H
+#define IR_SANITIZE_ENZYME_TRIAGE_H
+
+#include "ir-sanitize/Enzyme/EnzymeRunner.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+#include <vector>
+
+namespace irs {
+
+struct TriageReport {
+  std::string InputName;
+  EnzymeResult Original;
+  EnzymeResult Sanitised;
+  std::vector<std::string> Changes; ///< One line per kind of change.
+
+  /// Exit 0 when the sanitised module differentiates, 1 otherwise.
+  bool sanitisedOk() const { return Sanitised.ok(); }
+  /// "fixed by sanitising", "already differentiates", "still fails", ...
+  std::string verdict() const;
+};
+
+/// Runs both invocations at once and collects their results. Errors only when
+/// a child cannot be started.
+llvm::Expected<TriageReport> runTriage(const EnzymeInvocation &Original,
+                                       const EnzymeInvocation &Sanitised);
+
+/// The verdict table (plain text, one row per line).
+void printTriage(llvm::raw_ostream &OS, const TriageReport &R);
+
+} // namespace irs
+
+#endif
