@@ -1,0 +1,63 @@
+//===- CudaDevice.h - The CUDA driver API, as the runner uses it -*- C++ -*-===//
+//
+// A thin RAII layer over the driver API (libcuda only, no runtime library):
+// one primary context, PTX modules loaded with the JIT log kept for errors,
+// buffers, and launches timed with events. Every driver failure becomes a
+// CudaError naming the call.
+//
+//===----------------------------------------------------------------------===//
+#ifndef IR_SANITIZE_GPURUN_CUDADEVICE_H
+#define IR_SANITIZE_GPURUN_CUDADEVICE_H
+
+#include "HostData.h"
+
+#include <cuda.h>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace gpurun {
+
+class CudaError : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+struct LaunchGeometry {
+  unsigned Grid[3];
+  unsigned Block[3];
+};
+
+class CudaDevice {
+public:
+  /// Whether a device can be used; when not, \p Why says what is missing.
+  static bool probe(std::string &Why);
+
+  explicit CudaDevice(int Ordinal);
+  ~CudaDevice();
+  CudaDevice(const CudaDevice &) = delete;
+  CudaDevice &operator=(const CudaDevice &) = delete;
+
+  std::string name() const;
+  /// Loads PTX text and returns its kernel \p Entry.
+  CUfunction loadKernel(const std::string &Ptx, const std::string &Entry,
+                        const std::string &What);
+  CUdeviceptr allocate(size_t Bytes);
+  void upload(CUdeviceptr Dst, const HostBuffer &Src);
+  void download(HostBuffer &Dst, CUdeviceptr Src);
+  /// Launches and waits; returns the kernel time in milliseconds.
+  float launch(CUfunction F, const LaunchGeometry &G,
+               std::vector<void *> &Params);
+
+private:
+  CUdevice Dev = 0;
+  CUcontext Ctx = nullptr;
+  CUevent Start = nullptr, Stop = nullptr;
+  std::vector<CUmodule> Modules;
+  std::vector<CUdeviceptr> Allocations;
+};
+
+} // namespace gpurun
+
+#endif

@@ -1,0 +1,132 @@
+//===- HostData.cpp - Host copies of device buffers -----------------------===//
+#include "HostData.h"
+
+#include <cstring>
+
+namespace gpurun {
+
+double HostBuffer::get(uint64_t I) const {
+  const uint8_t *P = Bytes.data() + I * elemSize(Type);
+  switch (Type) {
+  case ElemType::F32: {
+    float V;
+    std::memcpy(&V, P, 4);
+    return V;
+  }
+  case ElemType::F64: {
+    double V;
+    std::memcpy(&V, P, 8);
+    return V;
+  }
+  case ElemType::I32: {
+    int32_t V;
+    std::memcpy(&V, P, 4);
+    return V;
+  }
+  case ElemType::I64: {
+    int64_t V;
+    std::memcpy(&V, P, 8);
+    return static_cast<double>(V);
+  }
+  case ElemType::U8:
+    return *P;
+  }
+  return 0;
+}
+
+void HostBuffer::set(uint64_t I, double V) {
+  uint8_t *P = Bytes.data() + I * elemSize(Type);
+  switch (Type) {
+  case ElemType::F32: {
+    float F = static_cast<float>(V);
+    std::memcpy(P, &F, 4);
+    return;
+  }
+  case ElemType::F64:
+    std::memcpy(P, &V, 8);
+    return;
+  case ElemType::I32: {
+    int32_t N = static_cast<int32_t>(V);
+    std::memcpy(P, &N, 4);
+    return;
+  }
+  case ElemType::I64: {
+    int64_t N = static_cast<int64_t>(V);
+    std::memcpy(P, &N, 8);
+    return;
+  }
+  case ElemType::U8:
+    *P = static_cast<uint8_t>(V);
+    return;
+  }
+}
+
+namespace {
+/// SplitMix64: small, seedable, and the same on every machine.
+uint64_t nextRandom(uint64_t &State) {
+  uint64_t Z = (State += 0x9E3779B97F4A7C15ULL);
+  Z = (Z ^ (Z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  Z = (Z ^ (Z >> 27)) * 0x94D049BB133111EBULL;
+  return Z ^ (Z >> 31);
+}
+
+double unitRandom(uint64_t &State) {
+  return static_cast<double>(nextRandom(State) >> 11) * 0x1.0p-53;
+}
+} // namespace
+
+HostBuffer initialContents(const Buffer &B) {
+  HostBuffer H(B.Type, B.Count);
+  uint64_t State = B.Seed;
+  for (uint64_t I = 0; I < B.Count; ++I) {
+    switch (B.InitKind) {
+    case Init::Zero:
+      break;
+    case Init::Ones:
+      H.set(I, 1);
+      break;
+    case Init::Range:
+      H.set(I, static_cast<double>(I));
+      break;
+    case Init::Random:
+      // Floats in [0.5, 1.5) stay away from zero (log, division); integers
+      // in [0, 100).
+      H.set(I, isFloat(B.Type) ? 0.5 + unitRandom(State)
+                               : static_cast<double>(nextRandom(State) % 100));
+      break;
+    }
+  }
+  return H;
+}
+
+HostBuffer randomDirection(ElemType Type, uint64_t Count, uint64_t Seed) {
+  HostBuffer H(Type, Count);
+  uint64_t State = Seed ^ 0x5DEECE66DULL;
+  for (uint64_t I = 0; I < Count; ++I)
+    H.set(I, 2 * unitRandom(State) - 1);
+  return H;
+}
+
+HostBuffer axpy(const HostBuffer &X, double Scale, const HostBuffer &V) {
+  HostBuffer R(X.Type, X.count());
+  for (uint64_t I = 0; I < X.count(); ++I)
+    R.set(I, X.get(I) + Scale * V.get(I));
+  return R;
+}
+
+uint64_t countDifferences(const HostBuffer &A, const HostBuffer &B) {
+  size_t Size = elemSize(A.Type);
+  uint64_t N = 0;
+  for (uint64_t I = 0; I < A.count(); ++I)
+    N += std::memcmp(&A.Bytes[I * Size], &B.Bytes[I * Size], Size) != 0;
+  return N;
+}
+
+double dot(const HostBuffer &A, const HostBuffer &B) {
+  double S = 0;
+  for (uint64_t I = 0; I < A.count(); ++I)
+    S += A.get(I) * B.get(I);
+  return S;
+}
+
+} // namespace gpurun

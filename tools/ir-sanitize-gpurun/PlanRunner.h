@@ -1,0 +1,78 @@
+//===- PlanRunner.h - The checks ir-sanitize-gpurun performs ----*- C++ -*-===//
+//
+// Runs a plan's kernels on one device and performs the checks:
+//  primal   the splatted kernel writes the same output bytes as the original;
+//  forward  the forward-mode kernel's output tangents J v match central
+//           finite differences (f(x+hv) - f(x-hv)) / 2h of the primal;
+//  reverse  the reverse-mode kernel passes the dot-product test
+//           <J v, w> = <v, J^T w>;
+//  timing   median kernel times of every role over repeated launches.
+//
+//===----------------------------------------------------------------------===//
+#ifndef IR_SANITIZE_GPURUN_PLANRUNNER_H
+#define IR_SANITIZE_GPURUN_PLANRUNNER_H
+
+#include "CudaDevice.h"
+#include "RunPlan.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace gpurun {
+
+struct CheckResult {
+  std::string Name;
+  bool Ran = false;
+  bool Passed = false;
+  double Value = 0;     ///< Differing elements, or a relative error.
+  double Tolerance = 0; ///< The bound Value had to meet.
+  std::string Detail;   ///< One line for the table.
+};
+
+struct Timing {
+  std::string Role;
+  double MedianMs = 0;
+  double MinMs = 0;
+  unsigned Launches = 0;
+};
+
+struct RunResults {
+  std::string Device;
+  unsigned Grid[3], Block[3];
+  std::vector<CheckResult> Checks;
+  std::vector<Timing> Timings;
+  bool allPassed() const;
+};
+
+class PlanRunner {
+public:
+  PlanRunner(const Plan &P, const std::string &Dir, CudaDevice &Dev);
+  RunResults run(unsigned Repeats);
+
+private:
+  using BufferSet = std::map<unsigned, HostBuffer>; ///< By buffer index.
+
+  const Plan &P;
+  CudaDevice &Dev;
+  LaunchGeometry Geometry;
+  std::map<std::string, CUfunction> Kernels;
+  std::vector<CUdeviceptr> Primal, Shadow;
+
+  void loadKernels(const std::string &Dir);
+  /// Primal buffers to their initial contents except \p Overrides; shadows
+  /// to zero except \p Shadows.
+  void reset(const BufferSet &Overrides, const BufferSet &Shadows);
+  float launch(const std::string &Role);
+  BufferSet readOutputs(bool FromShadow);
+  BufferSet directions(bool ForWrt, uint64_t Salt) const;
+
+  CheckResult checkPrimal();
+  CheckResult checkForward(BufferSet &Jv, BufferSet &V);
+  CheckResult checkReverse(const BufferSet &Jv, const BufferSet &V);
+  Timing time(const std::string &Role, unsigned Repeats);
+};
+
+} // namespace gpurun
+
+#endif

@@ -1,0 +1,105 @@
+//===- Report.cpp - The runner's table and JSON report --------------------===//
+#include "Report.h"
+
+#include <cstdio>
+#include <string>
+
+namespace gpurun {
+
+namespace {
+std::string fmt(const char *Format, double V) {
+  char Buf[64];
+  std::snprintf(Buf, sizeof(Buf), Format, V);
+  return Buf;
+}
+
+double baselineMs(const RunResults &R) {
+  for (const Timing &T : R.Timings)
+    if (T.Role == "original")
+      return T.MedianMs;
+  return 0;
+}
+
+std::string jsonString(const std::string &S) {
+  std::string Out = "\"";
+  for (char C : S) {
+    if (C == '"' || C == '\\')
+      Out += '\\';
+    if (static_cast<unsigned char>(C) < 0x20) {
+      Out += fmt("\\u%04x", static_cast<unsigned char>(C));
+      continue;
+    }
+    Out += C;
+  }
+  return Out + "\"";
+}
+
+const char *verdict(const CheckResult &C) {
+  return !C.Ran ? "SKIP" : C.Passed ? "PASS" : "FAIL";
+}
+} // namespace
+
+void printTable(std::ostream &OS, const Plan &P, const RunResults &R) {
+  OS << "kernel  " << P.Kernel << "\ndevice  " << R.Device << "\nlaunch  grid "
+     << R.Grid[0] << "x" << R.Grid[1] << "x" << R.Grid[2] << ", block "
+     << R.Block[0] << "x" << R.Block[1] << "x" << R.Block[2] << "\n\n";
+  OS << "check     result  value       tolerance  detail\n";
+  for (const CheckResult &C : R.Checks) {
+    std::string Value = C.Name == "primal" ? fmt("%.0f", C.Value)
+                                           : fmt("%.3e", C.Value);
+    std::string Tol = C.Name == "primal" ? "0" : fmt("%.1e", C.Tolerance);
+    char Line[512];
+    std::snprintf(Line, sizeof(Line), "%-9s %-7s %-11s %-10s ",
+                  C.Name.c_str(), verdict(C), Value.c_str(), Tol.c_str());
+    OS << Line << C.Detail << "\n";
+  }
+  double Base = baselineMs(R);
+  OS << "\nkernel    median ms  min ms     ratio to original\n";
+  for (const Timing &T : R.Timings) {
+    char Line[256];
+    std::snprintf(Line, sizeof(Line), "%-9s %-10.4f %-10.4f %.3f\n",
+                  T.Role.c_str(), T.MedianMs, T.MinMs,
+                  Base > 0 ? T.MedianMs / Base : 0.0);
+    OS << Line;
+  }
+  OS << "\n" << (R.allPassed() ? "all checks passed" : "CHECKS FAILED")
+     << "\n";
+}
+
+void printJSON(std::ostream &OS, const Plan &P, const RunResults &R) {
+  OS << "{\n  \"kernel\": " << jsonString(P.Kernel)
+     << ",\n  \"device\": " << jsonString(R.Device) << ",\n  \"grid\": ["
+     << R.Grid[0] << ", " << R.Grid[1] << ", " << R.Grid[2]
+     << "],\n  \"block\": [" << R.Block[0] << ", " << R.Block[1] << ", "
+     << R.Block[2] << "],\n  \"buffers\": [";
+  for (size_t I = 0; I < P.Buffers.size(); ++I) {
+    const Buffer &B = P.Buffers[I];
+    OS << (I ? ", " : "") << "{\"name\": " << jsonString(B.Name)
+       << ", \"type\": \"" << typeName(B.Type) << "\", \"count\": " << B.Count
+       << ", \"output\": " << (B.Output ? "true" : "false")
+       << ", \"wrt\": " << (B.Wrt ? "true" : "false") << "}";
+  }
+  OS << "],\n  \"checks\": [";
+  for (size_t I = 0; I < R.Checks.size(); ++I) {
+    const CheckResult &C = R.Checks[I];
+    OS << (I ? "," : "") << "\n    {\"name\": " << jsonString(C.Name)
+       << ", \"result\": \"" << verdict(C) << "\", \"value\": "
+       << fmt("%.6e", C.Value) << ", \"tolerance\": "
+       << fmt("%.6e", C.Tolerance) << ", \"detail\": " << jsonString(C.Detail)
+       << "}";
+  }
+  double Base = baselineMs(R);
+  OS << "\n  ],\n  \"timings\": [";
+  for (size_t I = 0; I < R.Timings.size(); ++I) {
+    const Timing &T = R.Timings[I];
+    OS << (I ? "," : "") << "\n    {\"kernel\": " << jsonString(T.Role)
+       << ", \"median_ms\": " << fmt("%.6f", T.MedianMs)
+       << ", \"min_ms\": " << fmt("%.6f", T.MinMs)
+       << ", \"launches\": " << T.Launches << ", \"ratio_to_original\": "
+       << fmt("%.4f", Base > 0 ? T.MedianMs / Base : 0.0) << "}";
+  }
+  OS << "\n  ],\n  \"passed\": " << (R.allPassed() ? "true" : "false")
+     << "\n}\n";
+}
+
+} // namespace gpurun
