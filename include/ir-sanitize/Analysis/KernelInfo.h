@@ -1,0 +1,36 @@
+//===- KernelInfo.h - Which functions are GPU kernel entries ----*- C++ -*-===//
+//
+// A kernel is a function a host launches: one with the ptx_kernel,
+// amdgpu_kernel or spir_kernel calling convention, or one that an
+// `!nvvm.annotations` entry marks `"kernel", i32 1` (how NVPTX modules from
+// before the ptx_kernel convention, such as CUDAnative's, mark them).
+//
+//===----------------------------------------------------------------------===//
+#ifndef IR_SANITIZE_ANALYSIS_KERNELINFO_H
+#define IR_SANITIZE_ANALYSIS_KERNELINFO_H
+
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/Module.h"
+
+namespace irs {
+
+/// True for the kernel calling conventions (ptx_kernel, amdgpu_kernel,
+/// spir_kernel).
+bool hasKernelCallingConv(const llvm::Function &F);
+
+/// The functions that `!nvvm.annotations` marks as kernels.
+llvm::SmallPtrSet<const llvm::Function *, 8>
+findAnnotatedKernels(const llvm::Module &M);
+
+/// Whether \p F is a kernel entry. Scans the module's annotations on every
+/// call; use findKernels to classify a whole module.
+bool isKernel(const llvm::Function &F);
+
+/// Every kernel defined (with a body) in \p M, in module order.
+llvm::SmallVector<llvm::Function *> findKernels(llvm::Module &M);
+
+} // namespace irs
+
+#endif
