@@ -68,6 +68,8 @@ struct LaunchManifest {
   llvm::json::Value toJSON() const;
   static llvm::Expected<LaunchManifest> fromJSON(const llvm::json::Value &V);
   static llvm::Expected<LaunchManifest> readFile(llvm::StringRef Path);
+  /// Writes toJSON() (pretty-printed) atomically; "-" is stdout.
+  llvm::Error writeFile(llvm::StringRef Path) const;
 };
 
 } // namespace irs

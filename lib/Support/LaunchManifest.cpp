@@ -1,0 +1,195 @@
+//===- LaunchManifest.cpp - Where splatted kernel parameters live ---------===//
+#include "ir-sanitize/Support/LaunchManifest.h"
+#include "ir-sanitize/Support/ExitCodes.h"
+#include "ir-sanitize/Support/ModuleIO.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <climits>
+
+using namespace llvm;
+
+namespace irs {
+namespace {
+
+json::Value toJSON(const ManifestOriginalParam &P) {
+  return json::Object{{"index", P.Index},
+                      {"type", P.Type},
+                      {"size", P.Size},
+                      {"passing", P.Passing}};
+}
+
+json::Value toJSON(const ManifestParam &P) {
+  json::Array Path;
+  for (unsigned I : P.Path)
+    Path.push_back(I);
+  return json::Object{{"index", P.Index},           {"name", P.Name},
+                      {"type", P.Type},             {"orig_index", P.OrigIndex},
+                      {"path", std::move(Path)},    {"offset", P.Offset},
+                      {"size", P.Size},             {"pointer", P.Pointer},
+                      {"addrspace", P.AddrSpace}};
+}
+
+json::Value toJSON(const KernelManifest &K) {
+  json::Array Orig, Params;
+  for (const ManifestOriginalParam &P : K.OriginalParams)
+    Orig.push_back(toJSON(P));
+  for (const ManifestParam &P : K.Params)
+    Params.push_back(toJSON(P));
+  return json::Object{{"name", K.Name},
+                      {"original_params", std::move(Orig)},
+                      {"params", std::move(Params)}};
+}
+
+/// json::fromJSON has no overload for unsigned; read through uint64_t.
+bool mapUnsigned(json::ObjectMapper &O, StringLiteral Key, unsigned &Out,
+                 json::Path P) {
+  uint64_t V = 0;
+  if (!O.map(Key, V))
+    return false;
+  if (V > UINT_MAX) {
+    P.field(Key).report("value out of range");
+    return false;
+  }
+  Out = static_cast<unsigned>(V);
+  return true;
+}
+
+} // namespace
+
+// json's vector/map readers find these by argument-dependent lookup, which
+// does not look into anonymous namespaces.
+static bool fromJSON(const json::Value &V, ManifestOriginalParam &Out,
+                     json::Path P) {
+  json::ObjectMapper O(V, P);
+  return O && mapUnsigned(O, "index", Out.Index, P) &&
+         O.map("type", Out.Type) && O.map("size", Out.Size) &&
+         O.map("passing", Out.Passing);
+}
+
+static bool fromJSON(const json::Value &V, ManifestParam &Out, json::Path P) {
+  json::ObjectMapper O(V, P);
+  std::vector<uint64_t> Path;
+  if (!(O && mapUnsigned(O, "index", Out.Index, P) &&
+        O.map("name", Out.Name) && O.map("type", Out.Type) &&
+        mapUnsigned(O, "orig_index", Out.OrigIndex, P) &&
+        O.map("path", Path) && O.map("offset", Out.Offset) &&
+        O.map("size", Out.Size) && O.map("pointer", Out.Pointer) &&
+        mapUnsigned(O, "addrspace", Out.AddrSpace, P)))
+    return false;
+  for (uint64_t I : Path) {
+    if (I > UINT_MAX) {
+      P.field("path").report("index out of range");
+      return false;
+    }
+    Out.Path.push_back(static_cast<unsigned>(I));
+  }
+  return true;
+}
+
+/// Field-level parsing plus the cross-references a launcher relies on.
+static bool fromJSON(const json::Value &V, KernelManifest &Out,
+                     json::Path P) {
+  json::ObjectMapper O(V, P);
+  if (!(O && O.map("name", Out.Name) &&
+        O.map("original_params", Out.OriginalParams) &&
+        O.map("params", Out.Params)))
+    return false;
+  for (size_t I = 0; I != Out.Params.size(); ++I) {
+    const ManifestParam &Param = Out.Params[I];
+    json::Path Field = P.field("params").index(I);
+    if (Param.Index != I) {
+      Field.field("index").report("parameters must be listed in order");
+      return false;
+    }
+    if (Param.OrigIndex >= Out.OriginalParams.size()) {
+      Field.field("orig_index").report("no such original parameter");
+      return false;
+    }
+    uint64_t OrigSize = Out.OriginalParams[Param.OrigIndex].Size;
+    if (!Param.Path.empty() && (Param.Offset > OrigSize ||
+                                Param.Size > OrigSize - Param.Offset)) {
+      Field.field("offset").report("leaf lies outside its original parameter");
+      return false;
+    }
+  }
+  return true;
+}
+
+std::string ManifestParam::pathString() const {
+  std::string S = std::to_string(OrigIndex);
+  for (unsigned I : Path)
+    S += "." + std::to_string(I);
+  return S;
+}
+
+const ManifestParam *KernelManifest::findByPath(StringRef Path) const {
+  for (const ManifestParam &P : Params)
+    if (P.pathString() == Path)
+      return &P;
+  return nullptr;
+}
+
+const KernelManifest *LaunchManifest::findKernel(StringRef Name) const {
+  for (const KernelManifest &K : Kernels)
+    if (K.Name == Name)
+      return &K;
+  return nullptr;
+}
+
+json::Value LaunchManifest::toJSON() const {
+  json::Array Ks;
+  for (const KernelManifest &K : Kernels)
+    Ks.push_back(irs::toJSON(K));
+  return json::Object{{"version", Version},
+                      {"triple", Triple},
+                      {"datalayout", DataLayout},
+                      {"kernels", std::move(Ks)}};
+}
+
+Expected<LaunchManifest> LaunchManifest::fromJSON(const json::Value &V) {
+  LaunchManifest M;
+  json::Path::Root Root("manifest");
+  json::ObjectMapper O(V, Root);
+  int64_t Version = 0;
+  if (!O || !O.map("version", Version))
+    return makeToolError(ExitCode::BadInput,
+                         "not a launch manifest: " + toString(Root.getError()));
+  if (Version < 1 || Version > CurrentVersion)
+    return makeToolError(ExitCode::BadInput,
+                         formatv("launch manifest version {0} is not supported "
+                                 "(this tool reads version {1})",
+                                 Version, CurrentVersion));
+  M.Version = static_cast<int>(Version);
+  if (!O.map("triple", M.Triple) || !O.map("datalayout", M.DataLayout) ||
+      !O.map("kernels", M.Kernels))
+    return makeToolError(ExitCode::BadInput, toString(Root.getError()));
+  return M;
+}
+
+Expected<LaunchManifest> LaunchManifest::readFile(StringRef Path) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
+  if (!Buf)
+    return makeToolError(ExitCode::BadInput,
+                         Path + ": " + Buf.getError().message());
+  Expected<json::Value> V = json::parse((*Buf)->getBuffer());
+  if (!V)
+    return makeToolError(ExitCode::BadInput,
+                         Path + ": invalid JSON: " + toString(V.takeError()));
+  Expected<LaunchManifest> M = fromJSON(*V);
+  if (!M)
+    return makeToolError(ExitCode::BadInput,
+                         Path + ": " + toString(M.takeError()));
+  return M;
+}
+
+Error LaunchManifest::writeFile(StringRef Path) const {
+  json::Value V = toJSON();
+  return writeFileAtomically(Path, [&](raw_ostream &OS) {
+    OS << formatv("{0:2}", V) << "\n";
+  });
+}
+
+} // namespace irs
