@@ -46,6 +46,8 @@ struct EnzymeLogDiagnosis {
   std::string Function;    ///< Named by an "in function F" diagnostic.
   std::string Phase;       ///< "forward mode (CreateForwardDiff)", ...
   std::string Where;       ///< "GradientUtils.cpp:308" (UNREACHABLE/assert).
+  std::string Frame;       ///< Innermost plugin frame of the stack dump.
+  std::string Differentiating; ///< Functions given to __enzyme_* calls.
 };
 
 /// Reads a log of opt + Enzyme (stderr, LLVM stack dump included).

@@ -1,0 +1,159 @@
+//===- ChildProcess.cpp - Running a tool in a crash-isolated child --------===//
+#include "ir-sanitize/Enzyme/ChildProcess.h"
+#include "ir-sanitize/Support/ExitCodes.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/Twine.h"
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+extern char **environ;
+
+using namespace llvm;
+
+namespace irs {
+
+std::string signalName(int Signal) {
+  switch (Signal) {
+  case SIGABRT: return "SIGABRT";
+  case SIGSEGV: return "SIGSEGV";
+  case SIGBUS: return "SIGBUS";
+  case SIGFPE: return "SIGFPE";
+  case SIGILL: return "SIGILL";
+  case SIGKILL: return "SIGKILL";
+  case SIGTERM: return "SIGTERM";
+  case SIGTRAP: return "SIGTRAP";
+  case SIGINT: return "SIGINT";
+  default: return "signal " + std::to_string(Signal);
+  }
+}
+
+std::string ChildOutcome::describe(unsigned TimeoutSeconds) const {
+  switch (How) {
+  case Kind::Exited:
+    return "exit status " + std::to_string(ExitCode);
+  case Kind::Signalled:
+    return "signal " + std::to_string(Signal) + " (" + signalName(Signal) + ")";
+  case Kind::TimedOut:
+    return "timed out after " + std::to_string(TimeoutSeconds) + " s";
+  }
+  return "";
+}
+
+Expected<ChildProcess> ChildProcess::start(StringRef Program,
+                                           ArrayRef<std::string> Args,
+                                           StringRef LogPath,
+                                           unsigned TimeoutSeconds) {
+  std::string Log = LogPath.str();
+  int LogFD = ::open(Log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (LogFD < 0)
+    return makeToolError(ExitCode::OutputError,
+                         LogPath + ": cannot create log: " + strerror(errno));
+
+  // The child gets the log on stdout and stderr and its own process group,
+  // so that a timeout kills whatever it started too.
+  posix_spawn_file_actions_t Actions;
+  posix_spawn_file_actions_init(&Actions);
+  posix_spawn_file_actions_addopen(&Actions, STDIN_FILENO, "/dev/null",
+                                   O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&Actions, LogFD, STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&Actions, LogFD, STDERR_FILENO);
+  posix_spawnattr_t Attr;
+  posix_spawnattr_init(&Attr);
+  posix_spawnattr_setflags(&Attr, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&Attr, 0);
+
+  std::string Prog = Program.str();
+  SmallVector<char *, 16> Argv;
+  Argv.push_back(const_cast<char *>(Prog.c_str()));
+  for (const std::string &A : Args)
+    Argv.push_back(const_cast<char *>(A.c_str()));
+  Argv.push_back(nullptr);
+
+  ChildProcess Child;
+  Child.TimeoutSeconds = TimeoutSeconds;
+  Child.Started = std::chrono::steady_clock::now();
+  int Err = posix_spawn(&Child.Pid, Prog.c_str(), &Actions, &Attr, Argv.data(),
+                        environ);
+  posix_spawn_file_actions_destroy(&Actions);
+  posix_spawnattr_destroy(&Attr);
+  ::close(LogFD);
+  if (Err != 0) {
+    Child.Pid = -1;
+    return createStringError(inconvertibleErrorCode(),
+                             Program + ": cannot run: " + strerror(Err));
+  }
+  return Child;
+}
+
+ChildProcess::ChildProcess(ChildProcess &&Other)
+    : Pid(Other.Pid), TimeoutSeconds(Other.TimeoutSeconds),
+      Started(Other.Started) {
+  Other.Pid = -1;
+}
+
+ChildProcess::~ChildProcess() {
+  // Never leave a child running (or a zombie) behind.
+  if (Pid > 0) {
+    ::kill(-Pid, SIGKILL);
+    ::waitpid(Pid, nullptr, 0);
+  }
+}
+
+ChildOutcome ChildProcess::wait() {
+  using namespace std::chrono;
+  ChildOutcome Out;
+  auto Deadline = Started + seconds(TimeoutSeconds);
+  auto Poll = milliseconds(1);
+  int Status = 0;
+  while (true) {
+    pid_t R = ::waitpid(Pid, &Status, WNOHANG);
+    if (R == Pid)
+      break;
+    if (R < 0 && errno != EINTR) {
+      // Reaped elsewhere or never ours: report it as a failed run.
+      Out.How = ChildOutcome::Kind::Exited;
+      Out.ExitCode = 127;
+      Pid = -1;
+      return Out;
+    }
+    if (TimeoutSeconds && steady_clock::now() >= Deadline) {
+      ::kill(-Pid, SIGKILL);
+      ::waitpid(Pid, &Status, 0);
+      Pid = -1;
+      Out.How = ChildOutcome::Kind::TimedOut;
+      Out.Seconds = duration<double>(steady_clock::now() - Started).count();
+      return Out;
+    }
+    std::this_thread::sleep_for(Poll);
+    Poll = std::min(Poll * 2, milliseconds(20));
+  }
+  Pid = -1;
+  Out.Seconds = duration<double>(steady_clock::now() - Started).count();
+  if (WIFSIGNALED(Status)) {
+    Out.How = ChildOutcome::Kind::Signalled;
+    Out.Signal = WTERMSIG(Status);
+  } else {
+    Out.How = ChildOutcome::Kind::Exited;
+    Out.ExitCode = WEXITSTATUS(Status);
+  }
+  return Out;
+}
+
+Expected<ChildOutcome> runChild(StringRef Program, ArrayRef<std::string> Args,
+                                StringRef LogPath, unsigned TimeoutSeconds) {
+  Expected<ChildProcess> Child =
+      ChildProcess::start(Program, Args, LogPath, TimeoutSeconds);
+  if (!Child)
+    return Child.takeError();
+  return Child->wait();
+}
+
+} // namespace irs

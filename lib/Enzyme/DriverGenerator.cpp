@@ -1,0 +1,214 @@
+//===- DriverGenerator.cpp - Generating Enzyme derivative drivers ---------===//
+#include "ir-sanitize/Enzyme/DriverGenerator.h"
+#include "ir-sanitize/Support/ExitCodes.h"
+
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Metadata.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/ValueMapper.h"
+
+using namespace llvm;
+
+namespace irs {
+namespace {
+
+constexpr const char *EnzymeEntryPoints[] = {
+    "__enzyme_autodiff", "__enzyme_fwddiff",    "__enzyme_reverse",
+    "__enzyme_augmentfwd", "__enzyme_fwdsplit", "__enzyme_batch"};
+
+/// The `!nvvm.annotations` entries that describe \p F.
+SmallVector<const MDNode *, 2> nvvmAnnotationsOf(const Function &F) {
+  SmallVector<const MDNode *, 2> Found;
+  const NamedMDNode *NMD = F.getParent()->getNamedMetadata("nvvm.annotations");
+  if (!NMD)
+    return Found;
+  for (const MDNode *N : NMD->operands()) {
+    if (N->getNumOperands() == 0)
+      continue;
+    if (auto *VAM = dyn_cast_or_null<ValueAsMetadata>(N->getOperand(0).get()))
+      if (VAM->getValue() == &F)
+        Found.push_back(N);
+  }
+  return Found;
+}
+
+bool isNVVMKernelAnnotation(const MDNode *N) {
+  for (unsigned I = 1; I + 1 < N->getNumOperands(); I += 2) {
+    auto *Key = dyn_cast_or_null<MDString>(N->getOperand(I).get());
+    auto *Val = dyn_cast_or_null<ConstantAsMetadata>(N->getOperand(I + 1).get());
+    if (Key && Key->getString() == "kernel" && Val)
+      if (auto *CI = dyn_cast<ConstantInt>(Val->getValue()))
+        return CI->isOne();
+  }
+  return false;
+}
+
+/// Attributes a driver parameter keeps from the primal one: what the caller
+/// promises about the value, not what NAME promised about its own memory
+/// accesses (the derivative writes shadows NAME only read).
+AttributeSet driverParamAttrs(LLVMContext &Ctx, AttributeSet Primal) {
+  AttrBuilder B(Ctx, Primal);
+  for (Attribute::AttrKind K :
+       {Attribute::ReadOnly, Attribute::ReadNone, Attribute::WriteOnly,
+        Attribute::Returned})
+    B.removeAttribute(K);
+  return AttributeSet::get(Ctx, B);
+}
+
+/// The internal copy Enzyme differentiates: a plain function, never a kernel
+/// entry, so that the derivative is an ordinary call from the driver.
+Function *makePrimalCopy(Function &Fn) {
+  ValueToValueMapTy VMap;
+  Function *Copy = CloneFunction(&Fn, VMap);
+  Copy->setName(Fn.getName() + ".primal");
+  Copy->setLinkage(GlobalValue::InternalLinkage);
+  Copy->setVisibility(GlobalValue::DefaultVisibility);
+  Copy->setDLLStorageClass(GlobalValue::DefaultStorageClass);
+  Copy->setComdat(nullptr);
+  Copy->setCallingConv(CallingConv::C);
+  return Copy;
+}
+
+Error usage(const Twine &Msg) { return makeToolError(ExitCode::Usage, Msg); }
+
+} // namespace
+
+bool isKernelEntry(const Function &F) {
+  switch (F.getCallingConv()) {
+  case CallingConv::PTX_Kernel:
+  case CallingConv::AMDGPU_KERNEL:
+  case CallingConv::SPIR_KERNEL:
+    return true;
+  default:
+    break;
+  }
+  for (const MDNode *N : nvvmAnnotationsOf(F))
+    if (isNVVMKernelAnnotation(N))
+      return true;
+  return false;
+}
+
+bool hasEnzymeCalls(const Module &M) {
+  for (const Function &F : M) {
+    if (!F.getName().starts_with("__enzyme_"))
+      continue;
+    for (StringRef Entry : EnzymeEntryPoints)
+      if (F.getName().starts_with(Entry))
+        for (const User *U : F.users())
+          if (const auto *CB = dyn_cast<CallBase>(U))
+            if (CB->getCalledOperand() == &F)
+              return true;
+  }
+  return false;
+}
+
+std::string driverName(StringRef FnName, DiffMode Mode) {
+  return (FnName + (Mode == DiffMode::Forward ? ".fwd" : ".rev")).str();
+}
+
+Expected<GeneratedDriver> generateDriver(Module &M, Function &Fn,
+                                         DiffMode Mode,
+                                         const ActivityMap &Activities) {
+  if (Fn.isDeclaration())
+    return usage(Fn.getName() + " has no body to differentiate");
+  if (Fn.isVarArg())
+    return usage(Fn.getName() + " takes variable arguments, which Enzyme "
+                                "drivers cannot forward");
+  if (Activities.size() != Fn.arg_size())
+    return usage("activity list for " + Fn.getName() + " has " +
+                 Twine(Activities.size()) + " entries, it has " +
+                 Twine(Fn.arg_size()) + " parameters");
+  std::string Name = driverName(Fn.getName(), Mode);
+  if (M.getNamedValue(Name))
+    return usage("the module already has a global named " + Name);
+
+  LLVMContext &Ctx = M.getContext();
+  bool Kernel = isKernelEntry(Fn);
+  GeneratedDriver G;
+  G.Mode = Mode;
+  G.Activities = Activities;
+
+  // Parameters: each primal, then its shadow where the activity has one.
+  SmallVector<Type *, 16> ParamTys;
+  SmallVector<Type *, 4> OutTys;
+  for (Argument &A : Fn.args()) {
+    Activity Act = Activities[A.getArgNo()];
+    if (Act == Activity::Out && Mode == DiffMode::Forward)
+      return usage("parameter " + Twine(A.getArgNo()) + " of " + Fn.getName() +
+                   " cannot be 'out' in forward mode");
+    if (Act == Activity::Out)
+      OutTys.push_back(A.getType());
+    ParamTys.push_back(A.getType());
+    G.Params.push_back({A.getArgNo(), false});
+    if (hasShadow(Act)) {
+      ParamTys.push_back(A.getType());
+      G.Params.push_back({A.getArgNo(), true});
+    }
+  }
+  // fwddiff returns the tangent of the result; autodiff the gradients of
+  // the `out` arguments (one value, or a struct of several).
+  Type *RetTy = Fn.getReturnType();
+  if (Mode == DiffMode::Reverse)
+    RetTy = OutTys.empty()       ? Type::getVoidTy(Ctx)
+            : OutTys.size() == 1 ? OutTys.front()
+                                 : StructType::get(Ctx, OutTys);
+  if (Kernel && !RetTy->isVoidTy())
+    return usage("a driver for kernel " + Fn.getName() +
+                 " cannot return values; make scalar parameters const");
+
+  G.Primal = makePrimalCopy(Fn);
+  FunctionType *DriverTy = FunctionType::get(RetTy, ParamTys, false);
+  Function *Driver =
+      Function::Create(DriverTy, GlobalValue::ExternalLinkage, Name, M);
+  G.Driver = Driver;
+  Driver->setCallingConv(Fn.getCallingConv());
+  AttrBuilder FnAttrs(Ctx, Fn.getAttributes().getFnAttrs());
+  FnAttrs.removeAttribute(Attribute::Memory);
+  Driver->addFnAttrs(FnAttrs);
+  for (unsigned I = 0; I < G.Params.size(); ++I) {
+    const DriverParam &P = G.Params[I];
+    Argument *Arg = Driver->getArg(I);
+    Argument *Orig = Fn.getArg(P.PrimalIndex);
+    Driver->addParamAttrs(
+        I, AttrBuilder(Ctx, driverParamAttrs(
+                                Ctx, Fn.getAttributes().getParamAttrs(
+                                         P.PrimalIndex))));
+    std::string Base = Orig->hasName() ? Orig->getName().str()
+                                       : "arg" + std::to_string(P.PrimalIndex);
+    Arg->setName(P.IsShadow ? Base + ".shadow" : Base);
+  }
+
+  IRBuilder<> B(BasicBlock::Create(Ctx, "entry", Driver));
+  SmallVector<Value *, 32> Args = {G.Primal};
+  for (unsigned I = 0; I < G.Params.size(); ++I) {
+    const DriverParam &P = G.Params[I];
+    if (!P.IsShadow)
+      Args.push_back(MetadataAsValue::get(
+          Ctx, MDString::get(Ctx, activityMarker(Activities[P.PrimalIndex]))));
+    Args.push_back(Driver->getArg(I));
+  }
+  // Enzyme finds its entry points by name and takes the call's own type, so
+  // one declaration serves calls of every return type.
+  StringRef Entry =
+      Mode == DiffMode::Forward ? "__enzyme_fwddiff" : "__enzyme_autodiff";
+  FunctionType *EntryTy =
+      FunctionType::get(RetTy, {G.Primal->getType()}, /*isVarArg=*/true);
+  FunctionCallee Callee = M.getOrInsertFunction(Entry, EntryTy);
+  CallInst *Call = B.CreateCall(EntryTy, Callee.getCallee(), Args);
+  if (RetTy->isVoidTy())
+    B.CreateRetVoid();
+  else
+    B.CreateRet(Call);
+
+  // A kernel driver is a kernel the same way NAME is.
+  if (NamedMDNode *NMD = M.getNamedMetadata("nvvm.annotations"))
+    for (const MDNode *N : nvvmAnnotationsOf(Fn)) {
+      SmallVector<Metadata *, 4> Ops(N->op_begin(), N->op_end());
+      Ops[0] = ValueAsMetadata::get(Driver);
+      NMD->addOperand(MDNode::get(Ctx, Ops));
+    }
+  return G;
+}
+
+} // namespace irs

@@ -1,0 +1,276 @@
+//===- EnzymeRunner.cpp - Running Enzyme on a module file -----------------===//
+#include "ir-sanitize/Enzyme/EnzymeRunner.h"
+#include "ir-sanitize/Config.h"
+#include "ir-sanitize/Support/ExitCodes.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Regex.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace irs {
+
+std::string defaultOptPath() {
+  SmallString<256> P(IRS_LLVM_TOOLS_DIR);
+  sys::path::append(P, "opt");
+  return std::string(P);
+}
+
+std::vector<std::string> enzymeOptArgs(const EnzymeInvocation &Inv) {
+  // -load registers the plugin's cl::opts (-enzyme-preopt), -load-pass-plugin
+  // its passes; opt needs both.
+  std::vector<std::string> Args = {Inv.InputPath,
+                                   "-load-pass-plugin=" + Inv.PluginPath,
+                                   "-load=" + Inv.PluginPath,
+                                   "-enzyme-preopt=false",
+                                   "-passes=enzyme"};
+  if (Inv.TextOutput)
+    Args.push_back("-S");
+  Args.push_back("-o");
+  Args.push_back(Inv.OutputPath);
+  llvm::append_range(Args, Inv.ExtraArgs);
+  return Args;
+}
+
+namespace {
+
+/// Collapses runs of blanks, so quoted instructions compare and print on one
+/// line.
+std::string squeeze(StringRef S) {
+  std::string Out;
+  bool Blank = false;
+  for (char C : S.trim()) {
+    if (C == ' ' || C == '\t') {
+      Blank = true;
+      continue;
+    }
+    if (Blank && !Out.empty())
+      Out += ' ';
+    Blank = false;
+    Out += C;
+  }
+  return Out;
+}
+
+/// Enzyme works on clones named after the original with a prefix; report the
+/// name the user wrote.
+std::string originalName(StringRef Name) {
+  for (StringRef Prefix : {"preprocess_", "fwddiffe", "diffe", "augmented_"})
+    if (Name.consume_front(Prefix))
+      break;
+  return Name.str();
+}
+
+bool isStackDumpLine(StringRef L) {
+  return L.starts_with("PLEASE submit") || L.starts_with("Stack dump") ||
+         Regex("^ *#[0-9]+ 0x").match(L) || Regex("^[0-9]+\\.\t").match(L);
+}
+
+/// "GradientUtils::getInvertedBundles" from a stack frame of a module other
+/// than LLVM, libc or opt itself (i.e. the plugin).
+std::optional<std::string> pluginFrame(StringRef L) {
+  SmallVector<StringRef, 4> M;
+  if (!Regex("^ *#[0-9]+ 0x[0-9a-f]+ (.*) \\(([^()]*)\\+0x[0-9a-f]+\\)$")
+           .match(L, &M))
+    return std::nullopt;
+  StringRef Module = sys::path::filename(M[2]);
+  if (Module.starts_with("libLLVM") || Module.starts_with("libc.") ||
+      Module == "opt")
+    return std::nullopt;
+  std::string Sym = M[1].str();
+  // Cut the argument list, minding "(anonymous namespace)::".
+  std::string Anon = "(anonymous namespace)::";
+  size_t Pos;
+  while ((Pos = Sym.find(Anon)) != std::string::npos)
+    Sym.erase(Pos, Anon.size());
+  Sym = Sym.substr(0, Sym.find('('));
+  if (Sym.empty())
+    return std::nullopt;
+  return Sym;
+}
+
+std::string phaseOf(StringRef Log) {
+  if (Log.contains("CreateForwardDiff"))
+    return "forward mode (CreateForwardDiff)";
+  if (Log.contains("CreateAugmentedPrimal"))
+    return "reverse mode, augmented primal (CreateAugmentedPrimal)";
+  if (Log.contains("CreatePrimalAndGradient"))
+    return "reverse mode (CreatePrimalAndGradient)";
+  return "";
+}
+
+} // namespace
+
+EnzymeLogDiagnosis diagnoseEnzymeLog(StringRef Log) {
+  EnzymeLogDiagnosis D;
+  D.Phase = phaseOf(Log);
+  SmallVector<StringRef, 64> Lines;
+  Log.split(Lines, '\n');
+  std::string Fallback, Previous;
+  Regex InFunction("in function ([^ ]+) [^:]*: (Enzyme: .*)$");
+  Regex Unreachable("UNREACHABLE executed at (.*):([0-9]+)!");
+  Regex Assertion("^[^ ]*: (.*):([0-9]+): .*(Assertion `.*' failed\\.)");
+  for (StringRef L : Lines) {
+    L = L.rtrim();
+    SmallVector<StringRef, 4> M;
+    if (D.Frame.empty())
+      if (auto F = pluginFrame(L))
+        D.Frame = *F;
+    if (L.empty() || isStackDumpLine(L))
+      continue;
+    if (D.Message.empty() && InFunction.match(L, &M)) {
+      D.Function = originalName(M[1]);
+      D.Message = M[2].str();
+    } else if (L.contains("at context:") && D.Instruction.empty()) {
+      D.Instruction = squeeze(L.split("at context:").second);
+    } else if (D.Message.empty() && L.starts_with("unsupported tag ")) {
+      D.Message = squeeze(L);
+      D.Instruction = squeeze(L.split(" for ").second);
+    } else if (D.Message.empty() && L.starts_with("LLVM ERROR: ")) {
+      D.Message = L.drop_front(strlen("LLVM ERROR: ")).str();
+    } else if (Assertion.match(L, &M)) {
+      D.Where = (sys::path::filename(M[1]) + ":" + M[2]).str();
+      if (D.Message.empty())
+        D.Message = M[3].str();
+    } else if (Unreachable.match(L, &M)) {
+      D.Where = (sys::path::filename(M[1]) + ":" + M[2]).str();
+      if (D.Message.empty())
+        D.Message = Previous.empty() ? "UNREACHABLE" : Previous;
+    } else if (Fallback.empty()) {
+      Fallback = squeeze(L);
+    }
+    Previous = squeeze(L);
+  }
+  if (D.Message.empty())
+    D.Message = Fallback;
+  return D;
+}
+
+namespace {
+
+/// An instruction as printed, without what differs between Enzyme's clone
+/// and the input: attribute group numbers and metadata attachments.
+std::string normaliseInstruction(StringRef Inst) {
+  static const Regex AttrGroup(" #[0-9]+");
+  static const Regex Attachment(", ![A-Za-z_.0-9]+ ![0-9]+");
+  std::string S = squeeze(Inst);
+  while (Attachment.match(S))
+    S = Attachment.sub("", S);
+  while (AttrGroup.match(S))
+    S = AttrGroup.sub("", S);
+  return S;
+}
+
+} // namespace
+
+std::string findFunctionWithInstruction(const Module &M, StringRef Inst) {
+  std::string Want = normaliseInstruction(Inst);
+  if (Want.empty())
+    return "";
+  // "%r = call i32 @thunk" also identifies the call when operands differ.
+  std::string WantHead = Want.substr(0, Want.find('('));
+  std::string ByHead;
+  for (const Function &F : M)
+    for (const Instruction &I : instructions(F)) {
+      std::string Text;
+      raw_string_ostream OS(Text);
+      I.print(OS);
+      std::string Got = normaliseInstruction(OS.str());
+      if (Got == Want)
+        return F.getName().str();
+      if (ByHead.empty() && Got.substr(0, Got.find('(')) == WantHead)
+        ByHead = F.getName().str();
+    }
+  return ByHead;
+}
+
+std::vector<std::string> differentiatedFunctions(const Module &M) {
+  std::vector<std::string> Names;
+  for (const Function &F : M) {
+    if (!F.getName().starts_with("__enzyme_"))
+      continue;
+    for (const User *U : F.users()) {
+      const auto *CB = dyn_cast<CallBase>(U);
+      if (!CB || CB->getCalledOperand() != &F || CB->arg_size() == 0)
+        continue;
+      const Value *Callee = CB->getArgOperand(0)->stripPointerCasts();
+      if (Callee->hasName() && !is_contained(Names, Callee->getName()))
+        Names.push_back(Callee->getName().str());
+    }
+  }
+  return Names;
+}
+
+std::string EnzymeResult::summary() const {
+  if (ok())
+    return "ok";
+  std::string S;
+  switch (Outcome.How) {
+  case ChildOutcome::Kind::TimedOut:
+    S = Outcome.describe(TimeoutSeconds);
+    break;
+  case ChildOutcome::Kind::Signalled:
+    S = "aborted (" + Outcome.describe(TimeoutSeconds) + ")";
+    break;
+  case ChildOutcome::Kind::Exited:
+    S = "failed (" + Outcome.describe(TimeoutSeconds) + ")";
+    break;
+  }
+  const EnzymeLogDiagnosis &D = Diagnosis;
+  if (!D.Message.empty() && Outcome.How != ChildOutcome::Kind::TimedOut)
+    S += ": " + D.Message;
+  if (!D.Function.empty())
+    S += " [in " + D.Function + "]";
+  else if (!D.Differentiating.empty())
+    S += " [differentiating " + D.Differentiating + "]";
+  return S;
+}
+
+EnzymeResult PendingEnzymeRun::finish() {
+  EnzymeResult R;
+  R.Outcome = Child.wait();
+  R.TimeoutSeconds = Inv.TimeoutSeconds;
+  R.LogPath = Inv.LogPath;
+  R.OutputPath = Inv.OutputPath;
+  if (R.ok())
+    return R;
+  if (auto Buf = MemoryBuffer::getFile(Inv.LogPath, /*IsText=*/true))
+    R.Diagnosis = diagnoseEnzymeLog((*Buf)->getBuffer());
+  return R;
+}
+
+Expected<PendingEnzymeRun> startEnzyme(const EnzymeInvocation &Inv) {
+  std::string Opt = Inv.OptPath.empty() ? defaultOptPath() : Inv.OptPath;
+  Expected<ChildProcess> Child = ChildProcess::start(
+      Opt, enzymeOptArgs(Inv), Inv.LogPath, Inv.TimeoutSeconds);
+  if (!Child)
+    return handleErrors(Child.takeError(), [](const StringError &E) {
+      return makeToolError(ExitCode::NoEnzyme, E.getMessage());
+    });
+  return PendingEnzymeRun(std::move(*Child), Inv);
+}
+
+Expected<EnzymeResult> runEnzyme(const EnzymeInvocation &Inv) {
+  Expected<PendingEnzymeRun> Run = startEnzyme(Inv);
+  if (!Run)
+    return Run.takeError();
+  return Run->finish();
+}
+
+void attributeToFunction(EnzymeResult &R, const Module &Input) {
+  if (R.ok())
+    return;
+  EnzymeLogDiagnosis &D = R.Diagnosis;
+  if (D.Function.empty() && !D.Instruction.empty())
+    D.Function = findFunctionWithInstruction(Input, D.Instruction);
+  if (D.Differentiating.empty())
+    D.Differentiating = join(differentiatedFunctions(Input), ", ");
+}
+
+} // namespace irs

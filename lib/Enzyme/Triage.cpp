@@ -1,0 +1,68 @@
+//===- Triage.cpp - Does sanitising make Enzyme succeed? ------------------===//
+#include "ir-sanitize/Enzyme/Triage.h"
+
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace llvm;
+
+namespace irs {
+
+std::string TriageReport::verdict() const {
+  if (Sanitised.ok())
+    return Original.ok() ? "ok: Enzyme differentiates both; sanitising was "
+                           "not needed for Enzyme"
+                         : "fixed: Enzyme fails on the original and "
+                           "differentiates the sanitised module";
+  return Original.ok() ? "REGRESSION: Enzyme differentiates the original but "
+                         "not the sanitised module (please report)"
+                       : "not fixed: Enzyme fails on both; the remaining "
+                         "failure is not one ir-sanitize rewrites";
+}
+
+Expected<TriageReport> runTriage(const EnzymeInvocation &Original,
+                                 const EnzymeInvocation &Sanitised) {
+  // Both children run at once; each is waited for with its own time limit.
+  Expected<PendingEnzymeRun> First = startEnzyme(Original);
+  if (!First)
+    return First.takeError();
+  Expected<PendingEnzymeRun> Second = startEnzyme(Sanitised);
+  if (!Second)
+    return Second.takeError();
+  TriageReport R;
+  R.Original = First->finish();
+  R.Sanitised = Second->finish();
+  return R;
+}
+
+static void printRow(raw_ostream &OS, StringRef Label, StringRef Text) {
+  OS << format("  %-10s ", Label.str().c_str()) << Text << "\n";
+}
+
+static void printRun(raw_ostream &OS, StringRef Label, const EnzymeResult &R) {
+  std::string Text = R.summary();
+  if (R.ok())
+    Text += " (" + formatv("{0:f2}", R.Outcome.Seconds).str() + " s)";
+  printRow(OS, Label, Text);
+  if (!R.ok()) {
+    if (!R.Diagnosis.Phase.empty())
+      printRow(OS, "", "phase: " + R.Diagnosis.Phase +
+                           (R.Diagnosis.Frame.empty()
+                                ? ""
+                                : ", in " + R.Diagnosis.Frame));
+    printRow(OS, "", "log: " + R.LogPath);
+  }
+}
+
+void printTriage(raw_ostream &OS, const TriageReport &R) {
+  OS << "Enzyme triage of " << R.InputName << "\n";
+  printRun(OS, "original", R.Original);
+  printRun(OS, "sanitised", R.Sanitised);
+  if (R.Changes.empty())
+    printRow(OS, "changes", "none");
+  for (size_t I = 0; I < R.Changes.size(); ++I)
+    printRow(OS, I == 0 ? "changes" : "", R.Changes[I]);
+  printRow(OS, "verdict", R.verdict());
+}
+
+} // namespace irs
