@@ -1,0 +1,62 @@
+//===- ArgumentPacking.h - Kernel argument bytes for a launch ---*- C++ -*-===//
+//
+// cuLaunchKernel takes one pointer per kernel parameter, pointing at that
+// argument's bytes in the C layout (DESIGN.md section 2). These functions lay
+// out those bytes from a launch spec: for the original kernel by writing each
+// leaf at its manifest offset inside its aggregate, for the splatted kernel
+// as slices of the original arguments (new_params[k] = orig[i] + offset), and
+// for a derivative driver with a shadow after every differentiated leaf.
+// Buffer addresses are not known until the runner allocates them, so they
+// are relocations: "write buffer B's device address at this offset".
+//
+//===----------------------------------------------------------------------===//
+#ifndef IR_SANITIZE_GPU_ARGUMENTPACKING_H
+#define IR_SANITIZE_GPU_ARGUMENTPACKING_H
+
+#include "ir-sanitize/GPU/LaunchSpec.h"
+#include "ir-sanitize/Support/LaunchManifest.h"
+
+#include "llvm/ADT/ArrayRef.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace irs {
+
+struct AddressReloc {
+  uint64_t Offset = 0;  ///< Where the 8-byte address goes in the parameter.
+  std::string Buffer;
+  bool Shadow = false;  ///< The buffer's shadow rather than the buffer.
+};
+
+struct ParamImage {
+  std::vector<uint8_t> Bytes;
+  std::vector<AddressReloc> Relocs;
+};
+
+/// One image per original parameter, OriginalParams[i].Size bytes each.
+/// The spec must have passed validateSpec against \p K.
+std::vector<ParamImage> packOriginalArgs(const KernelManifest &K,
+                                         const LaunchSpec &Spec);
+
+/// One image per splatted parameter: the bytes of its leaf inside the
+/// original argument images \p Original.
+std::vector<ParamImage> sliceSplatArgs(const KernelManifest &K,
+                                       llvm::ArrayRef<ParamImage> Original);
+
+/// Where a derivative driver's parameter comes from (the Enzyme driver
+/// generator's DriverParam, restated so this library stays independent).
+struct DriverArg {
+  unsigned PrimalIndex = 0;
+  bool IsShadow = false;
+};
+
+/// A driver's images: the splatted parameter's, with its relocations turned
+/// into shadow relocations for a shadow parameter.
+std::vector<ParamImage> driverArgs(llvm::ArrayRef<ParamImage> Splat,
+                                   llvm::ArrayRef<DriverArg> Params);
+
+} // namespace irs
+
+#endif

@@ -1,0 +1,110 @@
+//===- LaunchSpec.h - How gpu-check launches a kernel -----------*- C++ -*-===//
+//
+// The launch spec (JSON) names the launch geometry, the device buffers and
+// the value of every kernel argument leaf. The same spec drives the original
+// kernel (its aggregate arguments are packed from the leaves) and the
+// splatted one (one parameter per leaf).
+//
+// { "threads": N                      or "grid": [x,y,z], "block": [x,y,z]
+//   "buffers": { NAME: { "type": "f32"|"f64"|"i32"|"i64"|"u8", "count": N,
+//                        "init": "zero"|"random"|"range"|"ones", "seed": S,
+//                        "output": bool, "wrt": bool } },
+//   "args": { "2.0.1.0.0": "buffer:NAME" | INTEGER | FLOAT },
+//   "checks": "all" | "primal",                       (default "all")
+//   "fd_step": H, "tolerance": { "forward": F, "reverse": R } }   (optional)
+//
+// Leaves not listed in "args" are zero. Pointer leaves bound to `wrt` or
+// `output` buffers are differentiated (enzyme_dup); everything else is const.
+//
+//===----------------------------------------------------------------------===//
+#ifndef IR_SANITIZE_GPU_LAUNCHSPEC_H
+#define IR_SANITIZE_GPU_LAUNCHSPEC_H
+
+#include "ir-sanitize/Support/LaunchManifest.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace irs {
+
+enum class ElementType { F32, F64, I32, I64, U8 };
+enum class BufferInit { Zero, Random, Range, Ones };
+
+llvm::StringRef elementTypeName(ElementType T);
+uint64_t elementSize(ElementType T);
+bool isFloatElement(ElementType T);
+llvm::StringRef bufferInitName(BufferInit I);
+
+struct BufferSpec {
+  std::string Name;
+  ElementType Type = ElementType::F32;
+  uint64_t Count = 0;
+  BufferInit Init = BufferInit::Zero;
+  uint64_t Seed = 0;
+  bool Output = false;
+  bool Wrt = false;
+
+  uint64_t sizeInBytes() const { return Count * elementSize(Type); }
+  bool differentiated() const { return Output || Wrt; }
+};
+
+/// The value of one argument leaf.
+struct LeafValue {
+  enum Kind { Buffer, Integer, Float } K = Integer;
+  std::string BufferName; ///< For Buffer.
+  int64_t Int = 0;        ///< For Integer.
+  double Real = 0;        ///< For Float.
+};
+
+struct LaunchSpec {
+  uint64_t Threads = 0; ///< Nonzero: 1-D launch, the runner picks the block.
+  std::array<unsigned, 3> Grid = {0, 0, 0};
+  std::array<unsigned, 3> Block = {0, 0, 0};
+  std::vector<BufferSpec> Buffers; ///< Sorted by name.
+  std::vector<std::pair<std::string, LeafValue>> Args; ///< Sorted by path.
+  bool DerivativeChecks = true;
+  std::optional<double> FdStep;
+  std::optional<double> ForwardTolerance, ReverseTolerance;
+
+  const BufferSpec *findBuffer(llvm::StringRef Name) const;
+  const LeafValue *findArg(llvm::StringRef Path) const;
+
+  /// Errors are ToolErrors (BadInput) that start with \p File.
+  static llvm::Expected<LaunchSpec> fromJSON(const llvm::json::Value &V,
+                                             llvm::StringRef File);
+  static llvm::Expected<LaunchSpec> readFile(llvm::StringRef Path);
+};
+
+/// The step and tolerances the checks use: the spec's, or defaults for the
+/// narrowest float type among the `wrt` buffers.
+struct CheckSettings {
+  double FdStep = 0;
+  double ForwardTolerance = 0;
+  double ReverseTolerance = 0;
+};
+CheckSettings checkSettings(const LaunchSpec &Spec);
+
+/// Rejects a spec that does not fit \p Kernel: unknown leaf paths, values of
+/// the wrong kind for their leaf, unknown or unbound buffers, buffers smaller
+/// than the array extents the leaves declare. Errors start with \p File.
+llvm::Error validateSpec(const LaunchSpec &Spec, const KernelManifest &Kernel,
+                         llvm::StringRef File);
+
+/// What a manifest leaf holds, from its printed LLVM type and size.
+enum class LeafKind { Pointer, Integer, Float, Unsupported };
+LeafKind leafKind(const ManifestParam &P);
+
+/// Whether the splatted parameter \p P is differentiated (enzyme_dup): a
+/// pointer-sized leaf bound to an `output` or `wrt` buffer.
+bool isDupLeaf(const LaunchSpec &Spec, const ManifestParam &P);
+
+} // namespace irs
+
+#endif

@@ -1,0 +1,51 @@
+//===- PTXEmitter.h - NVPTX code generation into a string -------*- C++ -*-===//
+//
+// What GPUCompiler does after Enzyme: link libdevice when the module calls
+// __nv_* math functions, run the `default<O2>` pipeline with the NVPTX target
+// machine (whose pipeline callbacks add NVVMReflect), and emit PTX through
+// TargetMachine::addPassesToEmitFile. The PTX ISA version is the lowest one
+// that supports the chosen architecture unless one is given.
+//
+//===----------------------------------------------------------------------===//
+#ifndef IR_SANITIZE_GPU_PTXEMITTER_H
+#define IR_SANITIZE_GPU_PTXEMITTER_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Error.h"
+
+#include <optional>
+#include <string>
+
+namespace irs {
+
+struct PTXOptions {
+  std::string Arch = "sm_90";   ///< --gpu-arch
+  unsigned PTXVersion = 0;      ///< e.g. 78 for PTX ISA 7.8; 0: automatic.
+  unsigned OptLevel = 2;        ///< default<O0..O3> before codegen.
+  /// libdevice.10.bc; empty: the CUDA Toolkit's, found at run time.
+  std::string LibdevicePath;
+};
+
+/// The lowest PTX ISA version (times ten) that supports \p Arch ("sm_90"),
+/// or nothing for an architecture this table does not know.
+std::optional<unsigned> minimumPTXVersion(llvm::StringRef Arch);
+
+/// Where libdevice is: $CUDA_HOME / $CUDA_PATH, then /usr/local/cuda,
+/// /usr/lib/cuda. Empty when it is nowhere.
+std::string findLibdevice();
+
+/// Whether \p M calls a libdevice function (__nv_*) it does not define.
+bool needsLibdevice(const llvm::Module &M);
+
+/// Links the libdevice functions \p M uses from \p Path and makes them
+/// internal. Errors name the file.
+llvm::Error linkLibdevice(llvm::Module &M, llvm::StringRef Path);
+
+/// Optimises \p M in place and returns its PTX. \p M must target NVPTX.
+/// Errors: unknown architecture, missing libdevice, codegen failure.
+llvm::Expected<std::string> emitPTX(llvm::Module &M, const PTXOptions &Opts);
+
+} // namespace irs
+
+#endif

@@ -1,0 +1,296 @@
+//===- LaunchSpec.cpp - Parsing and validating gpu-check launch specs -----===//
+#include "ir-sanitize/GPU/LaunchSpec.h"
+
+#include "ir-sanitize/Support/ExitCodes.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <algorithm>
+#include <map>
+
+using namespace llvm;
+
+namespace irs {
+
+StringRef elementTypeName(ElementType T) {
+  static const char *const Names[] = {"f32", "f64", "i32", "i64", "u8"};
+  return Names[static_cast<int>(T)];
+}
+
+uint64_t elementSize(ElementType T) {
+  static const uint64_t Sizes[] = {4, 8, 4, 8, 1};
+  return Sizes[static_cast<int>(T)];
+}
+
+bool isFloatElement(ElementType T) {
+  return T == ElementType::F32 || T == ElementType::F64;
+}
+
+StringRef bufferInitName(BufferInit I) {
+  static const char *const Names[] = {"zero", "random", "range", "ones"};
+  return Names[static_cast<int>(I)];
+}
+
+const BufferSpec *LaunchSpec::findBuffer(StringRef Name) const {
+  for (const BufferSpec &B : Buffers)
+    if (B.Name == Name)
+      return &B;
+  return nullptr;
+}
+
+const LeafValue *LaunchSpec::findArg(StringRef Path) const {
+  for (const auto &[P, V] : Args)
+    if (P == Path)
+      return &V;
+  return nullptr;
+}
+
+LeafKind leafKind(const ManifestParam &P) {
+  StringRef T = P.Type;
+  if (P.Pointer || T.starts_with("ptr"))
+    return LeafKind::Pointer;
+  if (T == "half" || T == "bfloat" || T == "float" || T == "double")
+    return LeafKind::Float;
+  unsigned Bits;
+  if (T.consume_front("i") && !T.getAsInteger(10, Bits) && Bits <= 64)
+    return LeafKind::Integer;
+  return LeafKind::Unsupported;
+}
+
+namespace {
+
+Error specError(StringRef File, const Twine &Msg) {
+  return makeToolError(ExitCode::BadInput, File + ": " + Msg);
+}
+
+/// Reads the JSON fields of one buffer; the error names the buffer.
+class SpecParser {
+public:
+  explicit SpecParser(StringRef File) : File(File) {}
+  Expected<LaunchSpec> parse(const json::Value &V);
+
+private:
+  StringRef File;
+  Error parseGeometry(const json::Object &O, LaunchSpec &S);
+  Error parseBuffer(StringRef Name, const json::Value &V, BufferSpec &B);
+  Error parseArg(StringRef Path, const json::Value &V, LeafValue &L);
+  Error parseTolerances(const json::Object &O, LaunchSpec &S);
+  Expected<std::array<unsigned, 3>> parseDim3(const json::Object &O,
+                                              StringRef Key);
+};
+
+Expected<std::array<unsigned, 3>> SpecParser::parseDim3(const json::Object &O,
+                                                        StringRef Key) {
+  const json::Array *A = O.getArray(Key);
+  std::array<unsigned, 3> D = {1, 1, 1};
+  if (!A || A->empty() || A->size() > 3)
+    return specError(File, "'" + Key + "' must be an array of 1 to 3 sizes");
+  for (size_t I = 0; I < A->size(); ++I) {
+    std::optional<int64_t> N = (*A)[I].getAsInteger();
+    if (!N || *N <= 0 || *N > INT32_MAX)
+      return specError(File, "'" + Key + "' sizes must be positive integers");
+    D[I] = static_cast<unsigned>(*N);
+  }
+  return D;
+}
+
+Error SpecParser::parseGeometry(const json::Object &O, LaunchSpec &S) {
+  bool HasThreads = O.get("threads"), HasGrid = O.get("grid");
+  if (HasThreads == (HasGrid || O.get("block")))
+    return specError(File, "give either 'threads' or 'grid' and 'block'");
+  if (HasThreads) {
+    std::optional<int64_t> N = O.getInteger("threads");
+    if (!N || *N <= 0)
+      return specError(File, "'threads' must be a positive integer");
+    S.Threads = static_cast<uint64_t>(*N);
+    return Error::success();
+  }
+  auto Grid = parseDim3(O, "grid");
+  if (!Grid)
+    return Grid.takeError();
+  auto Block = parseDim3(O, "block");
+  if (!Block)
+    return Block.takeError();
+  if (uint64_t((*Block)[0]) * (*Block)[1] * (*Block)[2] > 1024)
+    return specError(File, "'block' has more than 1024 threads");
+  S.Grid = *Grid;
+  S.Block = *Block;
+  return Error::success();
+}
+
+template <typename T>
+std::optional<T> lookupName(StringRef Name,
+                            std::initializer_list<std::pair<StringRef, T>> L) {
+  for (const auto &[N, V] : L)
+    if (N == Name)
+      return V;
+  return std::nullopt;
+}
+
+Error SpecParser::parseBuffer(StringRef Name, const json::Value &V,
+                              BufferSpec &B) {
+  const json::Object *O = V.getAsObject();
+  std::string Where = ("buffer '" + Name + "': ").str();
+  if (!O)
+    return specError(File, Where + "must be an object");
+  B.Name = Name.str();
+  auto Type = lookupName<ElementType>(O->getString("type").value_or(""),
+                                      {{"f32", ElementType::F32},
+                                       {"f64", ElementType::F64},
+                                       {"i32", ElementType::I32},
+                                       {"i64", ElementType::I64},
+                                       {"u8", ElementType::U8}});
+  if (!Type)
+    return specError(File, Where + "'type' must be f32, f64, i32, i64 or u8");
+  B.Type = *Type;
+  std::optional<int64_t> Count = O->getInteger("count");
+  if (!Count || *Count <= 0)
+    return specError(File, Where + "'count' must be a positive integer");
+  B.Count = static_cast<uint64_t>(*Count);
+  auto Init = lookupName<BufferInit>(O->getString("init").value_or("zero"),
+                                     {{"zero", BufferInit::Zero},
+                                      {"random", BufferInit::Random},
+                                      {"range", BufferInit::Range},
+                                      {"ones", BufferInit::Ones}});
+  if (!Init)
+    return specError(File, Where + "'init' must be zero, random, range or ones");
+  B.Init = *Init;
+  std::optional<int64_t> Seed = O->getInteger("seed");
+  if (O->get("seed") && (!Seed || *Seed < 0))
+    return specError(File, Where + "'seed' must be a non-negative integer");
+  B.Seed = static_cast<uint64_t>(Seed.value_or(0));
+  B.Output = O->getBoolean("output").value_or(false);
+  B.Wrt = O->getBoolean("wrt").value_or(false);
+  for (const auto &KV : *O)
+    if (!is_contained({"type", "count", "init", "seed", "output", "wrt"},
+                      StringRef(KV.first)))
+      return specError(File, Where + "unknown field '" + KV.first.str() + "'");
+  return Error::success();
+}
+
+Error SpecParser::parseArg(StringRef Path, const json::Value &V, LeafValue &L) {
+  if (std::optional<StringRef> S = V.getAsString()) {
+    if (!S->starts_with("buffer:") || S->size() == 7)
+      return specError(File, "args: '" + Path +
+                                 "': a string value must be \"buffer:NAME\"");
+    L.K = LeafValue::Buffer;
+    L.BufferName = S->drop_front(7).str();
+  } else if (std::optional<int64_t> I = V.getAsInteger()) {
+    L.K = LeafValue::Integer;
+    L.Int = *I;
+  } else if (std::optional<double> D = V.getAsNumber()) {
+    L.K = LeafValue::Float;
+    L.Real = *D;
+  } else {
+    return specError(File, "args: '" + Path +
+                               "': value must be \"buffer:NAME\" or a number");
+  }
+  return Error::success();
+}
+
+Error SpecParser::parseTolerances(const json::Object &O, LaunchSpec &S) {
+  auto Positive = [&](const json::Object &Obj, StringRef Key,
+                      std::optional<double> &Out) -> Error {
+    if (!Obj.get(Key))
+      return Error::success();
+    std::optional<double> D = Obj.getNumber(Key);
+    if (!D || *D <= 0)
+      return specError(File, "'" + Key + "' must be a positive number");
+    Out = D;
+    return Error::success();
+  };
+  if (Error E = Positive(O, "fd_step", S.FdStep))
+    return E;
+  if (!O.get("tolerance"))
+    return Error::success();
+  const json::Object *T = O.getObject("tolerance");
+  if (!T)
+    return specError(File, "'tolerance' must be an object");
+  if (Error E = Positive(*T, "forward", S.ForwardTolerance))
+    return E;
+  return Positive(*T, "reverse", S.ReverseTolerance);
+}
+
+Expected<LaunchSpec> SpecParser::parse(const json::Value &V) {
+  const json::Object *O = V.getAsObject();
+  if (!O)
+    return specError(File, "a launch spec must be a JSON object");
+  for (const auto &KV : *O)
+    if (!is_contained({"threads", "grid", "block", "buffers", "args", "checks",
+                       "fd_step", "tolerance"},
+                      StringRef(KV.first)))
+      return specError(File, "unknown field '" + KV.first.str() + "'");
+  LaunchSpec S;
+  if (Error E = parseGeometry(*O, S))
+    return E;
+  const json::Object *Buffers = O->getObject("buffers");
+  if (!Buffers || Buffers->empty())
+    return specError(File, "'buffers' must be a non-empty object");
+  for (const auto &KV : *Buffers) {
+    S.Buffers.emplace_back();
+    if (Error E = parseBuffer(KV.first, KV.second, S.Buffers.back()))
+      return E;
+  }
+  llvm::sort(S.Buffers, [](const BufferSpec &A, const BufferSpec &B) {
+    return A.Name < B.Name;
+  });
+  if (const json::Object *Args = O->getObject("args"))
+    for (const auto &KV : *Args) {
+      S.Args.emplace_back(KV.first.str(), LeafValue());
+      if (Error E = parseArg(KV.first, KV.second, S.Args.back().second))
+        return E;
+    }
+  else if (O->get("args"))
+    return specError(File, "'args' must be an object");
+  llvm::sort(S.Args, [](const auto &A, const auto &B) { return A.first < B.first; });
+  StringRef Checks = O->getString("checks").value_or("all");
+  if (Checks != "all" && Checks != "primal")
+    return specError(File, "'checks' must be \"all\" or \"primal\"");
+  S.DerivativeChecks = Checks == "all";
+  if (Error E = parseTolerances(*O, S))
+    return E;
+  return S;
+}
+
+} // namespace
+
+Expected<LaunchSpec> LaunchSpec::fromJSON(const json::Value &V,
+                                          StringRef File) {
+  return SpecParser(File).parse(V);
+}
+
+Expected<LaunchSpec> LaunchSpec::readFile(StringRef Path) {
+  auto Buf = MemoryBuffer::getFile(Path, /*IsText=*/true);
+  if (!Buf)
+    return specError(Path, "cannot read the launch spec: " +
+                               Buf.getError().message());
+  Expected<json::Value> V = json::parse((*Buf)->getBuffer());
+  if (!V)
+    return specError(Path, "not valid JSON: " + toString(V.takeError()));
+  return fromJSON(*V, Path);
+}
+
+CheckSettings checkSettings(const LaunchSpec &Spec) {
+  bool AllDouble = !Spec.Buffers.empty();
+  for (const BufferSpec &B : Spec.Buffers)
+    if (B.Wrt && B.Type != ElementType::F64)
+      AllDouble = false;
+  // Central differences lose about eps/h to rounding and h^2 to truncation.
+  CheckSettings C;
+  C.FdStep = Spec.FdStep.value_or(AllDouble ? 1e-6 : 1e-3);
+  C.ForwardTolerance = Spec.ForwardTolerance.value_or(AllDouble ? 1e-7 : 1e-3);
+  C.ReverseTolerance = Spec.ReverseTolerance.value_or(AllDouble ? 1e-12 : 1e-5);
+  return C;
+}
+
+bool isDupLeaf(const LaunchSpec &Spec, const ManifestParam &P) {
+  const LeafValue *V = Spec.findArg(P.pathString());
+  if (!V || V->K != LeafValue::Buffer)
+    return false;
+  const BufferSpec *B = Spec.findBuffer(V->BufferName);
+  return B && B->differentiated();
+}
+
+} // namespace irs

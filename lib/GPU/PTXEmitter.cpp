@@ -1,0 +1,226 @@
+//===- PTXEmitter.cpp - NVPTX code generation into a string ---------------===//
+#include "ir-sanitize/GPU/PTXEmitter.h"
+
+#include "ir-sanitize/Support/ExitCodes.h"
+
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/IR/DebugInfo.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Linker/Linker.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Triple.h"
+
+using namespace llvm;
+
+namespace irs {
+
+std::optional<unsigned> minimumPTXVersion(StringRef Arch) {
+  // From the PTX ISA's "target architecture" table; LLVM never emits less
+  // than PTX 6.0.
+  unsigned V = StringSwitch<unsigned>(Arch)
+                   .Cases("sm_50", "sm_52", "sm_53", 60)
+                   .Cases("sm_60", "sm_61", "sm_62", "sm_70", 60)
+                   .Case("sm_72", 61)
+                   .Case("sm_75", 63)
+                   .Case("sm_80", 70)
+                   .Case("sm_86", 71)
+                   .Case("sm_87", 74)
+                   .Cases("sm_89", "sm_90", 78)
+                   .Case("sm_90a", 80)
+                   .Cases("sm_100", "sm_100a", "sm_101", "sm_101a", 86)
+                   .Cases("sm_120", "sm_120a", 87)
+                   .Default(0);
+  if (!V)
+    return std::nullopt;
+  return V;
+}
+
+std::string findLibdevice() {
+  SmallVector<std::string, 4> Roots;
+  for (const char *Var : {"CUDA_HOME", "CUDA_PATH"})
+    if (std::optional<std::string> Dir = sys::Process::GetEnv(Var))
+      Roots.push_back(*Dir);
+  Roots.append({"/usr/local/cuda", "/usr/lib/cuda"});
+  for (const std::string &Root : Roots) {
+    SmallString<256> P(Root);
+    sys::path::append(P, "nvvm", "libdevice", "libdevice.10.bc");
+    if (sys::fs::exists(P))
+      return std::string(P);
+  }
+  return "";
+}
+
+bool needsLibdevice(const Module &M) {
+  for (const Function &F : M)
+    if (F.isDeclaration() && F.getName().starts_with("__nv_"))
+      return true;
+  return false;
+}
+
+static Error codegenError(const Twine &Msg) {
+  return makeToolError(ExitCode::BadInput, "PTX generation: " + Msg);
+}
+
+Error linkLibdevice(Module &M, StringRef Path) {
+  auto Buf = MemoryBuffer::getFile(Path);
+  if (!Buf)
+    return codegenError(Path + ": " + Buf.getError().message());
+  Expected<std::unique_ptr<Module>> Lib =
+      parseBitcodeFile((*Buf)->getMemBufferRef(), M.getContext());
+  if (!Lib)
+    return codegenError(Path + ": " + toString(Lib.takeError()));
+  // libdevice says nvptx64-nvidia-gpulibs; take the kernel's to link quietly.
+  (*Lib)->setTargetTriple(M.getTargetTriple());
+  (*Lib)->setDataLayout(M.getDataLayout());
+  if (Linker::linkModules(M, std::move(*Lib), Linker::LinkOnlyNeeded))
+    return codegenError("cannot link " + Path);
+  for (Function &F : M)
+    if (!F.isDeclaration() && F.getName().starts_with("__nv_"))
+      F.setLinkage(GlobalValue::InternalLinkage);
+  return Error::success();
+}
+
+namespace {
+
+void initializeNVPTX() {
+  static bool Done = [] {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+    return true;
+  }();
+  (void)Done;
+}
+
+Triple moduleTriple(const Module &M) {
+#if LLVM_VERSION_MAJOR >= 21
+  return M.getTargetTriple();
+#else
+  return Triple(M.getTargetTriple());
+#endif
+}
+
+Expected<std::unique_ptr<TargetMachine>>
+createNVPTXMachine(const Triple &TT, const PTXOptions &Opts) {
+  std::string Error;
+#if LLVM_VERSION_MAJOR >= 22
+  const Target *T = TargetRegistry::lookupTarget(TT, Error);
+#else
+  const Target *T = TargetRegistry::lookupTarget(TT.str(), Error);
+#endif
+  if (!T)
+    return codegenError("no NVPTX target in this LLVM: " + Error);
+  unsigned PTX = Opts.PTXVersion;
+  if (!PTX) {
+    std::optional<unsigned> Min = minimumPTXVersion(Opts.Arch);
+    if (!Min)
+      return makeToolError(ExitCode::Usage,
+                           "unknown GPU architecture '" + Opts.Arch +
+                               "' (expected sm_NN, e.g. sm_90)");
+    PTX = *Min;
+  }
+  std::string Features = "+ptx" + std::to_string(PTX);
+  auto Level = Opts.OptLevel ? CodeGenOptLevel::Default : CodeGenOptLevel::None;
+#if LLVM_VERSION_MAJOR >= 21
+  std::unique_ptr<TargetMachine> TM(T->createTargetMachine(
+      TT, Opts.Arch, Features, TargetOptions(), std::nullopt, std::nullopt,
+      Level));
+#else
+  std::unique_ptr<TargetMachine> TM(T->createTargetMachine(
+      TT.str(), Opts.Arch, Features, TargetOptions(), std::nullopt,
+      std::nullopt, Level));
+#endif
+  const MCSubtargetInfo *STI = TM->getMCSubtargetInfo();
+  if (!STI->isCPUStringValid(Opts.Arch))
+    return makeToolError(ExitCode::Usage,
+                         "GPU architecture '" + Opts.Arch +
+                             "' is not supported by LLVM " LLVM_VERSION_STRING);
+  if (!STI->checkFeatures(Features))
+    return makeToolError(ExitCode::Usage,
+                         "PTX ISA version " + std::to_string(PTX) +
+                             " is not supported by LLVM " LLVM_VERSION_STRING);
+  return TM;
+}
+
+/// Julia sets target-cpu/-features per function; --gpu-arch decides here.
+void dropPerFunctionTarget(Module &M) {
+  for (Function &F : M) {
+    F.removeFnAttr("target-cpu");
+    F.removeFnAttr("target-features");
+  }
+}
+
+void optimize(Module &M, TargetMachine &TM, unsigned Level) {
+  LoopAnalysisManager LAM;
+  FunctionAnalysisManager FAM;
+  CGSCCAnalysisManager CGAM;
+  ModuleAnalysisManager MAM;
+  PassBuilder PB(&TM);
+  PB.registerModuleAnalyses(MAM);
+  PB.registerCGSCCAnalyses(CGAM);
+  PB.registerFunctionAnalyses(FAM);
+  PB.registerLoopAnalyses(LAM);
+  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  OptimizationLevel L = Level >= 3   ? OptimizationLevel::O3
+                        : Level == 2 ? OptimizationLevel::O2
+                        : Level == 1 ? OptimizationLevel::O1
+                                     : OptimizationLevel::O0;
+  ModulePassManager MPM = L == OptimizationLevel::O0
+                              ? PB.buildO0DefaultPipeline(L)
+                              : PB.buildPerModuleDefaultPipeline(L);
+  MPM.run(M, MAM);
+}
+
+} // namespace
+
+Expected<std::string> emitPTX(Module &M, const PTXOptions &Opts) {
+  initializeNVPTX();
+  Triple TT = moduleTriple(M);
+  if (!TT.isNVPTX())
+    return codegenError("module targets '" + TT.str() +
+                        "', not NVPTX (nvptx64-nvidia-cuda)");
+  auto TM = createNVPTXMachine(TT, Opts);
+  if (!TM)
+    return TM.takeError();
+  if (needsLibdevice(M)) {
+    std::string Lib = Opts.LibdevicePath.empty() ? findLibdevice()
+                                                 : Opts.LibdevicePath;
+    if (Lib.empty())
+      return codegenError("the module calls libdevice (__nv_*) functions but "
+                          "libdevice.10.bc was not found (set CUDA_HOME)");
+    if (Error E = linkLibdevice(M, Lib))
+      return E;
+  }
+  // Debug info is not needed to run the checks, and old DI metadata (LLVM 6
+  // era CUDAnative dumps) trips NVPTX's DWARF emission.
+  StripDebugInfo(M);
+  M.setDataLayout((*TM)->createDataLayout());
+  dropPerFunctionTarget(M);
+  optimize(M, **TM, Opts.OptLevel);
+  std::string Problems;
+  raw_string_ostream VOS(Problems);
+  if (verifyModule(M, &VOS))
+    return codegenError("the optimised module is invalid: " + Problems);
+
+  SmallString<0> PTX;
+  raw_svector_ostream OS(PTX);
+  legacy::PassManager PM;
+  if ((*TM)->addPassesToEmitFile(PM, OS, nullptr, CodeGenFileType::AssemblyFile))
+    return codegenError("the NVPTX target cannot emit assembly");
+  PM.run(M);
+  return std::string(PTX.str());
+}
+
+} // namespace irs
