@@ -1,0 +1,69 @@
+//===- KernelSplat.h - One kernel parameter per aggregate leaf --*- C++ -*-===//
+//
+// Julia passes a GPU kernel's closure (a GPUArrays Broadcasted, a
+// KernelAbstractions CompilerMetadata, a captured tuple) as one aggregate
+// parameter, so Enzyme can only give the whole closure one activity. The
+// splat replaces every aggregate kernel parameter (by value, or a byval /
+// byref pointer to one) with one parameter per scalar leaf, rebuilds the
+// aggregate from the leaves at entry so the body is reused unchanged, and
+// rewrites the module's calls to the kernel. The returned LaunchManifest says
+// where each new parameter lives inside the original arguments' bytes.
+//
+//===----------------------------------------------------------------------===//
+#ifndef IR_SANITIZE_TRANSFORMS_KERNELSPLAT_H
+#define IR_SANITIZE_TRANSFORMS_KERNELSPLAT_H
+
+#include "ir-sanitize/Support/LaunchManifest.h"
+
+#include "llvm/IR/Module.h"
+#include "llvm/IR/PassManager.h"
+#include "llvm/Support/Error.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace irs {
+
+struct SplatOptions {
+  /// Only these kernels; empty means every kernel. A name that is not a
+  /// kernel defined in the module is an ExitCode::Usage error.
+  std::vector<std::string> Kernels;
+  /// An aggregate with more leaves than this stays one parameter: a huge
+  /// NTuple would otherwise overflow the launch parameter space.
+  size_t MaxLeavesPerParam = 512;
+  /// Told about each kernel left alone for a reason the user should know
+  /// (too many leaves, its address escapes).
+  std::function<void(const std::string &)> Note;
+};
+
+/// What splatKernels would do to \p M, without changing it: the manifest of
+/// every kernel that has a parameter to splat.
+llvm::Expected<LaunchManifest> planSplat(llvm::Module &M,
+                                         const SplatOptions &Opts);
+
+/// Splats the selected kernels of \p M and returns their manifest. A module
+/// with nothing to splat is left untouched (empty manifest).
+llvm::Expected<LaunchManifest> splatKernels(llvm::Module &M,
+                                            const SplatOptions &Opts);
+
+/// `opt -passes='ir-sanitize-splat<kernel=NAME;manifest=FILE>'`: the same
+/// rewrite; both parameters are optional and `kernel` may repeat.
+class KernelSplatPass : public llvm::PassInfoMixin<KernelSplatPass> {
+public:
+  explicit KernelSplatPass(SplatOptions Opts = {}, std::string ManifestPath = {})
+      : Opts(std::move(Opts)), ManifestPath(std::move(ManifestPath)) {}
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+
+  /// Parses the text between `<` and `>` of the pipeline element.
+  static llvm::Expected<KernelSplatPass> parse(llvm::StringRef Params);
+
+private:
+  SplatOptions Opts;
+  std::string ManifestPath;
+};
+
+} // namespace irs
+
+#endif

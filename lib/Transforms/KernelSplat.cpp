@@ -1,0 +1,482 @@
+//===- KernelSplat.cpp - One kernel parameter per aggregate leaf ----------===//
+//
+// Per kernel: plan (which parameters split into which leaves), then rewrite:
+// a new function with the leaf signature takes over the name, attributes,
+// metadata and body; the entry block rebuilds each aggregate from its leaves
+// (an insertvalue chain for by-value parameters, a stack copy for byval/byref
+// pointers) so every original use keeps its meaning; calls are rewritten to
+// pass the leaves; the old function goes.
+//
+//===----------------------------------------------------------------------===//
+#include "ir-sanitize/Transforms/KernelSplat.h"
+#include "ir-sanitize/Analysis/AggregateLeaves.h"
+#include "ir-sanitize/Analysis/KernelInfo.h"
+#include "ir-sanitize/Support/ExitCodes.h"
+
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <optional>
+
+using namespace llvm;
+
+namespace irs {
+namespace {
+
+enum class Passing { Scalar, Value, ByVal, ByRef };
+
+StringRef passingName(Passing P) {
+  switch (P) {
+  case Passing::Scalar:
+    return "scalar";
+  case Passing::Value:
+    return "value";
+  case Passing::ByVal:
+    return "byval";
+  case Passing::ByRef:
+    return "byref";
+  }
+  llvm_unreachable("unknown passing kind");
+}
+
+struct ParamPlan {
+  Passing How = Passing::Scalar;
+  Type *StorageTy = nullptr; ///< The value type, or the byval/byref pointee.
+  bool Splat = false;
+  SmallVector<AggregateLeaf, 8> Leaves;
+};
+
+struct KernelPlan {
+  Function *F = nullptr;
+  SmallVector<ParamPlan, 8> Params;
+};
+
+std::string typeString(const Type *Ty) {
+  std::string S;
+  raw_string_ostream OS(S);
+  Ty->print(OS);
+  return S;
+}
+
+/// "bc" for a named parameter, "arg2" for the unnamed third one.
+std::string baseName(const Argument &A) {
+  return A.hasName() ? A.getName().str() : "arg" + std::to_string(A.getArgNo());
+}
+
+ParamPlan planParam(const Argument &A, const DataLayout &DL,
+                    const SplatOptions &Opts, bool &TooManyLeaves) {
+  ParamPlan P;
+  P.StorageTy = A.getType();
+  if (Type *T = A.getParamByValType()) {
+    P.How = Passing::ByVal;
+    P.StorageTy = T;
+  } else if (Type *T = A.getParamByRefType()) {
+    P.How = Passing::ByRef;
+    P.StorageTy = T;
+  } else if (isAggregateType(A.getType())) {
+    P.How = Passing::Value;
+  }
+  if (P.How == Passing::Scalar || !isAggregateType(P.StorageTy) ||
+      !P.StorageTy->isSized())
+    return P;
+  P.Splat =
+      collectLeaves(P.StorageTy, DL, P.Leaves, Opts.MaxLeavesPerParam);
+  if (!P.Splat) {
+    P.Leaves.clear();
+    TooManyLeaves = true;
+  }
+  return P;
+}
+
+/// llvm.used and llvm.compiler.used follow the kernel through RAUW.
+bool isOnlyInUsedLists(const User *C) {
+  return all_of(C->users(), [](const User *U) {
+    auto *GV = dyn_cast<GlobalVariable>(U);
+    return GV && (GV->getName() == "llvm.used" ||
+                  GV->getName() == "llvm.compiler.used");
+  });
+}
+
+/// Whether every use of \p F is a direct call or invoke with F's own type
+/// (rewritten to pass leaves) or an entry in a used list. A kernel whose
+/// address escapes elsewhere would be called with the old signature.
+bool usesAreRewritable(const Function &F) {
+  for (const Use &U : F.uses()) {
+    const User *Usr = U.getUser();
+    if (auto *CB = dyn_cast<CallBase>(Usr)) {
+      if (!CB->isCallee(&U) || isa<CallBrInst>(CB) ||
+          CB->getFunctionType() != F.getFunctionType())
+        return false;
+      continue;
+    }
+    if (!isa<Constant>(Usr) || !isOnlyInUsedLists(Usr))
+      return false;
+  }
+  return true;
+}
+
+/// The plan for \p F, or nothing when no parameter would change.
+std::optional<KernelPlan> planKernel(Function &F, const SplatOptions &Opts) {
+  const DataLayout &DL = F.getParent()->getDataLayout();
+  KernelPlan Plan;
+  Plan.F = &F;
+  bool Changes = false, TooManyLeaves = false;
+  for (const Argument &A : F.args()) {
+    Plan.Params.push_back(planParam(A, DL, Opts, TooManyLeaves));
+    Changes |= Plan.Params.back().Splat;
+  }
+  if (TooManyLeaves && Opts.Note)
+    Opts.Note(("kernel '" + F.getName() + "': a parameter with more than " +
+               Twine(Opts.MaxLeavesPerParam) + " leaves stays an aggregate")
+                  .str());
+  if (!Changes)
+    return std::nullopt;
+  if (!usesAreRewritable(F)) {
+    if (Opts.Note)
+      Opts.Note(("kernel '" + F.getName() +
+                 "' is not splatted: its address is used other than by "
+                 "direct calls")
+                    .str());
+    return std::nullopt;
+  }
+  return Plan;
+}
+
+/// The manifest entry for a plan; parameter names are the intended ones
+/// (the rewrite records the final ones).
+KernelManifest describePlan(const KernelPlan &Plan) {
+  const Function &F = *Plan.F;
+  const DataLayout &DL = F.getParent()->getDataLayout();
+  KernelManifest K;
+  K.Name = F.getName().str();
+  for (unsigned I = 0; I != Plan.Params.size(); ++I) {
+    const ParamPlan &P = Plan.Params[I];
+    const Argument &A = *F.getArg(I);
+    uint64_t Size = DL.getTypeAllocSize(P.StorageTy).getKnownMinValue();
+    K.OriginalParams.push_back(
+        {I, typeString(P.StorageTy), Size, passingName(P.How).str()});
+    if (!P.Splat) {
+      Type *Ty = A.getType();
+      K.Params.push_back({static_cast<unsigned>(K.Params.size()),
+                          A.getName().str(), typeString(Ty), I, {}, 0, Size,
+                          Ty->isPointerTy(),
+                          Ty->isPointerTy() ? Ty->getPointerAddressSpace() : 0});
+      continue;
+    }
+    for (const AggregateLeaf &L : P.Leaves)
+      K.Params.push_back(
+          {static_cast<unsigned>(K.Params.size()),
+           baseName(A) + "." + joinPath(L.Path), typeString(L.Ty), I,
+           std::vector<unsigned>(L.Path.begin(), L.Path.end()), L.Offset,
+           L.Size, L.Ty->isPointerTy(),
+           L.Ty->isPointerTy() ? L.Ty->getPointerAddressSpace() : 0});
+  }
+  return K;
+}
+
+/// Attributes for the leaves of parameter \p P. Only `noundef` of a by-value
+/// aggregate says something about its fields; a byval/byref pointer's
+/// attributes describe the argument's storage, not the values stored there.
+/// Never `noalias`: the same array often sits in two leaves (`-b .- b`).
+AttributeSet leafAttrs(LLVMContext &Ctx, const ParamPlan &P,
+                       AttributeSet Orig) {
+  if (P.How == Passing::Value && Orig.hasAttribute(Attribute::NoUndef))
+    return AttributeSet::get(Ctx, {Attribute::get(Ctx, Attribute::NoUndef)});
+  return {};
+}
+
+/// Parameter attributes of the splatted signature, from \p Orig (the
+/// function's or a call site's list).
+SmallVector<AttributeSet, 16> splatParamAttrs(const KernelPlan &Plan,
+                                              const AttributeList &Orig,
+                                              unsigned NumArgs) {
+  LLVMContext &Ctx = Plan.F->getContext();
+  SmallVector<AttributeSet, 16> Attrs;
+  for (unsigned I = 0; I != NumArgs; ++I) {
+    if (I >= Plan.Params.size() || !Plan.Params[I].Splat) {
+      Attrs.push_back(Orig.getParamAttrs(I));
+      continue;
+    }
+    AttributeSet Leaf = leafAttrs(Ctx, Plan.Params[I], Orig.getParamAttrs(I));
+    Attrs.append(Plan.Params[I].Leaves.size(), Leaf);
+  }
+  return Attrs;
+}
+
+/// The splatted declaration, in F's place, with F's name, attributes and
+/// metadata.
+Function *createSplatFunction(const KernelPlan &Plan) {
+  Function &F = *Plan.F;
+  SmallVector<Type *, 16> ParamTys;
+  for (unsigned I = 0; I != Plan.Params.size(); ++I) {
+    if (!Plan.Params[I].Splat)
+      ParamTys.push_back(F.getArg(I)->getType());
+    for (const AggregateLeaf &L : Plan.Params[I].Leaves)
+      ParamTys.push_back(L.Ty);
+  }
+  auto *Ty = FunctionType::get(F.getReturnType(), ParamTys, F.isVarArg());
+  Function *NF =
+      Function::Create(Ty, F.getLinkage(), F.getAddressSpace(), "");
+  NF->copyAttributesFrom(&F);
+  AttributeList Attrs = F.getAttributes();
+  NF->setAttributes(AttributeList::get(
+      F.getContext(), Attrs.getFnAttrs(), Attrs.getRetAttrs(),
+      splatParamAttrs(Plan, Attrs, F.arg_size())));
+  F.getParent()->getFunctionList().insert(F.getIterator(), NF);
+  NF->takeName(&F);
+  SmallVector<std::pair<unsigned, MDNode *>, 4> MDs;
+  F.getAllMetadata(MDs);
+  F.clearMetadata();
+  for (auto &[Kind, Node] : MDs)
+    NF->addMetadata(Kind, *Node);
+  return NF;
+}
+
+Value *rebuildByValue(IRBuilder<> &B, const ParamPlan &P,
+                      ArrayRef<Argument *> Leaves, const Twine &Name) {
+  Value *Agg = PoisonValue::get(P.StorageTy);
+  for (unsigned I = 0; I != Leaves.size(); ++I)
+    Agg = B.CreateInsertValue(Agg, Leaves[I], P.Leaves[I].Path,
+                              I + 1 == Leaves.size() ? Name : Name + ".part");
+  return Agg;
+}
+
+/// A private copy, like the one byval promises, at the original alignment;
+/// cast to the parameter's address space if the stack lives elsewhere.
+Value *rebuildInMemory(IRBuilder<> &B, const ParamPlan &P, const Argument &Old,
+                       ArrayRef<Argument *> Leaves, const Twine &Name) {
+  const DataLayout &DL = B.GetInsertBlock()->getModule()->getDataLayout();
+  Align A = std::max(Old.getParamAlign().valueOrOne(),
+                     DL.getABITypeAlign(P.StorageTy));
+  AllocaInst *Slot =
+      B.CreateAlloca(P.StorageTy, DL.getAllocaAddrSpace(), nullptr, Name);
+  Slot->setAlignment(A);
+  for (unsigned I = 0; I != Leaves.size(); ++I) {
+    uint64_t Offset = P.Leaves[I].Offset;
+    Value *Addr = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Slot, Offset);
+    B.CreateAlignedStore(Leaves[I], Addr, commonAlignment(A, Offset));
+  }
+  if (Slot->getType() == Old.getType())
+    return Slot;
+  return B.CreateAddrSpaceCast(Slot, Old.getType(), Name + ".cast");
+}
+
+/// Names the new parameters and points every use of the old ones at them or
+/// at the aggregate rebuilt from them.
+void rebuildArguments(const KernelPlan &Plan, Function &NF) {
+  BasicBlock &Entry = NF.getEntryBlock();
+  IRBuilder<> B(&Entry, Entry.getFirstInsertionPt());
+  unsigned K = 0;
+  for (unsigned I = 0; I != Plan.Params.size(); ++I) {
+    const ParamPlan &P = Plan.Params[I];
+    Argument &Old = *Plan.F->getArg(I);
+    if (!P.Splat) {
+      NF.getArg(K)->takeName(&Old);
+      Old.replaceAllUsesWith(NF.getArg(K++));
+      continue;
+    }
+    std::string Base = baseName(Old);
+    SmallVector<Argument *, 8> Leaves;
+    for (const AggregateLeaf &L : P.Leaves) {
+      Argument *Leaf = NF.getArg(K++);
+      Leaf->setName(Base + "." + joinPath(L.Path));
+      Leaves.push_back(Leaf);
+    }
+    if (Old.use_empty())
+      continue;
+    Old.setName(Base + ".old");
+    Value *New = P.How == Passing::Value
+                     ? rebuildByValue(B, P, Leaves, Base)
+                     : rebuildInMemory(B, P, Old, Leaves, Base);
+    Old.replaceAllUsesWith(New);
+  }
+}
+
+/// The leaves of actual argument \p Actual, read where the kernel's entry
+/// will rebuild them.
+void appendLeafOperands(IRBuilder<> &B, const ParamPlan &P, Value *Actual,
+                        MaybeAlign KnownAlign,
+                        SmallVectorImpl<Value *> &Out) {
+  for (const AggregateLeaf &L : P.Leaves) {
+    if (P.How == Passing::Value) {
+      Out.push_back(B.CreateExtractValue(Actual, L.Path));
+      continue;
+    }
+    Value *Addr = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Actual, L.Offset);
+    Out.push_back(B.CreateAlignedLoad(
+        L.Ty, Addr, commonAlignment(KnownAlign.valueOrOne(), L.Offset)));
+  }
+}
+
+void rewriteCall(CallBase &CB, const KernelPlan &Plan, Function &NF) {
+  IRBuilder<> B(&CB);
+  SmallVector<Value *, 16> Args;
+  for (unsigned I = 0; I != CB.arg_size(); ++I) {
+    Value *Actual = CB.getArgOperand(I);
+    if (I >= Plan.Params.size() || !Plan.Params[I].Splat)
+      Args.push_back(Actual);
+    else
+      appendLeafOperands(B, Plan.Params[I], Actual, Plan.F->getParamAlign(I),
+                         Args);
+  }
+  SmallVector<OperandBundleDef, 2> Bundles;
+  CB.getOperandBundlesAsDefs(Bundles);
+  CallBase *New;
+  if (auto *II = dyn_cast<InvokeInst>(&CB)) {
+    New = B.CreateInvoke(NF.getFunctionType(), &NF, II->getNormalDest(),
+                         II->getUnwindDest(), Args, Bundles);
+  } else {
+    auto *CI = B.CreateCall(NF.getFunctionType(), &NF, Args, Bundles);
+    CI->setTailCallKind(cast<CallInst>(CB).getTailCallKind());
+    New = CI;
+  }
+  AttributeList Attrs = CB.getAttributes();
+  New->setAttributes(AttributeList::get(
+      CB.getContext(), Attrs.getFnAttrs(), Attrs.getRetAttrs(),
+      splatParamAttrs(Plan, Attrs, CB.arg_size())));
+  New->setCallingConv(CB.getCallingConv());
+  New->copyMetadata(CB);
+  New->takeName(&CB);
+  CB.replaceAllUsesWith(New);
+  CB.eraseFromParent();
+}
+
+/// Rewrites the kernel of \p Plan and returns the new function.
+Function *rewriteKernel(const KernelPlan &Plan) {
+  Function &F = *Plan.F;
+  Function *NF = createSplatFunction(Plan);
+#if LLVM_VERSION_MAJOR <= 20
+  // Blocks moved between functions must share the debug-info format.
+  NF->setIsNewDbgInfoFormat(F.IsNewDbgInfoFormat);
+#endif
+  NF->splice(NF->begin(), &F);
+  rebuildArguments(Plan, *NF);
+  SmallVector<CallBase *, 4> Calls;
+  for (User *U : F.users())
+    if (auto *CB = dyn_cast<CallBase>(U))
+      Calls.push_back(CB);
+  for (CallBase *CB : Calls)
+    rewriteCall(*CB, Plan, *NF);
+  // What is left: !nvvm.annotations entries and used lists.
+  F.replaceAllUsesWith(NF);
+  F.eraseFromParent();
+  return NF;
+}
+
+/// The kernels the options select, in module order.
+Expected<SmallVector<Function *>> selectKernels(Module &M,
+                                                const SplatOptions &Opts) {
+  SmallVector<Function *> All = findKernels(M);
+  if (Opts.Kernels.empty())
+    return All;
+  StringSet<> Known;
+  for (Function *F : All)
+    Known.insert(F->getName());
+  for (const std::string &Name : Opts.Kernels) {
+    if (Known.contains(Name))
+      continue;
+    std::string List;
+    for (unsigned I = 0; I != All.size() && I != 10; ++I)
+      List += (I ? ", " : "") + All[I]->getName().str();
+    if (All.size() > 10)
+      List += ", ... (" + std::to_string(All.size()) + " in all)";
+    return makeToolError(ExitCode::Usage,
+                         "no kernel named '" + Name + "' in " +
+                             M.getModuleIdentifier() +
+                             (All.empty() ? "; it defines no kernels"
+                                          : "; its kernels: " + List));
+  }
+  StringSet<> Wanted;
+  for (const std::string &Name : Opts.Kernels)
+    Wanted.insert(Name);
+  SmallVector<Function *> Chosen;
+  for (Function *F : All)
+    if (Wanted.contains(F->getName()))
+      Chosen.push_back(F);
+  return Chosen;
+}
+
+LaunchManifest emptyManifest(const Module &M) {
+  LaunchManifest Manifest;
+  Manifest.Triple = M.getTargetTriple();
+  Manifest.DataLayout = M.getDataLayoutStr();
+  return Manifest;
+}
+
+} // namespace
+
+Expected<LaunchManifest> planSplat(Module &M, const SplatOptions &Opts) {
+  Expected<SmallVector<Function *>> Kernels = selectKernels(M, Opts);
+  if (!Kernels)
+    return Kernels.takeError();
+  LaunchManifest Manifest = emptyManifest(M);
+  for (Function *F : *Kernels)
+    if (std::optional<KernelPlan> Plan = planKernel(*F, Opts))
+      Manifest.Kernels.push_back(describePlan(*Plan));
+  return Manifest;
+}
+
+Expected<LaunchManifest> splatKernels(Module &M, const SplatOptions &Opts) {
+  Expected<SmallVector<Function *>> Kernels = selectKernels(M, Opts);
+  if (!Kernels)
+    return Kernels.takeError();
+  LaunchManifest Manifest = emptyManifest(M);
+  for (Function *F : *Kernels) {
+    std::optional<KernelPlan> Plan = planKernel(*F, Opts);
+    if (!Plan)
+      continue;
+    KernelManifest K = describePlan(*Plan);
+    Function *NF = rewriteKernel(*Plan);
+    // LLVM may have uniqued a leaf name against a body value.
+    for (ManifestParam &P : K.Params)
+      P.Name = NF->getArg(P.Index)->getName().str();
+    Manifest.Kernels.push_back(std::move(K));
+  }
+  return Manifest;
+}
+
+PreservedAnalyses KernelSplatPass::run(Module &M, ModuleAnalysisManager &) {
+  SplatOptions RunOpts = Opts;
+  if (!RunOpts.Note)
+    RunOpts.Note = [](const std::string &Note) {
+      errs() << "ir-sanitize-splat: note: " << Note << "\n";
+    };
+  Expected<LaunchManifest> Manifest = splatKernels(M, RunOpts);
+  if (!Manifest) {
+    M.getContext().emitError("ir-sanitize-splat: " +
+                             toString(Manifest.takeError()));
+    return PreservedAnalyses::all();
+  }
+  if (!ManifestPath.empty())
+    if (Error E = Manifest->writeFile(ManifestPath))
+      M.getContext().emitError("ir-sanitize-splat: " + toString(std::move(E)));
+  return Manifest->Kernels.empty() ? PreservedAnalyses::all()
+                                   : PreservedAnalyses::none();
+}
+
+Expected<KernelSplatPass> KernelSplatPass::parse(StringRef Params) {
+  SplatOptions Opts;
+  std::string ManifestPath;
+  while (!Params.empty()) {
+    StringRef Param;
+    std::tie(Param, Params) = Params.split(';');
+    auto [Key, Value] = Param.split('=');
+    if (Key == "kernel" && !Value.empty())
+      Opts.Kernels.push_back(Value.str());
+    else if (Key == "manifest" && !Value.empty())
+      ManifestPath = Value.str();
+    else
+      return createStringError(
+          inconvertibleErrorCode(),
+          "invalid ir-sanitize-splat parameter '%s' (expected kernel=NAME or "
+          "manifest=FILE)",
+          Param.str().c_str());
+  }
+  return KernelSplatPass(std::move(Opts), std::move(ManifestPath));
+}
+
+} // namespace irs
