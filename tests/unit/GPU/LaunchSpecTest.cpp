@@ -1,0 +1,137 @@
+#include "GPUTestSupport.h"
+
+#include "ir-sanitize/GPU/LaunchSpec.h"
+
+#include "llvm/IR/LLVMContext.h"
+
+using namespace llvm;
+using namespace irs;
+using namespace irs::test;
+
+namespace {
+
+/// x .+ y over n elements with x const, y wrt, on bcast_add_1d.ll.
+std::string addSpec(uint64_t N, uint64_t YCount) {
+  std::string NS = std::to_string(N);
+  return R"({"threads": )" + NS + R"(,
+    "buffers": {
+      "dest": {"type": "f32", "count": )" + NS + R"(, "output": true},
+      "x": {"type": "f32", "count": )" + NS + R"(, "init": "random", "seed": 1},
+      "y": {"type": "f32", "count": )" + std::to_string(YCount) + R"(, "init": "random", "seed": 2, "wrt": true}},
+    "args": {"1.0": "buffer:dest", "1.1": )" + std::to_string(4 * N) + R"(, "1.2.0": )" + NS + R"(, "1.3": )" + NS + R"(,
+      "2.0.0.0.0": "buffer:x", "2.0.0.0.2.0": )" + NS + R"(, "2.0.0.1.0": 1,
+      "2.0.1.0.0": "buffer:y", "2.0.1.0.2.0": )" + NS + R"(, "2.0.1.1.0": 1}})";
+}
+
+Expected<LaunchSpec> parse(StringRef Text) {
+  Expected<json::Value> V = json::parse(Text);
+  REQUIRE(static_cast<bool>(V));
+  return LaunchSpec::fromJSON(*V, "spec.json");
+}
+
+std::string errorOf(Error E) {
+  REQUIRE(static_cast<bool>(E));
+  return toString(std::move(E));
+}
+
+struct AddKernel {
+  LLVMContext Ctx;
+  std::unique_ptr<Module> M = loadExample("kernels/bcast_add_1d.ll", Ctx);
+  KernelManifest K = manifestFor(*M->getFunction("_Z16broadcast_kernel_add_1d"));
+};
+
+} // namespace
+
+TEST_CASE("a launch spec parses buffers, args and defaults", "[LaunchSpec]") {
+  auto S = parse(addSpec(1 << 20, 1 << 20));
+  REQUIRE(static_cast<bool>(S));
+  CHECK(S->Threads == 1u << 20);
+  REQUIRE(S->Buffers.size() == 3);
+  CHECK(S->Buffers[0].Name == "dest"); // sorted by name
+  CHECK(S->Buffers[0].Output);
+  CHECK(S->Buffers[0].Init == BufferInit::Zero);
+  CHECK(S->findBuffer("y")->Wrt);
+  CHECK(S->findBuffer("y")->Seed == 2);
+  const LeafValue *X = S->findArg("2.0.0.0.0");
+  REQUIRE(X);
+  CHECK(X->K == LeafValue::Buffer);
+  CHECK(X->BufferName == "x");
+  CHECK(S->findArg("1.3")->Int == 1 << 20);
+  CHECK(S->DerivativeChecks);
+  CheckSettings C = checkSettings(*S);
+  CHECK(C.FdStep == 1e-3); // f32 defaults
+  CHECK(C.ForwardTolerance == 1e-3);
+}
+
+TEST_CASE("a launch spec rejects malformed fields by name", "[LaunchSpec]") {
+  CHECK(errorOf(parse(R"({"buffers": {"a": {"type": "f32", "count": 1}}})")
+                    .takeError())
+            .find("either 'threads' or 'grid'") != std::string::npos);
+  CHECK(errorOf(parse(R"({"threads": 4, "buffers": {"a": {"type": "f16", "count": 1}}})")
+                    .takeError())
+            .find("buffer 'a': 'type'") != std::string::npos);
+  CHECK(errorOf(parse(R"({"threads": 4, "buffers": {"a": {"type": "f32", "count": 0}}})")
+                    .takeError())
+            .find("'count'") != std::string::npos);
+  CHECK(errorOf(parse(R"({"threads": 4, "buffers": {"a": {"type": "f32", "count": 1}},
+                         "args": {"0": "a"}})")
+                    .takeError())
+            .find("buffer:NAME") != std::string::npos);
+  CHECK(errorOf(parse(R"({"grid": [1], "block": [64, 32], "buffers": {"a": {"type": "f32", "count": 1}}})")
+                    .takeError())
+            .find("more than 1024") != std::string::npos);
+  CHECK(errorOf(parse(R"({"threads": 1, "thread": 2, "buffers": {"a": {"type": "f32", "count": 1}}})")
+                    .takeError())
+            .find("unknown field 'thread'") != std::string::npos);
+  std::string E = errorOf(LaunchSpec::readFile("/nonexistent/spec.json").takeError());
+  CHECK(E.find("/nonexistent/spec.json: cannot read") == 0);
+}
+
+TEST_CASE("a spec that fits the kernel validates; activities follow buffers",
+          "[LaunchSpec]") {
+  AddKernel A;
+  auto S = parse(addSpec(1024, 1024));
+  REQUIRE(static_cast<bool>(S));
+  REQUIRE_FALSE(validateSpec(*S, A.K, "spec.json"));
+  unsigned Dup = 0;
+  for (const ManifestParam &P : A.K.Params)
+    Dup += isDupLeaf(*S, P);
+  CHECK(Dup == 2); // dest and y; x is const
+  CHECK(isDupLeaf(*S, *A.K.findByPath("2.0.1.0.0")));
+  CHECK_FALSE(isDupLeaf(*S, *A.K.findByPath("2.0.0.0.0")));
+}
+
+TEST_CASE("a spec that does not fit the kernel is rejected before running",
+          "[LaunchSpec]") {
+  AddKernel A;
+  auto Check = [&](std::string Text, StringRef Expected) {
+    auto S = parse(Text);
+    REQUIRE(static_cast<bool>(S));
+    std::string Msg = errorOf(validateSpec(*S, A.K, "spec.json"));
+    INFO(Msg);
+    CHECK(Msg.find("spec.json: ") == 0);
+    CHECK(Msg.find(Expected.str()) != std::string::npos);
+  };
+  std::string Good = addSpec(1024, 1024);
+  auto Replace = [&](StringRef From, StringRef To) {
+    std::string S = Good;
+    size_t At = S.find(From.str());
+    REQUIRE(At != std::string::npos);
+    return S.replace(At, From.size(), To.str());
+  };
+  // Unknown leaf path, listing the kernel's.
+  Check(Replace("\"2.0.1.1.0\"", "\"2.0.9\""), "unknown leaf path '2.0.9'");
+  // A buffer smaller than its array's dims say.
+  Check(addSpec(1024, 1000), "buffer 'y' has 1000 elements but leaf 2.0.1.0.0 "
+                             "declares an array of 1024");
+  // Type mismatches between a value and its leaf.
+  Check(Replace("\"1.3\": 1024", "\"1.3\": 1.5"), "a float value needs a float leaf");
+  Check(Replace("\"2.0.0.1.0\": 1", "\"2.0.0.1.0\": \"buffer:x\""),
+        "a buffer address needs a pointer leaf");
+  Check(Replace("\"2.0.0.1.0\": 1", "\"2.0.0.1.0\": 300"), "300 does not fit");
+  Check(Replace("\"buffer:y\"", "\"buffer:z\""), "no buffer named 'z'");
+  Check(Replace("\"2.0.0.0.0\": \"buffer:x\"", "\"2.0.0.0.0\": 0"),
+        "buffer 'x' is not bound");
+  Check(Replace("\"wrt\": true", "\"wrt\": false"),
+        "need at least one 'wrt'");
+}

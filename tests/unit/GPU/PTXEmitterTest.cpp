@@ -1,0 +1,152 @@
+#include "GPUTestSupport.h"
+
+#include "ir-sanitize/GPU/PTXEmitter.h"
+#include "ir-sanitize/Support/ExitCodes.h"
+
+#include "llvm/AsmParser/Parser.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/SourceMgr.h"
+
+using namespace llvm;
+using namespace irs;
+using namespace irs::test;
+
+namespace {
+
+/// Runs ptxas on \p PTX when the CUDA Toolkit has one; "" means it accepted
+/// the PTX, "SKIPPED" that there is no ptxas.
+std::string assembleWithPtxas(const std::string &PTX, StringRef Arch) {
+  std::string Ptxas = "/usr/local/cuda/bin/ptxas";
+  if (!sys::fs::can_execute(Ptxas))
+    return "SKIPPED";
+  SmallString<128> In, Out, Err;
+  int FD;
+  REQUIRE(!sys::fs::createTemporaryFile("irs-ptx", "ptx", FD, In));
+  {
+    raw_fd_ostream OS(FD, true);
+    OS << PTX;
+  }
+  REQUIRE(!sys::fs::createTemporaryFile("irs-ptx", "cubin", Out));
+  REQUIRE(!sys::fs::createTemporaryFile("irs-ptx", "log", Err));
+  std::string ArchFlag = ("-arch=" + Arch).str();
+  std::optional<StringRef> Redirects[] = {std::nullopt, StringRef(Err),
+                                          StringRef(Err)};
+  int RC = sys::ExecuteAndWait(Ptxas, {Ptxas, ArchFlag, In, "-o", Out},
+                               std::nullopt, Redirects);
+  auto Log = MemoryBuffer::getFile(Err);
+  std::string Result =
+      RC == 0 ? "" : "ptxas failed: " + (Log ? (*Log)->getBuffer().str() : "");
+  for (StringRef P : {StringRef(In), StringRef(Out), StringRef(Err)})
+    sys::fs::remove(P);
+  return Result;
+}
+
+void checkAssembles(const std::string &PTX, StringRef Arch) {
+  std::string R = assembleWithPtxas(PTX, Arch);
+  if (R == "SKIPPED")
+    WARN("SKIPPED: no /usr/local/cuda/bin/ptxas, PTX not assembled");
+  else
+    CHECK(R == "");
+}
+
+ExitCode codeOf(Error E) {
+  ExitCode Code = ExitCode::Ok;
+  handleAllErrors(std::move(E), [&](const ToolError &T) { Code = T.code(); });
+  return Code;
+}
+
+} // namespace
+
+TEST_CASE("minimum PTX versions follow the architecture", "[PTXEmitter]") {
+  CHECK(minimumPTXVersion("sm_90") == 78u);
+  CHECK(minimumPTXVersion("sm_80") == 70u);
+  CHECK(minimumPTXVersion("sm_90a") == 80u);
+  CHECK_FALSE(minimumPTXVersion("sm_91"));
+  CHECK_FALSE(minimumPTXVersion("gfx90a"));
+}
+
+TEST_CASE("a broadcast kernel compiles to PTX that ptxas accepts",
+          "[PTXEmitter]") {
+  LLVMContext Ctx;
+  auto M = loadExample("kernels/bcast_add_1d.ll", Ctx);
+  auto PTX = emitPTX(*M, PTXOptions());
+  REQUIRE(static_cast<bool>(PTX));
+  CHECK(PTX->find(".version 7.8") != std::string::npos);
+  CHECK(PTX->find(".target sm_90") != std::string::npos);
+  CHECK(PTX->find(".entry _Z16broadcast_kernel_add_1d") != std::string::npos);
+  // The aggregate parameter stays one by-value .param of its full size.
+  CHECK(PTX->find(".param .align 8 .b8 _Z16broadcast_kernel_add_1d_param_2[96]") !=
+        std::string::npos);
+  checkAssembles(*PTX, "sm_90");
+
+  PTXOptions Old;
+  Old.Arch = "sm_80";
+  auto M2 = loadExample("kernels/bcast_add_1d.ll", Ctx);
+  auto PTX80 = emitPTX(*M2, Old);
+  REQUIRE(static_cast<bool>(PTX80));
+  CHECK(PTX80->find(".version 7.0") != std::string::npos);
+  checkAssembles(*PTX80, "sm_80");
+}
+
+TEST_CASE("libdevice calls are linked in and internalised", "[PTXEmitter]") {
+  if (findLibdevice().empty()) {
+    WARN("SKIPPED: libdevice.10.bc not found");
+    return;
+  }
+  LLVMContext Ctx;
+  SMDiagnostic Diag;
+  auto M = parseAssemblyString(R"(
+target triple = "nvptx64-nvidia-cuda"
+define ptx_kernel void @k(ptr addrspace(1) %p) {
+  %x = load float, ptr addrspace(1) %p
+  %t = call float @__nv_tanhf(float %x)
+  store float %t, ptr addrspace(1) %p
+  ret void
+}
+declare float @__nv_tanhf(float)
+)",
+                               Diag, Ctx);
+  REQUIRE(M);
+  REQUIRE(needsLibdevice(*M));
+  auto PTX = emitPTX(*M, PTXOptions());
+  REQUIRE(static_cast<bool>(PTX));
+  CHECK(PTX->find("__nv_tanhf") == std::string::npos); // inlined, no extern
+  CHECK(PTX->find("tanh.approx") == std::string::npos);
+  checkAssembles(*PTX, "sm_90");
+
+  PTXOptions Missing;
+  Missing.LibdevicePath = "/nonexistent/libdevice.10.bc";
+  auto M2 = parseAssemblyString(
+      "target triple = \"nvptx64-nvidia-cuda\"\n"
+      "define float @f(float %x) {\n %t = call float @__nv_expf(float %x)\n"
+      " ret float %t\n}\ndeclare float @__nv_expf(float)\n",
+      Diag, Ctx);
+  REQUIRE(M2);
+  auto Bad = emitPTX(*M2, Missing);
+  REQUIRE_FALSE(static_cast<bool>(Bad));
+  CHECK(toString(Bad.takeError()).find("/nonexistent/libdevice.10.bc") !=
+        std::string::npos);
+}
+
+TEST_CASE("PTX generation rejects other targets and unknown architectures",
+          "[PTXEmitter]") {
+  LLVMContext Ctx;
+  SMDiagnostic Diag;
+  auto Host = parseAssemblyString(
+      "target triple = \"x86_64-unknown-linux-gnu\"\ndefine void @f() {\n"
+      "  ret void\n}\n",
+      Diag, Ctx);
+  REQUIRE(Host);
+  auto E = emitPTX(*Host, PTXOptions());
+  REQUIRE_FALSE(static_cast<bool>(E));
+  CHECK(toString(E.takeError()).find("not NVPTX") != std::string::npos);
+
+  auto M = loadExample("kernels/bcast_add_1d.ll", Ctx);
+  PTXOptions Bad;
+  Bad.Arch = "sm_91";
+  auto U = emitPTX(*M, Bad);
+  REQUIRE_FALSE(static_cast<bool>(U));
+  CHECK(codeOf(U.takeError()) == ExitCode::Usage);
+}
