@@ -56,6 +56,11 @@ inline KernelManifest manifestFor(const llvm::Function &F) {
   return K;
 }
 
+/// "" for success, else the error's message (Catch cannot test an Error).
+inline std::string errorText(llvm::Error E) {
+  return E ? llvm::toString(std::move(E)) : "";
+}
+
 inline std::string examplePath(llvm::StringRef Name) {
   return std::string(IRS_SOURCE_DIR) + "/examples/" + Name.str();
 }

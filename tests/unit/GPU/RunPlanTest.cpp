@@ -107,7 +107,8 @@ TEST_CASE("the runner rejects broken plans with the line", "[RunPlan]") {
 TEST_CASE("writeRunPlan writes DIR/plan.txt", "[RunPlan]") {
   SmallString<128> Dir;
   REQUIRE(!sys::fs::createUniqueDirectory("irs-plan", Dir));
-  REQUIRE_FALSE(irs::writeRunPlan(samplePlan(), Dir));
+  Error W = irs::writeRunPlan(samplePlan(), Dir);
+  REQUIRE_FALSE(static_cast<bool>(W));
   auto Buf = MemoryBuffer::getFile(Dir + "/plan.txt");
   REQUIRE(Buf);
   CHECK((*Buf)->getBuffer().starts_with("irs-gpu-plan 1\n"));
