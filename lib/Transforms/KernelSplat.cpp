@@ -92,13 +92,17 @@ ParamPlan planParam(const Argument &A, const DataLayout &DL,
   return P;
 }
 
-/// llvm.used and llvm.compiler.used follow the kernel through RAUW.
-bool isOnlyInUsedLists(const User *C) {
-  return all_of(C->users(), [](const User *U) {
-    auto *GV = dyn_cast<GlobalVariable>(U);
-    return GV && (GV->getName() == "llvm.used" ||
-                  GV->getName() == "llvm.compiler.used");
-  });
+bool isUsedList(const User *U) {
+  auto *GV = dyn_cast<GlobalVariable>(U);
+  return GV &&
+         (GV->getName() == "llvm.used" || GV->getName() == "llvm.compiler.used");
+}
+
+/// llvm.used and llvm.compiler.used entries follow the kernel through RAUW.
+bool isUsedListEntry(const User *U) {
+  if (isa<GlobalValue>(U))
+    return isUsedList(U);
+  return isa<Constant>(U) && all_of(U->users(), isUsedList);
 }
 
 /// Whether every use of \p F is a direct call or invoke with F's own type
@@ -113,7 +117,7 @@ bool usesAreRewritable(const Function &F) {
         return false;
       continue;
     }
-    if (!isa<Constant>(Usr) || !isOnlyInUsedLists(Usr))
+    if (!isUsedListEntry(Usr))
       return false;
   }
   return true;
@@ -236,6 +240,11 @@ Function *createSplatFunction(const KernelPlan &Plan) {
   return NF;
 }
 
+Value *byteAddress(IRBuilder<> &B, Value *Base, uint64_t Offset) {
+  return Offset ? B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Base, Offset)
+                : Base;
+}
+
 Value *rebuildByValue(IRBuilder<> &B, const ParamPlan &P,
                       ArrayRef<Argument *> Leaves, const Twine &Name) {
   Value *Agg = PoisonValue::get(P.StorageTy);
@@ -257,8 +266,8 @@ Value *rebuildInMemory(IRBuilder<> &B, const ParamPlan &P, const Argument &Old,
   Slot->setAlignment(A);
   for (unsigned I = 0; I != Leaves.size(); ++I) {
     uint64_t Offset = P.Leaves[I].Offset;
-    Value *Addr = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Slot, Offset);
-    B.CreateAlignedStore(Leaves[I], Addr, commonAlignment(A, Offset));
+    B.CreateAlignedStore(Leaves[I], byteAddress(B, Slot, Offset),
+                         commonAlignment(A, Offset));
   }
   if (Slot->getType() == Old.getType())
     return Slot;
@@ -306,9 +315,9 @@ void appendLeafOperands(IRBuilder<> &B, const ParamPlan &P, Value *Actual,
       Out.push_back(B.CreateExtractValue(Actual, L.Path));
       continue;
     }
-    Value *Addr = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Actual, L.Offset);
     Out.push_back(B.CreateAlignedLoad(
-        L.Ty, Addr, commonAlignment(KnownAlign.valueOrOne(), L.Offset)));
+        L.Ty, byteAddress(B, Actual, L.Offset),
+        commonAlignment(KnownAlign.valueOrOne(), L.Offset)));
   }
 }
 

@@ -4,12 +4,35 @@
 // as the ir-sanitize command. Each pass registers its pipeline name here.
 //
 //===----------------------------------------------------------------------===//
+#include "ir-sanitize/Transforms/KernelSplat.h"
+
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/PassPlugin.h"
 
 using namespace llvm;
 
+/// ir-sanitize-splat[<kernel=NAME;manifest=FILE>].
+static bool parseSplatPass(StringRef Name, ModulePassManager &MPM) {
+  if (!PassBuilder::checkParametrizedPassName(Name, "ir-sanitize-splat"))
+    return false;
+  StringRef Params = Name.drop_front(strlen("ir-sanitize-splat"));
+  Params.consume_front("<");
+  Params.consume_back(">");
+  Expected<irs::KernelSplatPass> Pass = irs::KernelSplatPass::parse(Params);
+  if (!Pass) {
+    errs() << "ir-sanitize-splat: " << toString(Pass.takeError()) << "\n";
+    return false;
+  }
+  MPM.addPass(std::move(*Pass));
+  return true;
+}
+
 static void registerPasses(PassBuilder &PB) {
+  PB.registerPipelineParsingCallback(
+      [](StringRef Name, ModulePassManager &MPM,
+         ArrayRef<PassBuilder::PipelineElement>) {
+        return parseSplatPass(Name, MPM);
+      });
   PB.registerPipelineParsingCallback(
       [](StringRef Name, ModulePassManager &MPM,
          ArrayRef<PassBuilder::PipelineElement>) { return false; });

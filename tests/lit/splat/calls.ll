@@ -1,0 +1,95 @@
+; Calls to a kernel inside the module follow the new signature: by-value
+; aggregates are taken apart with extractvalue, byval/byref ones are read
+; from the caller's memory at the manifest's offsets. Non-kernels keep their
+; aggregate parameters, and a kernel whose address escapes is left alone.
+; RUN: opt -load-pass-plugin=%plugin -passes=ir-sanitize-splat -S %s -o %t.ll 2>%t.err
+; RUN: FileCheck %s --input-file=%t.ll
+; RUN: FileCheck %s --check-prefix=NOTE --input-file=%t.err
+
+target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+%Pair = type { ptr addrspace(1), { i32, [0 x i64], double } }
+
+; CHECK-LABEL: define void @by_value(ptr addrspace(1) noundef %p.0, i32 noundef %p.1.0, double noundef %p.1.2, i32 %n)
+; CHECK-NEXT:  entry:
+; CHECK-NEXT:    %p.part = insertvalue %Pair poison, ptr addrspace(1) %p.0, 0
+; CHECK-NEXT:    %p.part1 = insertvalue %Pair %p.part, i32 %p.1.0, 1, 0
+; CHECK-NEXT:    %p = insertvalue %Pair %p.part1, double %p.1.2, 1, 2
+; CHECK-NEXT:    %d = extractvalue %Pair %p, 1, 2
+define void @by_value(%Pair noundef %p, i32 %n) {
+entry:
+  %d = extractvalue %Pair %p, 1, 2
+  %ptr = extractvalue %Pair %p, 0
+  store double %d, ptr addrspace(1) %ptr, align 8
+  ret void
+}
+
+; The pointer attributes of a byval parameter describe the copy, not the
+; values inside it, so the leaves get none.
+; CHECK-LABEL: define void @by_val(ptr addrspace(1) %q.0, i32 %q.1.0, double %q.1.2)
+; CHECK-NEXT:  entry:
+; CHECK-NEXT:    %q = alloca %Pair, align 16
+; CHECK-NEXT:    store ptr addrspace(1) %q.0, ptr %q, align 16
+; CHECK-NEXT:    [[A1:%.*]] = getelementptr inbounds i8, ptr %q, i64 8
+; CHECK-NEXT:    store i32 %q.1.0, ptr [[A1]], align 8
+; CHECK-NEXT:    [[A2:%.*]] = getelementptr inbounds i8, ptr %q, i64 16
+; CHECK-NEXT:    store double %q.1.2, ptr [[A2]], align 16
+; CHECK-NEXT:    %f = getelementptr inbounds i8, ptr %q, i64 16
+define void @by_val(ptr noalias nocapture readonly byval(%Pair) align 16 dereferenceable(24) %q) {
+entry:
+  %f = getelementptr inbounds i8, ptr %q, i64 16
+  %d = load double, ptr %f, align 8
+  %pp = load ptr addrspace(1), ptr %q, align 8
+  store double %d, ptr addrspace(1) %pp, align 8
+  ret void
+}
+
+; CHECK-LABEL: define void @caller(ptr %mem)
+; CHECK:         [[P0:%.*]] = extractvalue %Pair %agg, 0
+; CHECK-NEXT:    [[P1:%.*]] = extractvalue %Pair %agg, 1, 0
+; CHECK-NEXT:    [[P2:%.*]] = extractvalue %Pair %agg, 1, 2
+; CHECK-NEXT:    call void @by_value(ptr addrspace(1) noundef [[P0]], i32 noundef [[P1]], double noundef [[P2]], i32 7), !dbg
+; CHECK-NEXT:    [[Q0:%.*]] = load ptr addrspace(1), ptr %mem, align 16
+; CHECK-NEXT:    [[Q1A:%.*]] = getelementptr inbounds i8, ptr %mem, i64 8
+; CHECK-NEXT:    [[Q1:%.*]] = load i32, ptr [[Q1A]], align 8
+; CHECK-NEXT:    [[Q2A:%.*]] = getelementptr inbounds i8, ptr %mem, i64 16
+; CHECK-NEXT:    [[Q2:%.*]] = load double, ptr [[Q2A]], align 16
+; CHECK-NEXT:    tail call void @by_val(ptr addrspace(1) [[Q0]], i32 [[Q1]], double [[Q2]])
+define void @caller(ptr %mem) !dbg !10 {
+entry:
+  %agg = load %Pair, ptr %mem, align 8
+  call void @by_value(%Pair noundef %agg, i32 7), !dbg !12
+  tail call void @by_val(ptr byval(%Pair) align 16 %mem)
+  ret void
+}
+
+; Not a kernel: untouched.
+; CHECK-LABEL: define void @helper(%Pair %p)
+define void @helper(%Pair %p) {
+  ret void
+}
+
+; Its address escapes into a global, so it keeps its signature.
+; CHECK-LABEL: define ptx_kernel void @escapes(%Pair %p)
+; NOTE: kernel 'escapes' is not splatted: its address is used other than by direct calls
+@table = global ptr @escapes
+define ptx_kernel void @escapes(%Pair %p) {
+  ret void
+}
+
+; CHECK: !nvvm.annotations = !{![[A:[0-9]+]], ![[B:[0-9]+]]}
+; CHECK: ![[A]] = !{ptr @by_value, !"kernel", i32 1}
+; CHECK: ![[B]] = !{ptr @by_val, !"kernel", i32 1, !"maxntidx", i32 128}
+!nvvm.annotations = !{!0, !1}
+!0 = !{ptr @by_value, !"kernel", i32 1}
+!1 = !{ptr @by_val, !"kernel", i32 1, !"maxntidx", i32 128}
+
+!llvm.dbg.cu = !{!2}
+!llvm.module.flags = !{!4}
+!2 = distinct !DICompileUnit(language: DW_LANG_Julia, file: !3, producer: "julia", isOptimized: true, runtimeVersion: 0, emissionKind: FullDebug)
+!3 = !DIFile(filename: "calls.jl", directory: ".")
+!4 = !{i32 2, !"Debug Info Version", i32 3}
+!10 = distinct !DISubprogram(name: "caller", scope: !3, file: !3, line: 1, type: !11, spFlags: DISPFlagDefinition, unit: !2)
+!11 = !DISubroutineType(types: !{})
+!12 = !DILocation(line: 2, scope: !10)
