@@ -1,5 +1,6 @@
 //===- DriverGenerator.cpp - Generating Enzyme derivative drivers ---------===//
 #include "ir-sanitize/Enzyme/DriverGenerator.h"
+#include "ir-sanitize/Analysis/KernelInfo.h"
 #include "ir-sanitize/Support/ExitCodes.h"
 
 #include "llvm/IR/Constants.h"
@@ -33,17 +34,6 @@ SmallVector<const MDNode *, 2> nvvmAnnotationsOf(const Function &F) {
   return Found;
 }
 
-bool isNVVMKernelAnnotation(const MDNode *N) {
-  for (unsigned I = 1; I + 1 < N->getNumOperands(); I += 2) {
-    auto *Key = dyn_cast_or_null<MDString>(N->getOperand(I).get());
-    auto *Val = dyn_cast_or_null<ConstantAsMetadata>(N->getOperand(I + 1).get());
-    if (Key && Key->getString() == "kernel" && Val)
-      if (auto *CI = dyn_cast<ConstantInt>(Val->getValue()))
-        return CI->isOne();
-  }
-  return false;
-}
-
 /// Attributes a driver parameter keeps from the primal one: what the caller
 /// promises about the value, not what NAME promised about its own memory
 /// accesses (the derivative writes shadows NAME only read).
@@ -73,21 +63,6 @@ Function *makePrimalCopy(Function &Fn) {
 Error usage(const Twine &Msg) { return makeToolError(ExitCode::Usage, Msg); }
 
 } // namespace
-
-bool isKernelEntry(const Function &F) {
-  switch (F.getCallingConv()) {
-  case CallingConv::PTX_Kernel:
-  case CallingConv::AMDGPU_KERNEL:
-  case CallingConv::SPIR_KERNEL:
-    return true;
-  default:
-    break;
-  }
-  for (const MDNode *N : nvvmAnnotationsOf(F))
-    if (isNVVMKernelAnnotation(N))
-      return true;
-  return false;
-}
 
 bool hasEnzymeCalls(const Module &M) {
   for (const Function &F : M) {
@@ -124,7 +99,7 @@ Expected<GeneratedDriver> generateDriver(Module &M, Function &Fn,
     return usage("the module already has a global named " + Name);
 
   LLVMContext &Ctx = M.getContext();
-  bool Kernel = isKernelEntry(Fn);
+  bool Kernel = isKernel(Fn);
   GeneratedDriver G;
   G.Mode = Mode;
   G.Activities = Activities;

@@ -23,11 +23,6 @@
 
 namespace irs {
 
-/// Whether \p F is a GPU kernel entry point: a kernel calling convention
-/// (ptx_kernel, amdgpu_kernel, spir_kernel) or a `!nvvm.annotations` entry
-/// `{ptr @F, !"kernel", i32 1}`.
-bool isKernelEntry(const llvm::Function &F);
-
 /// Whether \p M already calls __enzyme_fwddiff / __enzyme_autodiff (or another
 /// Enzyme entry point), i.e. it brings its own drivers.
 bool hasEnzymeCalls(const llvm::Module &M);

@@ -1,0 +1,378 @@
+//===- EnzymeCommand.cpp - `ir-sanitize enzyme INPUT [-o OUTPUT]` ---------===//
+//
+// Sanitise, add a derivative driver if asked, run Enzyme in a child process,
+// put stashed bundles back, write the differentiated module. With --triage,
+// run Enzyme on the module as given and on the sanitised one side by side and
+// say whether sanitising is what makes Enzyme succeed.
+//
+//===----------------------------------------------------------------------===//
+#include "Commands.h"
+#include "SanitizeOptions.h"
+
+#include "ir-sanitize/Analysis/KernelInfo.h"
+#include "ir-sanitize/Enzyme/ActivitySpec.h"
+#include "ir-sanitize/Enzyme/DriverGenerator.h"
+#include "ir-sanitize/Enzyme/EnzymeRunner.h"
+#include "ir-sanitize/Enzyme/PluginLocator.h"
+#include "ir-sanitize/Enzyme/Triage.h"
+#include "ir-sanitize/Support/ExitCodes.h"
+#include "ir-sanitize/Support/ModuleIO.h"
+#include "ir-sanitize/Transforms/BundleRestore.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+
+using namespace llvm;
+
+namespace irs::cli {
+namespace {
+
+struct EnzymeOptions {
+  std::string Input;
+  std::string Output = "-";
+  std::string Emit;
+  std::string Fn;
+  std::string Mode;
+  std::vector<std::string> Activity;
+  std::string PluginPath;
+  std::string LogPath;
+  unsigned TimeoutSeconds = 300;
+  bool Triage = false;
+  bool EmitDriverOnly = false;
+  bool KeepTemps = false;
+};
+
+int exitCode(ExitCode C) { return static_cast<int>(C); }
+
+Error usage(const Twine &Msg) { return makeToolError(ExitCode::Usage, Msg); }
+
+/// "f, g, h and 12 more": the functions with a body, for error messages.
+std::string definedFunctionNames(const Module &M) {
+  std::vector<std::string> Names;
+  size_t Total = 0;
+  for (const Function &F : M)
+    if (!F.isDeclaration() && Total++ < 12)
+      Names.push_back(F.getName().str());
+  std::string S = join(Names, ", ");
+  if (Total > Names.size())
+    S += " and " + std::to_string(Total - Names.size()) + " more";
+  return S.empty() ? "none" : S;
+}
+
+/// Adds the NAME.fwd / NAME.rev driver that --fn/--mode/--activity ask for.
+Expected<GeneratedDriver> addDriver(Module &M, const EnzymeOptions &O,
+                                    const KernelManifest *Manifest) {
+  std::optional<DiffMode> Mode = parseDiffMode(O.Mode);
+  if (!Mode)
+    return usage("--fn needs --mode=forward or --mode=reverse");
+  Function *Fn = M.getFunction(O.Fn);
+  if (!Fn || Fn->isDeclaration())
+    return usage("--fn " + O.Fn + ": no function with a body of that name; "
+                 "the module defines " + definedFunctionNames(M));
+  Expected<ActivitySpec> Spec = ActivitySpec::parse(O.Activity);
+  if (!Spec)
+    return Spec.takeError();
+  Expected<ActivityMap> Map =
+      resolveActivities(*Fn, *Mode, *Spec, Manifest, isKernel(*Fn));
+  if (!Map)
+    return Map.takeError();
+  return generateDriver(M, *Fn, *Mode, *Map);
+}
+
+/// The module needs drivers: either it brings __enzyme_* calls or we add one.
+Error prepareDrivers(Module &M, const EnzymeOptions &O, StringRef InputName,
+                     const KernelManifest *Manifest) {
+  if (!O.Fn.empty())
+    return addDriver(M, O, Manifest).takeError();
+  if (!O.Mode.empty() || !O.Activity.empty())
+    return usage("--mode and --activity need --fn NAME");
+  if (!hasEnzymeCalls(M))
+    return usage(InputName + " calls neither __enzyme_fwddiff nor "
+                             "__enzyme_autodiff; name the function to "
+                             "differentiate with --fn NAME --mode=forward|"
+                             "reverse");
+  return Error::success();
+}
+
+/// A fresh directory for the files handed to and received from Enzyme.
+Expected<std::string> makeWorkDir() {
+  SmallString<256> Model;
+  sys::path::system_temp_directory(/*ErasedOnReboot=*/true, Model);
+  sys::path::append(Model, "ir-sanitize-enzyme-%%%%%%");
+  SmallString<256> Dir;
+  if (std::error_code EC = sys::fs::createUniqueDirectory(Model, Dir))
+    return makeToolError(ExitCode::OutputError,
+                         "cannot create a work directory in " + Model + ": " +
+                             EC.message());
+  return std::string(Dir);
+}
+
+std::string inDir(StringRef Dir, StringRef File) {
+  SmallString<256> P(Dir);
+  sys::path::append(P, File);
+  return std::string(P);
+}
+
+/// Writes \p M as \p Stem.ll into \p WorkDir and describes the opt run on
+/// it. Text, because bitcode cannot carry Enzyme's markers: LLVM writes a
+/// `metadata` argument of a varargs call as a reference to some other value.
+Expected<EnzymeInvocation> prepareRun(Module &M, StringRef WorkDir,
+                                      StringRef Stem, StringRef LogPath,
+                                      const LocatedPlugin &Plugin,
+                                      const EnzymeOptions &O) {
+  EnzymeInvocation Inv;
+  Inv.InputPath = inDir(WorkDir, Stem.str() + ".ll");
+  Inv.OutputPath = inDir(WorkDir, Stem.str() + ".enzyme.ll");
+  Inv.TextOutput = true;
+  Inv.LogPath =
+      LogPath.empty() ? inDir(WorkDir, Stem.str() + ".enzyme.log") : LogPath.str();
+  Inv.PluginPath = Plugin.Path;
+  Inv.TimeoutSeconds = O.TimeoutSeconds;
+  if (Error E = writeModule(M, Inv.InputPath, IRFormat::Text,
+                            DebugInfoForm::Records))
+    return std::move(E);
+  return Inv;
+}
+
+/// Reads Enzyme's output, re-attaches stashed bundles, writes -o.
+Error writeDifferentiated(const EnzymeResult &R, const EnzymeOptions &O,
+                          DebugInfoForm DbgForm, RestoreStats &Stats) {
+  LLVMContext Ctx;
+  Expected<LoadedModule> Out = readModule(R.OutputPath, Ctx);
+  if (!Out)
+    return Out.takeError();
+  Stats = restoreBundles(*Out->M);
+  IRFormat Format = outputFormatFor(O.Output, parseIRFormat(O.Emit));
+  return writeModule(*Out->M, O.Output, Format, DbgForm);
+}
+
+void reportFailure(StringRef InputName, StringRef What, const EnzymeResult &R,
+                   StringRef WorkDir) {
+  errs() << ToolName << ": error: " << InputName << ": Enzyme " << What
+         << " " << R.summary() << "\n";
+  if (!R.Diagnosis.Phase.empty())
+    errs() << ToolName << ": note: phase: " << R.Diagnosis.Phase
+           << (R.Diagnosis.Frame.empty() ? "" : ", in " + R.Diagnosis.Frame)
+           << "\n";
+  errs() << ToolName << ": note: Enzyme's log: " << R.LogPath << "\n";
+  errs() << ToolName << ": note: module given to Enzyme kept in " << WorkDir
+         << "\n";
+}
+
+/// One line per call site the sanitiser touched (at most a screenful).
+std::vector<std::string> describeChanges(const SanitizeResult &Result) {
+  std::vector<std::string> Lines;
+  const BundleReport &Report = Result.Bundles;
+  if (Report.numBundles() == 0)
+    return Lines;
+  Lines.push_back(Report.summary());
+  const size_t MaxSites = 8;
+  size_t Shown = 0;
+  for (const CallSiteRecord &Site : Report.callSites()) {
+    if (Shown++ == MaxSites) {
+      Lines.push_back("... and " +
+                      std::to_string(Report.callSites().size() - MaxSites) +
+                      " more call sites (see --report)");
+      break;
+    }
+    std::string L = Site.Function + ": call " + Site.Callee + ":";
+    for (const BundleRecord &B : Site.Bundles)
+      L += " " + B.Tag + "=" + actionName(B.Action).str();
+    if (!Site.Location.empty())
+      L += " (" + Site.Location + ")";
+    Lines.push_back(L);
+  }
+  return Lines;
+}
+
+class EnzymeCommand : public Command {
+public:
+  void addOptions(CLI::App &App) override;
+  int run() override;
+
+private:
+  int runOnce(LoadedModule &LM, const LocatedPlugin &Plugin);
+  int runTriageMode(LoadedModule &LM, const LocatedPlugin &Plugin);
+  Expected<LocatedPlugin> findPlugin() const;
+  void finish(StringRef WorkDir, bool Keep) const;
+
+  EnzymeOptions O;
+  SanitizeOptions Opts;
+};
+
+void EnzymeCommand::addOptions(CLI::App &App) {
+  App.add_option("input", O.Input, "LLVM IR (.ll or .bc, '-' for stdin)")
+      ->type_name("INPUT")
+      ->required();
+  App.add_option("-o,--output", O.Output,
+                 "differentiated module ('-' = stdout, the default)")
+      ->type_name("OUTPUT");
+  App.add_option("--emit", O.Emit, "output format, overriding the name")
+      ->check(CLI::IsMember({"ll", "bc"}));
+  App.add_option("--fn", O.Fn,
+                 "generate a driver NAME.fwd / NAME.rev differentiating NAME")
+      ->type_name("NAME");
+  App.add_option("--mode", O.Mode, "forward or reverse (with --fn)")
+      ->check(CLI::IsMember({"forward", "reverse", "fwd", "rev"}));
+  App.add_option("--activity", O.Activity,
+                 "KEY=dup|const|dupnoneed|out; KEY is a parameter index, a "
+                 "leaf name, a manifest path (2.0.1) or 'default' "
+                 "(repeatable, comma separated)")
+      ->type_name("SPEC");
+  App.add_flag("--emit-driver-only", O.EmitDriverOnly,
+               "write the sanitised module with its driver; do not run Enzyme");
+  App.add_option("--enzyme-plugin", O.PluginPath,
+                 "LLVMEnzyme-<major>.so (default: $ENZYME_PLUGIN, next to "
+                 "ir-sanitize, the configured default, library directories)")
+      ->type_name("PATH");
+  App.add_option("--enzyme-timeout", O.TimeoutSeconds,
+                 "seconds Enzyme may run before it is killed (0: no limit)")
+      ->type_name("SECONDS");
+  App.add_option("--enzyme-log", O.LogPath,
+                 "keep Enzyme's log here (default: in the work directory)")
+      ->type_name("FILE");
+  App.add_flag("--triage", O.Triage,
+               "run Enzyme on the input as given and sanitised; print a "
+               "verdict (exit 0 when the sanitised module differentiates)");
+  App.add_flag("--keep-temps", O.KeepTemps,
+               "keep the work directory even when Enzyme succeeds");
+  addSanitizeOptions(App, Opts);
+}
+
+Expected<LocatedPlugin> EnzymeCommand::findPlugin() const {
+  PluginSearch Search;
+  Search.Explicit = O.PluginPath;
+  return locateEnzymePlugin(Search);
+}
+
+void EnzymeCommand::finish(StringRef WorkDir, bool Keep) const {
+  if (Keep || O.KeepTemps)
+    return;
+  sys::fs::remove_directories(WorkDir);
+}
+
+int EnzymeCommand::run() {
+  if (O.Triage && O.EmitDriverOnly) {
+    errs() << ToolName << ": error: --triage and --emit-driver-only exclude "
+                          "each other\n";
+    return exitCode(ExitCode::Usage);
+  }
+  LLVMContext Ctx;
+  Expected<LoadedModule> LM = readModule(O.Input, Ctx);
+  if (!LM)
+    return reportError(LM.takeError(), ToolName);
+  // Without a plugin only --emit-driver-only can do its job; say so before
+  // spending time on the module.
+  LocatedPlugin Plugin;
+  if (!O.EmitDriverOnly) {
+    Expected<LocatedPlugin> Found = findPlugin();
+    if (!Found)
+      return reportError(Found.takeError(), ToolName);
+    Plugin = *Found;
+  }
+  if (O.Triage)
+    return runTriageMode(*LM, Plugin);
+  return runOnce(*LM, Plugin);
+}
+
+int EnzymeCommand::runOnce(LoadedModule &LM, const LocatedPlugin &Plugin) {
+  SanitizeResult Result;
+  if (Error E = runSanitizePipeline(*LM.M, Opts, LM.DisplayName, Result))
+    return reportError(std::move(E), ToolName);
+  if (Error E = prepareDrivers(*LM.M, O, LM.DisplayName, nullptr))
+    return reportError(std::move(E), ToolName);
+  if (O.EmitDriverOnly) {
+    IRFormat Format = outputFormatFor(O.Output, parseIRFormat(O.Emit));
+    if (Error E = writeModule(*LM.M, O.Output, Format, LM.DbgForm))
+      return reportError(std::move(E), ToolName);
+    return exitCode(ExitCode::Ok);
+  }
+
+  Expected<std::string> WorkDir = makeWorkDir();
+  if (!WorkDir)
+    return reportError(WorkDir.takeError(), ToolName);
+  Expected<EnzymeInvocation> Inv =
+      prepareRun(*LM.M, *WorkDir, "sanitised", O.LogPath, Plugin, O);
+  if (!Inv)
+    return reportError(Inv.takeError(), ToolName);
+  Expected<EnzymeResult> R = runEnzyme(*Inv);
+  if (!R)
+    return reportError(R.takeError(), ToolName);
+  if (!R->ok()) {
+    attributeToFunction(*R, *LM.M);
+    reportFailure(LM.DisplayName, "failed on the sanitised module:", *R,
+                  *WorkDir);
+    return exitCode(ExitCode::Findings);
+  }
+  RestoreStats Stats;
+  if (Error E = writeDifferentiated(*R, O, LM.DbgForm, Stats)) {
+    finish(*WorkDir, /*Keep=*/true);
+    return reportError(std::move(E), ToolName);
+  }
+  if (!Opts.Quiet)
+    errs() << ToolName << ": " << LM.DisplayName << ": Enzyme succeeded in "
+           << formatv("{0:f2}", R->Outcome.Seconds) << " s ("
+           << join(differentiatedFunctions(*LM.M), ", ") << "); restored "
+           << Stats.Bundles << " stashed bundles\n";
+  finish(*WorkDir, /*Keep=*/false);
+  return exitCode(Stats.Lost ? ExitCode::Findings : ExitCode::Ok);
+}
+
+int EnzymeCommand::runTriageMode(LoadedModule &LM,
+                                 const LocatedPlugin &Plugin) {
+  // The original keeps its bundles; it gets the same driver where the
+  // function's signature allows the same activities.
+  std::unique_ptr<Module> Original = CloneModule(*LM.M);
+  SanitizeResult Result;
+  if (Error E = runSanitizePipeline(*LM.M, Opts, LM.DisplayName, Result))
+    return reportError(std::move(E), ToolName);
+  if (Error E = prepareDrivers(*LM.M, O, LM.DisplayName, nullptr))
+    return reportError(std::move(E), ToolName);
+  if (Error E = prepareDrivers(*Original, O, LM.DisplayName, nullptr))
+    return reportError(std::move(E), ToolName);
+
+  Expected<std::string> WorkDir = makeWorkDir();
+  if (!WorkDir)
+    return reportError(WorkDir.takeError(), ToolName);
+  Expected<EnzymeInvocation> OrigInv =
+      prepareRun(*Original, *WorkDir, "original", "", Plugin, O);
+  if (!OrigInv)
+    return reportError(OrigInv.takeError(), ToolName);
+  Expected<EnzymeInvocation> SanInv =
+      prepareRun(*LM.M, *WorkDir, "sanitised", O.LogPath, Plugin, O);
+  if (!SanInv)
+    return reportError(SanInv.takeError(), ToolName);
+
+  Expected<TriageReport> Report = runTriage(*OrigInv, *SanInv);
+  if (!Report)
+    return reportError(Report.takeError(), ToolName);
+  Report->InputName = LM.DisplayName;
+  attributeToFunction(Report->Original, *Original);
+  attributeToFunction(Report->Sanitised, *LM.M);
+  Report->Changes = describeChanges(Result);
+  printTriage(outs(), *Report);
+  outs().flush();
+
+  bool Ok = Report->sanitisedOk();
+  if (Ok && O.Output != "-") {
+    RestoreStats Stats;
+    if (Error E = writeDifferentiated(Report->Sanitised, O, LM.DbgForm, Stats))
+      return reportError(std::move(E), ToolName);
+  }
+  // The logs of a failing run are what the user came for.
+  finish(*WorkDir, /*Keep=*/!Report->Original.ok() || !Ok);
+  return exitCode(Ok ? ExitCode::Ok : ExitCode::Findings);
+}
+
+} // namespace
+
+std::unique_ptr<Command> createEnzymeCommand() {
+  return std::make_unique<EnzymeCommand>();
+}
+
+} // namespace irs::cli
