@@ -4,12 +4,36 @@
 // as the ir-sanitize command. Each pass registers its pipeline name here.
 //
 //===----------------------------------------------------------------------===//
+#include "ir-sanitize/Transforms/BundleNormalize.h"
+#include "ir-sanitize/Transforms/BundleRestore.h"
 #include "ir-sanitize/Transforms/KernelSplat.h"
 
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/PassPlugin.h"
 
 using namespace llvm;
+
+/// ir-sanitize-bundles[<TAG=ACTION;scope=all>] and ir-sanitize-restore.
+static bool parseBundlePasses(StringRef Name, ModulePassManager &MPM) {
+  if (Name == "ir-sanitize-restore") {
+    MPM.addPass(irs::BundleRestorePass());
+    return true;
+  }
+  if (!PassBuilder::checkParametrizedPassName(Name, "ir-sanitize-bundles"))
+    return false;
+  StringRef Params = Name;
+  Params.consume_front("ir-sanitize-bundles");
+  Params.consume_front("<");
+  Params.consume_back(">");
+  Expected<irs::BundlePolicy> Policy =
+      irs::BundlePolicy::fromPassParameters(Params);
+  if (!Policy) {
+    errs() << "ir-sanitize-bundles: " << toString(Policy.takeError()) << "\n";
+    return false;
+  }
+  MPM.addPass(irs::BundleNormalizePass(std::move(*Policy)));
+  return true;
+}
 
 /// ir-sanitize-splat[<kernel=NAME;manifest=FILE>].
 static bool parseSplatPass(StringRef Name, ModulePassManager &MPM) {
@@ -32,6 +56,11 @@ static void registerPasses(PassBuilder &PB) {
       [](StringRef Name, ModulePassManager &MPM,
          ArrayRef<PassBuilder::PipelineElement>) {
         return parseSplatPass(Name, MPM);
+      });
+  PB.registerPipelineParsingCallback(
+      [](StringRef Name, ModulePassManager &MPM,
+         ArrayRef<PassBuilder::PipelineElement>) {
+        return parseBundlePasses(Name, MPM);
       });
   PB.registerPipelineParsingCallback(
       [](StringRef Name, ModulePassManager &MPM,

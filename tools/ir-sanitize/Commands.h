@@ -33,6 +33,10 @@ struct Subcommand {
 
 /// `ir-sanitize INPUT [-o OUTPUT]`: the default rewrite.
 std::unique_ptr<Command> createSanitizeCommand();
+/// `check INPUT`: list what makes Enzyme abort (CheckCommand.cpp).
+std::unique_ptr<Command> createCheckCommand();
+/// `restore INPUT`: put stashed bundles back (RestoreCommand.cpp).
+std::unique_ptr<Command> createRestoreCommand();
 /// All subcommands, in the order `--help` lists them.
 std::vector<Subcommand> createSubcommands();
 

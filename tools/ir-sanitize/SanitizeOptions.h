@@ -8,6 +8,11 @@
 #ifndef IR_SANITIZE_TOOLS_SANITIZEOPTIONS_H
 #define IR_SANITIZE_TOOLS_SANITIZEOPTIONS_H
 
+#include "ir-sanitize/Support/BundleReport.h"
+
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Error.h"
+
 #include <CLI/CLI.hpp>
 
 #include <string>
@@ -27,8 +32,23 @@ struct SanitizeOptions {
   std::string ManifestPath;               ///< --manifest=FILE
 };
 
-/// Registers the options above on \p App.
+/// Registers the options above on \p App. Malformed --bundle / --scope values
+/// are rejected while parsing (exit code 2).
 void addSanitizeOptions(CLI::App &App, SanitizeOptions &Opts);
+
+/// What the sanitize steps did.
+struct SanitizeResult {
+  BundleReport Bundles;
+  // The kernel-splat step adds its results (launch manifest) here.
+};
+
+/// Runs the sanitize steps on \p M as \p Opts say (bundle normalisation, then
+/// the kernel splat), writes --report and prints the one-line summary naming
+/// \p InputName unless -q. Errors are ToolErrors carrying their exit code.
+/// Callers write the module afterwards (irs::writeModule verifies it).
+llvm::Error runSanitizePipeline(llvm::Module &M, const SanitizeOptions &Opts,
+                                llvm::StringRef InputName,
+                                SanitizeResult &Result);
 
 } // namespace irs::cli
 

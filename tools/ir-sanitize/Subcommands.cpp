@@ -6,6 +6,8 @@ namespace irs::cli {
 // Each command file defines its factory; keep one line per subcommand here.
 std::vector<Subcommand> createSubcommands() {
   std::vector<Subcommand> Subs;
+  Subs.push_back({"check", "list what makes Enzyme abort; change nothing", createCheckCommand()});
+  Subs.push_back({"restore", "re-attach bundles stashed by a previous run", createRestoreCommand()});
   return Subs;
 }
 

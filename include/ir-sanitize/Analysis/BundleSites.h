@@ -1,0 +1,42 @@
+//===- BundleSites.h - Which call sites carry which bundles -----*- C++ -*-===//
+//
+// The one scan of a module for operand bundles, shared by the normalisation
+// pass (what to rewrite) and `check` (what to report), so that both agree on
+// which calls are in scope and how a call site is described.
+//
+//===----------------------------------------------------------------------===//
+#ifndef IR_SANITIZE_ANALYSIS_BUNDLESITES_H
+#define IR_SANITIZE_ANALYSIS_BUNDLESITES_H
+
+#include "ir-sanitize/Support/BundlePolicy.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/InstrTypes.h"
+#include "llvm/IR/Module.h"
+
+#include <string>
+
+namespace irs {
+
+/// Whether \p CB is touched under \p Scope. `ccalls`: every call and invoke
+/// except calls to LLVM intrinsics (declarations, ccall thunks with a body
+/// and calls through function pointers are all ccalls).
+bool isCallInScope(const llvm::CallBase &CB, BundleScope Scope);
+
+/// Whether Enzyme differentiates through a call carrying this bundle. Enzyme
+/// only knows jl_roots; any other tag aborts it in getInvertedBundles.
+bool enzymeHandlesBundle(llvm::StringRef Tag);
+
+/// The callee's name, or "<indirect>" for a call through a pointer.
+std::string calleeName(const llvm::CallBase &CB);
+
+/// "file:line:col" from the call's debug location, or "" when it has none.
+std::string debugLocation(const llvm::Instruction &I);
+
+/// The calls in \p F, in order, that are in scope and carry a bundle.
+llvm::SmallVector<llvm::CallBase *, 8> bundledCalls(llvm::Function &F,
+                                                    BundleScope Scope);
+
+} // namespace irs
+
+#endif

@@ -1,0 +1,42 @@
+//===- BundleNormalize.h - Make operand bundles Enzyme can handle -*- C++ -*-===//
+//
+// Enzyme aborts on any operand bundle other than jl_roots
+// (GradientUtils::getInvertedBundles). This pass applies a BundlePolicy to
+// every call site in scope: keep, drop, stash (for `restore`) or lower
+// (gc-transition to jl_gc_safe_enter/leave), and accounts for every bundle in
+// an optional BundleReport.
+//
+// opt: -passes='ir-sanitize-bundles<gc-transition=stash;scope=all>'
+//
+//===----------------------------------------------------------------------===//
+#ifndef IR_SANITIZE_TRANSFORMS_BUNDLENORMALIZE_H
+#define IR_SANITIZE_TRANSFORMS_BUNDLENORMALIZE_H
+
+#include "ir-sanitize/Support/BundlePolicy.h"
+#include "ir-sanitize/Support/BundleReport.h"
+
+#include "llvm/IR/PassManager.h"
+
+namespace irs {
+
+/// Applies \p Policy to \p M; records every bundle seen in \p Report if given.
+/// Returns whether \p M changed.
+bool normalizeBundles(llvm::Module &M, const BundlePolicy &Policy,
+                      BundleReport *Report = nullptr);
+
+class BundleNormalizePass : public llvm::PassInfoMixin<BundleNormalizePass> {
+public:
+  explicit BundleNormalizePass(BundlePolicy Policy,
+                               BundleReport *Report = nullptr)
+      : Policy(std::move(Policy)), Report(Report) {}
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+
+private:
+  BundlePolicy Policy;
+  BundleReport *Report;
+};
+
+} // namespace irs
+
+#endif

@@ -1,0 +1,94 @@
+//===- BundlePolicy.cpp - What to do with each operand bundle tag ---------===//
+#include "ir-sanitize/Support/BundlePolicy.h"
+#include "ir-sanitize/Support/ExitCodes.h"
+
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace llvm;
+
+namespace irs {
+
+StringRef actionName(BundleAction A) {
+  switch (A) {
+  case BundleAction::Keep:
+    return "keep";
+  case BundleAction::Drop:
+    return "drop";
+  case BundleAction::Stash:
+    return "stash";
+  case BundleAction::Lower:
+    return "lower";
+  }
+  llvm_unreachable("unknown bundle action");
+}
+
+std::optional<BundleAction> parseActionName(StringRef Name) {
+  return StringSwitch<std::optional<BundleAction>>(Name)
+      .Case("keep", BundleAction::Keep)
+      .Case("drop", BundleAction::Drop)
+      .Case("stash", BundleAction::Stash)
+      .Case("lower", BundleAction::Lower)
+      .Default(std::nullopt);
+}
+
+StringRef scopeName(BundleScope S) {
+  return S == BundleScope::All ? "all" : "ccalls";
+}
+
+std::optional<BundleScope> parseScopeName(StringRef Name) {
+  return StringSwitch<std::optional<BundleScope>>(Name)
+      .Case("ccalls", BundleScope::CCalls)
+      .Case("all", BundleScope::All)
+      .Default(std::nullopt);
+}
+
+BundleAction BundlePolicy::actionFor(StringRef Tag) const {
+  auto It = Actions.find(Tag);
+  if (It != Actions.end())
+    return It->second;
+  if (Tag == JlRootsTag)
+    return BundleAction::Keep;
+  if (Tag == GCTransitionTag)
+    return BundleAction::Lower;
+  return BundleAction::Stash;
+}
+
+Error BundlePolicy::applySetting(StringRef Setting) {
+  auto [Tag, Action] = Setting.rsplit('=');
+  if (Tag.empty() || Action.empty() || !Setting.contains('='))
+    return makeToolError(ExitCode::Usage,
+                         "--bundle expects TAG=ACTION, got '" + Setting + "'");
+  std::optional<BundleAction> A = parseActionName(Action);
+  if (!A)
+    return makeToolError(ExitCode::Usage,
+                         "unknown bundle action '" + Action + "' for tag '" +
+                             Tag + "' (expected keep, drop, stash or lower)");
+  if (*A == BundleAction::Lower && Tag != GCTransitionTag)
+    return makeToolError(ExitCode::Usage,
+                         "'lower' is defined only for the gc-transition "
+                         "bundle, not for '" +
+                             Tag + "'");
+  setAction(Tag, *A);
+  return Error::success();
+}
+
+Expected<BundlePolicy> BundlePolicy::fromPassParameters(StringRef Params) {
+  BundlePolicy Policy;
+  SmallVector<StringRef, 4> Settings;
+  Params.split(Settings, ';', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  for (StringRef Setting : Settings) {
+    if (Setting.consume_front("scope=")) {
+      std::optional<BundleScope> S = parseScopeName(Setting);
+      if (!S)
+        return makeToolError(ExitCode::Usage, "unknown scope '" + Setting +
+                                                  "' (expected ccalls or all)");
+      Policy.Scope = *S;
+      continue;
+    }
+    if (Error E = Policy.applySetting(Setting))
+      return E;
+  }
+  return Policy;
+}
+
+} // namespace irs
