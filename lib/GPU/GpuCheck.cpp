@@ -1,0 +1,216 @@
+//===- GpuCheck.cpp - Preparing a device derivative check -----------------===//
+#include "ir-sanitize/GPU/GpuCheck.h"
+
+#include "ir-sanitize/Enzyme/DriverGenerator.h"
+#include "ir-sanitize/Enzyme/EnzymeRunner.h"
+#include "ir-sanitize/GPU/ArgumentPacking.h"
+#include "ir-sanitize/Support/ExitCodes.h"
+#include "ir-sanitize/Support/ModuleIO.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+
+using namespace llvm;
+
+namespace irs {
+
+KernelManifest unsplattedManifest(const Function &Kernel) {
+  const DataLayout &DL = Kernel.getParent()->getDataLayout();
+  KernelManifest K;
+  K.Name = Kernel.getName().str();
+  for (const Argument &A : Kernel.args()) {
+    std::string Type;
+    raw_string_ostream OS(Type);
+    A.getType()->print(OS);
+    uint64_t Size = DL.getTypeAllocSize(A.getType()).getFixedValue();
+    K.OriginalParams.push_back({A.getArgNo(), Type, Size, "scalar"});
+    ManifestParam P;
+    P.Index = P.OrigIndex = A.getArgNo();
+    P.Name = A.getName().str();
+    P.Type = Type;
+    P.Size = Size;
+    P.Pointer = A.getType()->isPointerTy();
+    P.AddrSpace = P.Pointer ? A.getType()->getPointerAddressSpace() : 0;
+    K.Params.push_back(P);
+  }
+  return K;
+}
+
+namespace {
+
+std::string pathIn(StringRef Dir, StringRef File) {
+  SmallString<256> P(Dir);
+  sys::path::append(P, File);
+  return std::string(P);
+}
+
+void progress(const GpuCheckOptions &Opts, const Twine &Line) {
+  if (Opts.Progress)
+    Opts.Progress(Line.str());
+}
+
+/// PTX entry names may not contain '.' (NVPTX would rename them); give
+/// the kernel a name the plan can state.
+std::string makePTXSafeName(Function &F) {
+  std::string Name = F.getName().str();
+  for (char &C : Name)
+    if (!isAlnum(C) && C != '_' && C != '$')
+      C = '_';
+  if (Name != F.getName())
+    F.setName(Name);
+  return F.getName().str();
+}
+
+Function *kernelIn(Module &M, StringRef Name) {
+  Function *F = M.getFunction(Name);
+  return F && !F->isDeclaration() ? F : nullptr;
+}
+
+/// Compiles \p M to DIR/FILE; returns the PTX entry name of \p Entry.
+Expected<std::string> compileTo(Module &M, StringRef Entry, StringRef File,
+                                const GpuCheckOptions &Opts) {
+  Function *F = kernelIn(M, Entry);
+  if (!F)
+    return makeToolError(ExitCode::BadInput,
+                         "no kernel named '" + Entry + "' to compile");
+  std::string PTXName = makePTXSafeName(*F);
+  Expected<std::string> PTX = emitPTX(M, Opts.PTX);
+  if (!PTX)
+    return PTX.takeError();
+  std::string Path = pathIn(Opts.EmitDir, File);
+  if (Error E = writeFileAtomically(Path, [&](raw_ostream &OS) { OS << *PTX; }))
+    return E;
+  progress(Opts, "wrote " + Path + " (" + Twine(PTX->size() / 1024) + " KB, " +
+                     Opts.PTX.Arch + ")");
+  return PTXName;
+}
+
+ActivityMap activitiesFor(const Function &Kernel, const KernelManifest &K,
+                          const LaunchSpec &Spec) {
+  ActivityMap A(Kernel.arg_size(), Activity::Const);
+  for (const ManifestParam &P : K.Params)
+    if (P.Index < A.size() && isDupLeaf(Spec, P))
+      A[P.Index] = Activity::Dup;
+  return A;
+}
+
+std::vector<DriverArg> driverArgsOf(const GeneratedDriver &G) {
+  std::vector<DriverArg> Args;
+  for (const DriverParam &P : G.Params)
+    Args.push_back({P.PrimalIndex, P.IsShadow});
+  return Args;
+}
+
+/// Runs Enzyme on \p M (with drivers) in a child opt; returns its output.
+Expected<std::unique_ptr<Module>> runEnzymeOn(Module &M,
+                                              const GpuCheckOptions &Opts) {
+  EnzymeInvocation Inv;
+  Inv.InputPath = pathIn(Opts.EmitDir, "derivatives.input.ll");
+  Inv.OutputPath = pathIn(Opts.EmitDir, "derivatives.enzyme.ll");
+  Inv.LogPath = pathIn(Opts.EmitDir, "enzyme.log");
+  Inv.PluginPath = Opts.EnzymePlugin;
+  Inv.TimeoutSeconds = Opts.EnzymeTimeoutSeconds;
+  Inv.TextOutput = true;
+  if (Error E = writeModule(M, Inv.InputPath, IRFormat::Text,
+                            DebugInfoForm::Records))
+    return E;
+  Expected<EnzymeResult> R = runEnzyme(Inv);
+  if (!R)
+    return R.takeError();
+  if (!R->ok()) {
+    attributeToFunction(*R, M);
+    return makeToolError(ExitCode::Findings,
+                         "Enzyme " + R->summary() + " (log: " + Inv.LogPath +
+                             ")");
+  }
+  progress(Opts, "Enzyme differentiated " + M.getName() + " -> " +
+                     Inv.OutputPath);
+  Expected<LoadedModule> Out = readModule(Inv.OutputPath, M.getContext());
+  if (!Out)
+    return Out.takeError();
+  return std::move(Out->M);
+}
+
+struct DerivativeKernels {
+  std::string Forward, Reverse;      ///< PTX entry names.
+  std::vector<DriverArg> FwdArgs, RevArgs;
+};
+
+Expected<DerivativeKernels> buildDerivatives(Module &M, StringRef Kernel,
+                                             const KernelManifest &K,
+                                             const LaunchSpec &Spec,
+                                             const GpuCheckOptions &Opts) {
+  Function *F = kernelIn(M, Kernel);
+  if (!F)
+    return makeToolError(ExitCode::BadInput, "no kernel named '" + Kernel + "'");
+  ActivityMap A = activitiesFor(*F, K, Spec);
+  auto Fwd = generateDriver(M, *F, DiffMode::Forward, A);
+  if (!Fwd)
+    return Fwd.takeError();
+  auto Rev = generateDriver(M, *F, DiffMode::Reverse, A);
+  if (!Rev)
+    return Rev.takeError();
+  DerivativeKernels D{Fwd->Driver->getName().str(),
+                      Rev->Driver->getName().str(), driverArgsOf(*Fwd),
+                      driverArgsOf(*Rev)};
+  auto Diff = runEnzymeOn(M, Opts);
+  if (!Diff)
+    return Diff.takeError();
+  Function *FwdFn = kernelIn(**Diff, D.Forward);
+  Function *RevFn = kernelIn(**Diff, D.Reverse);
+  if (!FwdFn || !RevFn)
+    return makeToolError(ExitCode::Findings,
+                         "Enzyme's output lacks the derivative drivers");
+  D.Forward = makePTXSafeName(*FwdFn);
+  D.Reverse = makePTXSafeName(*RevFn);
+  auto PTX = compileTo(**Diff, D.Forward, "derivatives.ptx", Opts);
+  if (!PTX)
+    return PTX.takeError();
+  return D;
+}
+
+} // namespace
+
+Expected<RunPlan> prepareGpuCheck(Module &Original, Module &Splatted,
+                                  const KernelManifest &Manifest,
+                                  const LaunchSpec &Spec,
+                                  const GpuCheckOptions &Opts) {
+  RunPlan Plan;
+  Plan.Kernel = Manifest.Name;
+  Plan.Spec = Spec;
+  Plan.Settings = checkSettings(Spec);
+  std::vector<ParamImage> Orig = packOriginalArgs(Manifest, Spec);
+  std::vector<ParamImage> Splat = sliceSplatArgs(Manifest, Orig);
+
+  // Enzyme needs the splatted module before codegen optimises it.
+  std::unique_ptr<Module> ForDerivatives;
+  if (Spec.DerivativeChecks)
+    ForDerivatives = CloneModule(Splatted);
+
+  auto OrigName = compileTo(Original, Manifest.Name, "original.ptx", Opts);
+  if (!OrigName)
+    return OrigName.takeError();
+  Plan.Kernels.push_back({"original", "original.ptx", *OrigName, Orig});
+  auto SplatName = compileTo(Splatted, Manifest.Name, "splat.ptx", Opts);
+  if (!SplatName)
+    return SplatName.takeError();
+  Plan.Kernels.push_back({"splat", "splat.ptx", *SplatName, Splat});
+
+  if (ForDerivatives) {
+    auto D = buildDerivatives(*ForDerivatives, Manifest.Name, Manifest, Spec,
+                              Opts);
+    if (!D)
+      return D.takeError();
+    Plan.Kernels.push_back({"forward", "derivatives.ptx", D->Forward,
+                            driverArgs(Splat, D->FwdArgs)});
+    Plan.Kernels.push_back({"reverse", "derivatives.ptx", D->Reverse,
+                            driverArgs(Splat, D->RevArgs)});
+  }
+  if (Error E = writeRunPlan(Plan, Opts.EmitDir))
+    return E;
+  progress(Opts, "wrote " + pathIn(Opts.EmitDir, "plan.txt"));
+  return Plan;
+}
+
+} // namespace irs
