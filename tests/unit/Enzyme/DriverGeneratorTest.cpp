@@ -1,0 +1,217 @@
+#include "ir-sanitize/Enzyme/DriverGenerator.h"
+#include "ir-sanitize/Support/ExitCodes.h"
+
+#include "llvm/AsmParser/Parser.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Metadata.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <catch2/catch.hpp>
+
+using namespace llvm;
+using namespace irs;
+
+namespace {
+
+std::unique_ptr<Module> parse(LLVMContext &Ctx, StringRef IR) {
+  SMDiagnostic Diag;
+  std::unique_ptr<Module> M = parseAssemblyString(IR, Diag, Ctx);
+  REQUIRE(M);
+  return M;
+}
+
+bool verifies(const Module &M) {
+  std::string Msg;
+  raw_string_ostream OS(Msg);
+  bool Broken = verifyModule(M, &OS);
+  INFO(OS.str());
+  return !Broken;
+}
+
+/// The single __enzyme_* call in \p F.
+CallInst *enzymeCall(Function &F) {
+  for (Instruction &I : F.getEntryBlock())
+    if (auto *CI = dyn_cast<CallInst>(&I))
+      return CI;
+  return nullptr;
+}
+
+std::string markerAt(const CallInst &CI, unsigned Arg) {
+  auto *MAV = dyn_cast<MetadataAsValue>(CI.getArgOperand(Arg));
+  if (!MAV)
+    return "";
+  auto *S = dyn_cast<MDString>(MAV->getMetadata());
+  return S ? S->getString().str() : "";
+}
+
+const char *HostIR = R"(
+define double @f(double %x, ptr noalias readonly %buf, i64 %n) #0 {
+  %v = load double, ptr %buf
+  %y = fmul double %x, %v
+  ret double %y
+}
+attributes #0 = { nounwind memory(argmem: read) }
+)";
+
+// Old-style NVPTX module: the kernel is marked in !nvvm.annotations only.
+const char *AnnotatedKernelIR = R"(
+target triple = "nvptx64-nvidia-cuda"
+define void @k(ptr addrspace(1) %dest, ptr addrspace(1) %x, float %a) {
+  %v = load float, ptr addrspace(1) %x
+  %w = fmul float %v, %a
+  store float %w, ptr addrspace(1) %dest
+  ret void
+}
+!nvvm.annotations = !{!0, !1}
+!0 = !{ptr @k, !"kernel", i32 1}
+!1 = !{ptr @k, !"maxntidx", i32 256}
+)";
+
+} // namespace
+
+TEST_CASE("forward driver: primal params each followed by its shadow",
+          "[DriverGenerator]") {
+  LLVMContext Ctx;
+  auto M = parse(Ctx, HostIR);
+  Function &F = *M->getFunction("f");
+  auto G = generateDriver(*M, F, DiffMode::Forward,
+                          {Activity::Dup, Activity::Dup, Activity::Const});
+  REQUIRE(static_cast<bool>(G));
+  CHECK(G->Driver->getName() == "f.fwd");
+  CHECK(G->Primal->getName() == "f.primal");
+  CHECK(G->Primal->hasInternalLinkage());
+  REQUIRE(G->Driver->arg_size() == 5);
+  CHECK(G->Driver->getArg(1)->getName() == "x.shadow");
+  CHECK(G->Driver->getArg(3)->getName() == "buf.shadow");
+  CHECK(G->Params[3].PrimalIndex == 1);
+  CHECK(G->Params[3].IsShadow);
+  CHECK(G->Driver->getReturnType()->isDoubleTy());
+  // The shadow is written by the derivative: the primal's readonly and the
+  // function's memory(argmem: read) must not carry over; noalias may.
+  CHECK_FALSE(G->Driver->hasParamAttribute(3, Attribute::ReadOnly));
+  CHECK(G->Driver->hasParamAttribute(3, Attribute::NoAlias));
+  CHECK_FALSE(G->Driver->hasFnAttribute(Attribute::Memory));
+  CHECK(G->Driver->hasFnAttribute(Attribute::NoUnwind));
+
+  CallInst *CI = enzymeCall(*G->Driver);
+  REQUIRE(CI);
+  CHECK(CI->getCalledOperand()->getName() == "__enzyme_fwddiff");
+  CHECK(CI->getArgOperand(0) == G->Primal);
+  CHECK(markerAt(*CI, 1) == "enzyme_dup");
+  CHECK(CI->getArgOperand(2) == G->Driver->getArg(0));
+  CHECK(CI->getArgOperand(3) == G->Driver->getArg(1));
+  CHECK(markerAt(*CI, 4) == "enzyme_dup");
+  CHECK(markerAt(*CI, 7) == "enzyme_const");
+  CHECK(CI->getArgOperand(8) == G->Driver->getArg(4));
+  CHECK(verifies(*M));
+}
+
+TEST_CASE("reverse driver returns the gradients of the out arguments",
+          "[DriverGenerator]") {
+  LLVMContext Ctx;
+  auto M = parse(Ctx, HostIR);
+  Function &F = *M->getFunction("f");
+  auto G = generateDriver(*M, F, DiffMode::Reverse,
+                          {Activity::Out, Activity::DupNoNeed, Activity::Const});
+  REQUIRE(static_cast<bool>(G));
+  CHECK(G->Driver->getName() == "f.rev");
+  CHECK(G->Driver->getReturnType()->isDoubleTy());
+  CHECK(G->Driver->arg_size() == 4);
+  CallInst *CI = enzymeCall(*G->Driver);
+  REQUIRE(CI);
+  CHECK(CI->getCalledOperand()->getName() == "__enzyme_autodiff");
+  CHECK(markerAt(*CI, 1) == "enzyme_out");
+  CHECK(markerAt(*CI, 3) == "enzyme_dupnoneed");
+  CHECK(verifies(*M));
+
+  // Two outs: a struct of both gradients.
+  auto M2 = parse(Ctx, "define double @g(double %a, float %b) {\n"
+                       "  ret double %a\n}\n");
+  auto G2 = generateDriver(*M2, *M2->getFunction("g"), DiffMode::Reverse,
+                           {Activity::Out, Activity::Out});
+  REQUIRE(static_cast<bool>(G2));
+  auto *ST = dyn_cast<StructType>(G2->Driver->getReturnType());
+  REQUIRE(ST);
+  CHECK(ST->getNumElements() == 2);
+  CHECK(ST->getElementType(1)->isFloatTy());
+  CHECK(verifies(*M2));
+}
+
+TEST_CASE("kernel drivers are kernels the way the original is",
+          "[DriverGenerator]") {
+  LLVMContext Ctx;
+  auto M = parse(Ctx, AnnotatedKernelIR);
+  Function &K = *M->getFunction("k");
+  auto G = generateDriver(*M, K, DiffMode::Reverse,
+                          {Activity::Dup, Activity::Const, Activity::Const});
+  REQUIRE(static_cast<bool>(G));
+  NamedMDNode *NMD = M->getNamedMetadata("nvvm.annotations");
+  REQUIRE(NMD->getNumOperands() == 4);
+  auto FnOf = [&](unsigned I) {
+    return cast<ValueAsMetadata>(NMD->getOperand(I)->getOperand(0))
+        ->getValue();
+  };
+  CHECK(FnOf(2) == G->Driver);
+  CHECK(FnOf(3) == G->Driver);
+  CHECK(cast<MDString>(NMD->getOperand(3)->getOperand(1))->getString() ==
+        "maxntidx");
+  // The copy Enzyme differentiates is no kernel.
+  for (unsigned I = 0; I < NMD->getNumOperands(); ++I)
+    CHECK(FnOf(I) != G->Primal);
+  CHECK(verifies(*M));
+
+  auto PTX = parse(Ctx, "define ptx_kernel void @p(ptr %a) {\n  ret void\n}\n");
+  auto GP = generateDriver(*PTX, *PTX->getFunction("p"), DiffMode::Forward,
+                           {Activity::Dup});
+  REQUIRE(static_cast<bool>(GP));
+  CHECK(GP->Driver->getCallingConv() == CallingConv::PTX_Kernel);
+  CHECK(GP->Primal->getCallingConv() == CallingConv::C);
+  CHECK(verifies(*PTX));
+}
+
+TEST_CASE("driver generation refuses what cannot work", "[DriverGenerator]") {
+  LLVMContext Ctx;
+  auto M = parse(Ctx, std::string(HostIR) + "declare double @ext(double)\n" +
+                          "define double @f.fwd() {\n  ret double 0.0\n}\n");
+  auto Code = [](auto &&Expected) {
+    ExitCode C = ExitCode::Ok;
+    handleAllErrors(Expected.takeError(),
+                    [&](const ToolError &TE) { C = TE.code(); });
+    return C;
+  };
+  CHECK(Code(generateDriver(*M, *M->getFunction("ext"), DiffMode::Forward,
+                            {Activity::Dup})) == ExitCode::Usage);
+  CHECK(Code(generateDriver(*M, *M->getFunction("f"), DiffMode::Reverse,
+                            {Activity::Dup})) == ExitCode::Usage);
+  // f.fwd is taken.
+  CHECK(Code(generateDriver(*M, *M->getFunction("f"), DiffMode::Forward,
+                            {Activity::Dup, Activity::Dup, Activity::Const})) ==
+        ExitCode::Usage);
+  CHECK(Code(generateDriver(*M, *M->getFunction("f"), DiffMode::Forward,
+                            {Activity::Out, Activity::Dup, Activity::Const})) ==
+        ExitCode::Usage);
+}
+
+TEST_CASE("modules that bring their own __enzyme_ calls are recognised",
+          "[DriverGenerator]") {
+  LLVMContext Ctx;
+  auto M = parse(Ctx, R"(
+define double @sq(double %x) {
+  %y = fmul double %x, %x
+  ret double %y
+}
+define double @d(double %x) {
+  %r = call double (...) @__enzyme_autodiff(ptr @sq, double %x)
+  ret double %r
+}
+declare double @__enzyme_autodiff(...)
+)");
+  CHECK(hasEnzymeCalls(*M));
+  auto Plain = parse(Ctx, HostIR);
+  CHECK_FALSE(hasEnzymeCalls(*Plain));
+}

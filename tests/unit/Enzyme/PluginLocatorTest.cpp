@@ -1,0 +1,176 @@
+#include "ir-sanitize/Enzyme/PluginLocator.h"
+#include "ir-sanitize/Support/ExitCodes.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+
+using namespace llvm;
+using namespace irs;
+
+namespace {
+
+std::string fake(StringRef Name) {
+  SmallString<256> P(IRS_FAKE_PLUGINS_DIR);
+  sys::path::append(P, Name);
+  return std::string(P);
+}
+
+std::string otherMajorPlugin() {
+  return fake(enzymePluginFileName(hostLLVMMajor() - 1));
+}
+
+/// An empty directory to search in; removed by the destructor.
+struct TempDir {
+  SmallString<256> Path;
+  TempDir() { REQUIRE(!sys::fs::createUniqueDirectory("irs-plugins", Path)); }
+  ~TempDir() { sys::fs::remove_directories(Path); }
+  std::string file(StringRef Name) const {
+    SmallString<256> P(Path);
+    sys::path::append(P, Name);
+    return std::string(P);
+  }
+};
+
+/// A search that sees only \p Dir: no environment, no configured default.
+PluginSearch isolatedSearch(const TempDir &Dir) {
+  PluginSearch S;
+  S.ExecutablePath = "/nonexistent/bin/ir-sanitize";
+  S.UseEnvironment = false;
+  S.UseConfiguredDefault = false;
+  S.LibraryDirs = {std::string(Dir.Path)};
+  return S;
+}
+
+ExitCode codeOf(Error E) {
+  ExitCode Code = ExitCode::Ok;
+  handleAllErrors(std::move(E), [&](const ToolError &TE) { Code = TE.code(); },
+                  [&](const ErrorInfoBase &) { Code = ExitCode::BadInput; });
+  return Code;
+}
+
+} // namespace
+
+TEST_CASE("inspectPlugin reads the LLVM major from DT_NEEDED, else the name",
+          "[PluginLocator]") {
+  auto Abort = inspectPlugin(fake("FakeEnzymeAbort.so"));
+  REQUIRE(static_cast<bool>(Abort));
+  REQUIRE(Abort->LLVMMajor);
+  CHECK(*Abort->LLVMMajor == hostLLVMMajor());
+  CHECK(Abort->HasEntryPoint);
+
+  auto Other = inspectPlugin(otherMajorPlugin());
+  REQUIRE(static_cast<bool>(Other));
+  REQUIRE(Other->LLVMMajor);
+  CHECK(*Other->LLVMMajor == hostLLVMMajor() - 1);
+
+  auto NoEntry = inspectPlugin(fake("NotAPlugin.so"));
+  REQUIRE(static_cast<bool>(NoEntry));
+  CHECK_FALSE(NoEntry->HasEntryPoint);
+}
+
+TEST_CASE("checkPlugin refuses other majors, non-plugins and non-libraries",
+          "[PluginLocator]") {
+  unsigned Major = hostLLVMMajor();
+  CHECK(static_cast<bool>(checkPlugin(fake("FakeEnzymeAbort.so"), Major)));
+
+  auto Other = checkPlugin(otherMajorPlugin(), Major);
+  REQUIRE_FALSE(static_cast<bool>(Other));
+  std::string Msg = toString(Other.takeError());
+  CHECK(Msg.find("built for LLVM " + std::to_string(Major - 1)) !=
+        std::string::npos);
+  CHECK(Msg.find("needs " + enzymePluginFileName(Major)) != std::string::npos);
+
+  auto NoEntry = checkPlugin(fake("NotAPlugin.so"), Major);
+  REQUIRE_FALSE(static_cast<bool>(NoEntry));
+  CHECK(toString(NoEntry.takeError()).find("llvmGetPassPluginInfo") !=
+        std::string::npos);
+
+  TempDir Dir;
+  std::string Text = Dir.file("LLVMEnzyme.so");
+  {
+    std::error_code EC;
+    raw_fd_ostream OS(Text, EC);
+    OS << "not a library\n";
+  }
+  CHECK(codeOf(checkPlugin(Text, Major).takeError()) == ExitCode::NoEnzyme);
+  CHECK(codeOf(checkPlugin(Dir.file("missing.so"), Major).takeError()) ==
+        ExitCode::NoEnzyme);
+}
+
+TEST_CASE("the search finds a plugin in the library directories",
+          "[PluginLocator]") {
+  TempDir Dir;
+  std::string Target = Dir.file(enzymePluginFileName(hostLLVMMajor()));
+  REQUIRE(!sys::fs::copy_file(fake("FakeEnzymeAbort.so"), Target));
+  auto Found = locateEnzymePlugin(isolatedSearch(Dir));
+  REQUIRE(static_cast<bool>(Found));
+  CHECK(Found->Path == Target);
+  CHECK(Found->Origin == "search");
+}
+
+TEST_CASE("next to the binary comes before the library directories",
+          "[PluginLocator]") {
+  TempDir Bin, Lib;
+  std::string Name = enzymePluginFileName(hostLLVMMajor());
+  REQUIRE(!sys::fs::copy_file(fake("FakeEnzymeAbort.so"), Bin.file(Name)));
+  REQUIRE(!sys::fs::copy_file(fake("FakeEnzymeHang.so"), Lib.file(Name)));
+  PluginSearch S = isolatedSearch(Lib);
+  S.ExecutablePath = Bin.file("ir-sanitize");
+  auto Found = locateEnzymePlugin(S);
+  REQUIRE(static_cast<bool>(Found));
+  CHECK(Found->Path == Bin.file(Name));
+  CHECK(Found->Origin == "next to ir-sanitize");
+}
+
+TEST_CASE("an explicit or environment plugin wins and is never skipped",
+          "[PluginLocator]") {
+  TempDir Dir;
+  REQUIRE(!sys::fs::copy_file(fake("FakeEnzymeAbort.so"),
+                              Dir.file(enzymePluginFileName(hostLLVMMajor()))));
+  PluginSearch S = isolatedSearch(Dir);
+  S.Explicit = fake("FakeEnzymeHang.so");
+  auto Found = locateEnzymePlugin(S);
+  REQUIRE(static_cast<bool>(Found));
+  CHECK(Found->Origin == "--enzyme-plugin");
+
+  // A bad explicit plugin is an error even though the search would succeed.
+  S.Explicit = fake("NotAPlugin.so");
+  CHECK(codeOf(locateEnzymePlugin(S).takeError()) == ExitCode::NoEnzyme);
+
+  S.Explicit.clear();
+  S.UseEnvironment = true;
+  ::setenv("ENZYME_PLUGIN", fake("FakeEnzymeHang.so").c_str(), 1);
+  auto FromEnv = locateEnzymePlugin(S);
+  ::unsetenv("ENZYME_PLUGIN");
+  REQUIRE(static_cast<bool>(FromEnv));
+  CHECK(FromEnv->Origin == "ENZYME_PLUGIN");
+}
+
+TEST_CASE("nothing usable: exit code 6, where it looked, what it rejected",
+          "[PluginLocator]") {
+  TempDir Dir;
+  auto None = locateEnzymePlugin(isolatedSearch(Dir));
+  REQUIRE_FALSE(static_cast<bool>(None));
+  std::string Msg;
+  ExitCode Code = ExitCode::Ok;
+  handleAllErrors(None.takeError(), [&](const ToolError &TE) {
+    Code = TE.code();
+    Msg = TE.message();
+  });
+  CHECK(Code == ExitCode::NoEnzyme);
+  CHECK(Msg.find("--enzyme-plugin") != std::string::npos);
+  CHECK(Msg.find(std::string(Dir.Path)) != std::string::npos);
+  CHECK(Msg.find('\n') == std::string::npos);
+
+  // A wrong-major file under the searched name is reported, not used.
+  REQUIRE(!sys::fs::copy_file(otherMajorPlugin(),
+                              Dir.file(enzymePluginFileName(hostLLVMMajor()))));
+  auto Wrong = locateEnzymePlugin(isolatedSearch(Dir));
+  REQUIRE_FALSE(static_cast<bool>(Wrong));
+  CHECK(toString(Wrong.takeError()).find("rejected") != std::string::npos);
+}

@@ -1,0 +1,96 @@
+#include "ir-sanitize/Enzyme/Triage.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <catch2/catch.hpp>
+
+using namespace llvm;
+using namespace irs;
+
+namespace {
+
+std::string fakePlugin(StringRef Name) {
+  SmallString<256> P(IRS_FAKE_PLUGINS_DIR);
+  sys::path::append(P, Name);
+  return std::string(P);
+}
+
+struct Work {
+  SmallString<256> Dir;
+  Work() {
+    REQUIRE(!sys::fs::createUniqueDirectory("irs-triage", Dir));
+    std::error_code EC;
+    raw_fd_ostream OS(path("in.ll"), EC);
+    OS << "define double @f(double %x) {\n  ret double %x\n}\n";
+  }
+  ~Work() { sys::fs::remove_directories(Dir); }
+  std::string path(StringRef Name) const {
+    SmallString<256> P(Dir);
+    sys::path::append(P, Name);
+    return std::string(P);
+  }
+  EnzymeInvocation run(StringRef Stem, StringRef Plugin, unsigned Timeout) {
+    EnzymeInvocation Inv;
+    Inv.InputPath = path("in.ll");
+    Inv.OutputPath = path((Stem + ".out.ll").str());
+    Inv.LogPath = path((Stem + ".log").str());
+    Inv.PluginPath = fakePlugin(Plugin);
+    Inv.TimeoutSeconds = Timeout;
+    Inv.TextOutput = true;
+    return Inv;
+  }
+};
+
+} // namespace
+
+TEST_CASE("triage: original aborts, sanitised differentiates", "[Triage]") {
+  Work W;
+  auto R = runTriage(W.run("original", "FakeEnzymeAbort.so", 60),
+                     W.run("sanitised", "FakeEnzymeNoop.so", 60));
+  REQUIRE(static_cast<bool>(R));
+  R->InputName = "dump.bc";
+  R->Changes = {"1 bundles on 1 call sites: lowered 1"};
+  CHECK_FALSE(R->Original.ok());
+  CHECK(R->sanitisedOk());
+  CHECK(R->verdict().rfind("fixed:", 0) == 0);
+  std::string Table;
+  raw_string_ostream OS(Table);
+  printTriage(OS, *R);
+  INFO(OS.str());
+  CHECK(Table.find("Enzyme triage of dump.bc\n") == 0);
+  CHECK(Table.find("  original   aborted (signal 6 (SIGABRT)): unsupported "
+                   "tag gc-transition") != std::string::npos);
+  CHECK(Table.find("log: " + W.path("original.log")) != std::string::npos);
+  CHECK(Table.find("  sanitised  ok (") != std::string::npos);
+  CHECK(Table.find("  changes    1 bundles on 1 call sites") !=
+        std::string::npos);
+  CHECK(Table.find("  verdict    fixed:") != std::string::npos);
+}
+
+TEST_CASE("triage runs both sides at once, each with its time limit",
+          "[Triage]") {
+  Work W;
+  auto R = runTriage(W.run("original", "FakeEnzymeHang.so", 2),
+                     W.run("sanitised", "FakeEnzymeHang.so", 2));
+  REQUIRE(static_cast<bool>(R));
+  CHECK(R->Original.Outcome.How == ChildOutcome::Kind::TimedOut);
+  CHECK(R->Sanitised.Outcome.How == ChildOutcome::Kind::TimedOut);
+  // Side by side: the second had used up its limit by the time the first
+  // was killed, not twice the limit.
+  CHECK(R->Original.Outcome.Seconds + R->Sanitised.Outcome.Seconds < 6.0);
+  CHECK(R->Sanitised.Outcome.Seconds < 3.5);
+  CHECK(R->verdict().rfind("not fixed:", 0) == 0);
+  CHECK_FALSE(R->sanitisedOk());
+}
+
+TEST_CASE("triage verdicts name a regression", "[Triage]") {
+  TriageReport R;
+  R.Original.Outcome.How = ChildOutcome::Kind::Exited;
+  R.Sanitised.Outcome.How = ChildOutcome::Kind::Signalled;
+  R.Sanitised.Outcome.Signal = 11;
+  CHECK(R.verdict().rfind("REGRESSION", 0) == 0);
+  R.Sanitised.Outcome.How = ChildOutcome::Kind::Exited;
+  CHECK(R.verdict().rfind("ok:", 0) == 0);
+}
