@@ -37,6 +37,8 @@ std::unique_ptr<Command> createSanitizeCommand();
 std::unique_ptr<Command> createCheckCommand();
 /// `restore INPUT`: put stashed bundles back (RestoreCommand.cpp).
 std::unique_ptr<Command> createRestoreCommand();
+/// `enzyme INPUT`: sanitise, differentiate with Enzyme (EnzymeCommand.cpp).
+std::unique_ptr<Command> createEnzymeCommand();
 /// `gpu-check INPUT --spec SPEC`: derivatives on a GPU (GpuCheckCommand.cpp).
 std::unique_ptr<Command> createGpuCheckCommand();
 /// All subcommands, in the order `--help` lists them.
