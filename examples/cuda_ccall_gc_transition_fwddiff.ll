@@ -21,7 +21,7 @@ target triple = "x86_64-unknown-linux-gnu"
 define internal i32 @jlplt_cuPointerGetAttribute_1523(ptr %0, i32 %1, i64 %2) #2 {
   %4 = call ptr @ijl_load_and_lookup(ptr @_j_str_libcuda, ptr @_j_str_cuPointerGetAttribute, ptr @jl_libcuda_handle)
   store atomic ptr %4, ptr @jlplt_cuPointerGetAttribute_1523_got release, align 8
-  %5 = tail call i32 %4(ptr %0, i32 %1, i64 %2)
+  %5 = tail call i32 %4(ptr %0, i32 %1, i64 %2) #5
   ret i32 %5
 }
 
@@ -59,7 +59,7 @@ top:
 }
 
 declare ptr @julia.get_pgcstack()
-declare ptr @ijl_load_and_lookup(ptr, ptr, ptr)
+declare ptr @ijl_load_and_lookup(ptr, ptr, ptr) #5
 declare void @ijl_throw(ptr addrspace(12)) #4
 declare double @__enzyme_fwddiff(...)
 declare void @llvm.dbg.value(metadata, metadata, metadata) #1
@@ -69,6 +69,7 @@ attributes #1 = { nocallback nofree nosync nounwind speculatable willreturn memo
 attributes #2 = { "frame-pointer"="all" "probe-stack"="inline-asm" }
 attributes #3 = { nounwind }
 attributes #4 = { noreturn }
+attributes #5 = { nofree nounwind "enzyme_inactive" "enzyme_no_escaping_allocation" }
 
 !llvm.module.flags = !{!0, !1}
 !llvm.dbg.cu = !{!2}

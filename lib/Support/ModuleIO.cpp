@@ -3,14 +3,18 @@
 #include "ir-sanitize/Support/ExitCodes.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/AsmParser/LLParser.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/IR/AutoUpgrade.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/IRReader/IRReader.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/Signals.h"
 #include "llvm/Support/SourceMgr.h"
 
@@ -99,6 +103,47 @@ void applyDebugInfoForm(Module &M, DebugInfoForm Form) {
 #endif
 }
 
+/// Bitcode from LLVM 19+ is only read by LLVM 19+, so it always holds debug
+/// records; like BitcodeWriterPass, drop the then unused intrinsic
+/// declarations, which otherwise make the reader crash while upgrading them.
+void prepareForBitcode(Module &M) {
+#if LLVM_VERSION_MAJOR < 21
+  M.convertToNewDbgValues();
+  M.removeDebugIntrinsicDeclarations();
+  setLLVMFlag("write-experimental-debuginfo-iterators-to-bitcode", true);
+#else
+  (void)M;
+#endif
+}
+
+/// Text IR without the parser's own debug-info upgrade: that upgrade runs
+/// the verifier and aborts the process on a module that fails it, so
+/// readModule verifies first (one-line error, exit 3) and upgrades after.
+std::unique_ptr<Module> parseText(MemoryBufferRef Buf, SMDiagnostic &Diag,
+                                  LLVMContext &Ctx) {
+  SourceMgr SM;
+  SM.AddNewSourceBuffer(MemoryBuffer::getMemBuffer(Buf), SMLoc());
+  auto M = std::make_unique<Module>(Buf.getBufferIdentifier(), Ctx);
+  if (LLParser(Buf.getBuffer(), SM, Diag, M.get(), nullptr, Ctx)
+          .Run(/*UpgradeDebugInfo=*/false))
+    return nullptr;
+  return M;
+}
+
+/// The bitcode reader also upgrades debug info, aborting on a module that
+/// fails the verifier; turn that abort into the documented exit code.
+std::unique_ptr<Module> parseBitcode(MemoryBufferRef Buf, SMDiagnostic &Diag,
+                                     LLVMContext &Ctx, StringRef Name) {
+  static std::string FatalName;
+  FatalName = Name.str();
+  ScopedFatalErrorHandler Handler([](void *, const char *Reason, bool) {
+    errs() << "ir-sanitize: error: " << FatalName << ": invalid IR: "
+           << firstLine(Reason) << "\n";
+    sys::Process::Exit(static_cast<int>(ExitCode::BadInput));
+  });
+  return parseIR(Buf, Diag, Ctx);
+}
+
 } // namespace
 
 Expected<LoadedModule> readModule(StringRef Path, LLVMContext &Ctx) {
@@ -118,7 +163,8 @@ Expected<LoadedModule> readModule(StringRef Path, LLVMContext &Ctx) {
   Result.DbgForm = detectDebugInfoForm(Buf, IsBitcode);
 
   SMDiagnostic Diag;
-  Result.M = parseIR(Buf, Diag, Ctx);
+  Result.M = IsBitcode ? parseBitcode(Buf, Diag, Ctx, Name)
+                       : parseText(Buf, Diag, Ctx);
   if (!Result.M) {
     std::string Msg = firstLine(Diag.getMessage());
     if (Diag.getLineNo() > 0)
@@ -130,6 +176,8 @@ Expected<LoadedModule> readModule(StringRef Path, LLVMContext &Ctx) {
   raw_string_ostream VOS(VerifierMsg);
   if (verifyModule(*Result.M, &VOS))
     return badInput(Name, "invalid IR: " + firstLine(VOS.str()));
+  if (!IsBitcode)
+    UpgradeDebugInfo(*Result.M);
   return Result;
 }
 
@@ -212,6 +260,8 @@ Error writeModule(Module &M, StringRef Path, IRFormat Format,
     return E;
   if (Format == IRFormat::Text)
     applyDebugInfoForm(M, DbgForm);
+  else
+    prepareForBitcode(M);
   return writeFileAtomically(Path, [&](raw_ostream &OS) {
     if (Format == IRFormat::Bitcode)
       WriteBitcodeToFile(M, OS);

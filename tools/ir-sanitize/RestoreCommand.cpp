@@ -51,6 +51,11 @@ public:
     if (!Quiet)
       errs() << ToolName << ": " << LM->DisplayName << ": restored "
              << Stats.Bundles << " bundles on " << Stats.Calls << " calls\n";
+    if (Stats.OrphanMarkers && !Quiet)
+      errs() << ToolName << ": note: " << LM->DisplayName << ": removed "
+             << Stats.OrphanMarkers
+             << " operand markers whose call lost its record (e.g. copies "
+                "made by Enzyme, which drops unknown metadata)\n";
     if (Stats.Lost) {
       errs() << ToolName << ": warning: " << LM->DisplayName << ": "
              << Stats.Lost
