@@ -1,6 +1,7 @@
 //===- GpuCheck.cpp - Preparing a device derivative check -----------------===//
 #include "ir-sanitize/GPU/GpuCheck.h"
 
+#include "ir-sanitize/Analysis/KernelInfo.h"
 #include "ir-sanitize/Enzyme/DriverGenerator.h"
 #include "ir-sanitize/Enzyme/EnzymeRunner.h"
 #include "ir-sanitize/GPU/ArgumentPacking.h"
@@ -8,6 +9,7 @@
 #include "ir-sanitize/Support/ModuleIO.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
@@ -95,6 +97,68 @@ ActivityMap activitiesFor(const Function &Kernel, const KernelManifest &K,
   return A;
 }
 
+/// Drops the `!nvvm.annotations` entries that name \p F.
+void dropAnnotations(Function &F) {
+  NamedMDNode *NMD = F.getParent()->getNamedMetadata("nvvm.annotations");
+  if (!NMD)
+    return;
+  SmallVector<MDNode *, 8> Keep;
+  for (MDNode *N : NMD->operands()) {
+    auto *VAM = N->getNumOperands()
+                    ? dyn_cast_or_null<ValueAsMetadata>(N->getOperand(0).get())
+                    : nullptr;
+    if (!VAM || VAM->getValue() != &F)
+      Keep.push_back(N);
+  }
+  NMD->clearOperands();
+  for (MDNode *N : Keep)
+    NMD->addOperand(N);
+}
+
+/// CUDAnative passed array addresses as i64 and inttoptr'd them. Enzyme
+/// types integer arguments of the function it differentiates as integers
+/// and then refuses the inttoptr, so the derivative kernel takes those
+/// leaves as pointers (the same 8 bytes) and converts back at entry.
+Function *retypeIntegerPointers(Function &F, ActivityMap &A) {
+  LLVMContext &Ctx = F.getContext();
+  PointerType *Ptr = PointerType::get(Ctx, 0);
+  SmallVector<Type *, 16> Tys;
+  AttributeList Attrs = F.getAttributes();
+  bool Changed = false;
+  for (Argument &Arg : F.args()) {
+    bool Retype = A[Arg.getArgNo()] == Activity::Dup &&
+                  Arg.getType()->isIntegerTy(64);
+    Tys.push_back(Retype ? Ptr : Arg.getType());
+    if (Retype)
+      Attrs = Attrs.removeParamAttributes(Ctx, Arg.getArgNo());
+    Changed |= Retype;
+  }
+  if (!Changed)
+    return &F;
+  Function *NF = Function::Create(
+      FunctionType::get(F.getReturnType(), Tys, false), F.getLinkage(),
+      F.getAddressSpace(), "", F.getParent());
+  NF->copyAttributesFrom(&F);
+  NF->setAttributes(Attrs);
+  if (isKernel(F))
+    NF->setCallingConv(CallingConv::PTX_Kernel);
+  NF->splice(NF->begin(), &F);
+  NF->setSubprogram(F.getSubprogram());
+  F.setSubprogram(nullptr);
+  IRBuilder<> B(&*NF->getEntryBlock().getFirstInsertionPt());
+  for (Argument &Arg : F.args()) {
+    Argument *New = NF->getArg(Arg.getArgNo());
+    New->takeName(&Arg);
+    Arg.replaceAllUsesWith(New->getType() == Arg.getType()
+                               ? static_cast<Value *>(New)
+                               : B.CreatePtrToInt(New, Arg.getType()));
+  }
+  dropAnnotations(F);
+  NF->takeName(&F);
+  F.eraseFromParent();
+  return NF;
+}
+
 std::vector<DriverArg> driverArgsOf(const GeneratedDriver &G) {
   std::vector<DriverArg> Args;
   for (const DriverParam &P : G.Params)
@@ -145,6 +209,7 @@ Expected<DerivativeKernels> buildDerivatives(Module &M, StringRef Kernel,
   if (!F)
     return makeToolError(ExitCode::BadInput, "no kernel named '" + Kernel + "'");
   ActivityMap A = activitiesFor(*F, K, Spec);
+  F = retypeIntegerPointers(*F, A);
   auto Fwd = generateDriver(M, *F, DiffMode::Forward, A);
   if (!Fwd)
     return Fwd.takeError();

@@ -107,9 +107,14 @@ ArrayExtent extentOf(const ManifestParam &Ptr, const KernelManifest &K,
     return E; // A whole parameter: nothing around it declares a size.
   uint64_t Dims = 1;
   bool HasDims = false;
+  // The descriptor's child that holds the pointer holds no sizes.
+  SmallVector<unsigned, 8> PtrPath = fullPath(Ptr);
+  ArrayRef<unsigned> PtrBranch =
+      ArrayRef<unsigned>(PtrPath).take_front(Desc.size() + 1);
   for (const ManifestParam &P : K.Params) {
     SmallVector<unsigned, 8> Path = fullPath(P);
-    if (!hasPrefix(Path, Desc) || leafKind(P) != LeafKind::Integer)
+    if (!hasPrefix(Path, Desc) || leafKind(P) != LeafKind::Integer ||
+        ArrayRef<unsigned>(Path).take_front(Desc.size() + 1) == PtrBranch)
       continue;
     size_t Depth = Path.size() - Desc.size();
     int64_t V = std::max<int64_t>(intValue(Spec, P), 0);

@@ -7,6 +7,8 @@
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/IR/DebugInfo.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Linker/Linker.h"
@@ -66,6 +68,31 @@ bool needsLibdevice(const Module &M) {
     if (F.isDeclaration() && F.getName().starts_with("__nv_"))
       return true;
   return false;
+}
+
+unsigned lowerMathIntrinsics(Module &M) {
+  // NVPTX has no instructions (and no libcalls) for these; Enzyme emits
+  // some of them in derivatives (d tanh = 1 / cosh^2).
+  static const char *const Names[] = {
+      "sin",  "cos",  "tan",  "asin", "acos",  "atan", "sinh", "cosh", "tanh",
+      "exp",  "exp2", "exp10", "log", "log2", "log10", "pow"};
+  unsigned Replaced = 0;
+  for (Function &F : make_early_inc_range(M)) {
+    if (!F.isIntrinsic() || F.use_empty())
+      continue;
+    StringRef Name = F.getName();
+    if (!Name.consume_front("llvm."))
+      continue;
+    auto [Base, Suffix] = Name.split('.');
+    if (!is_contained(Names, Base) || (Suffix != "f32" && Suffix != "f64"))
+      continue;
+    std::string Lib = ("__nv_" + Base + (Suffix == "f32" ? "f" : "")).str();
+    FunctionCallee Callee = M.getOrInsertFunction(Lib, F.getFunctionType());
+    F.replaceAllUsesWith(Callee.getCallee());
+    F.eraseFromParent();
+    ++Replaced;
+  }
+  return Replaced;
 }
 
 static Error codegenError(const Twine &Msg) {
@@ -154,6 +181,33 @@ createNVPTXMachine(const Triple &TT, const PTXOptions &Opts) {
   return TM;
 }
 
+/// Collects codegen errors instead of letting LLVM exit, for as long as it
+/// lives; the context's previous handler comes back afterwards.
+class CodegenDiagnostics {
+public:
+  explicit CodegenDiagnostics(LLVMContext &Ctx)
+      : Ctx(Ctx), Saved(Ctx.getDiagnosticHandlerCallBack()),
+        SavedContext(Ctx.getDiagnosticContext()) {
+    Ctx.setDiagnosticHandlerCallBack(
+        [](const DiagnosticInfo *DI, void *Self) {
+          auto &D = *static_cast<CodegenDiagnostics *>(Self);
+          if (DI->getSeverity() != DS_Error || !D.FirstError.empty())
+            return;
+          raw_string_ostream OS(D.FirstError);
+          DiagnosticPrinterRawOStream DP(OS);
+          DI->print(DP);
+        },
+        this);
+  }
+  ~CodegenDiagnostics() { Ctx.setDiagnosticHandlerCallBack(Saved, SavedContext); }
+  std::string FirstError;
+
+private:
+  LLVMContext &Ctx;
+  DiagnosticHandler::DiagnosticHandlerTy Saved;
+  void *SavedContext;
+};
+
 /// Julia sets target-cpu/-features per function; --gpu-arch decides here.
 void dropPerFunctionTarget(Module &M) {
   for (Function &F : M) {
@@ -194,6 +248,7 @@ Expected<std::string> emitPTX(Module &M, const PTXOptions &Opts) {
   auto TM = createNVPTXMachine(TT, Opts);
   if (!TM)
     return TM.takeError();
+  lowerMathIntrinsics(M);
   if (needsLibdevice(M)) {
     std::string Lib = Opts.LibdevicePath.empty() ? findLibdevice()
                                                  : Opts.LibdevicePath;
@@ -219,7 +274,11 @@ Expected<std::string> emitPTX(Module &M, const PTXOptions &Opts) {
   legacy::PassManager PM;
   if ((*TM)->addPassesToEmitFile(PM, OS, nullptr, CodeGenFileType::AssemblyFile))
     return codegenError("the NVPTX target cannot emit assembly");
+  // The default handler exits the process on a codegen error.
+  CodegenDiagnostics Diags(M.getContext());
   PM.run(M);
+  if (!Diags.FirstError.empty())
+    return codegenError(Diags.FirstError);
   return std::string(PTX.str());
 }
 

@@ -38,6 +38,11 @@ std::string findLibdevice();
 /// Whether \p M calls a libdevice function (__nv_*) it does not define.
 bool needsLibdevice(const llvm::Module &M);
 
+/// Replaces calls of math intrinsics NVPTX cannot lower (llvm.cosh.f32,
+/// llvm.pow.f64, ...) with their libdevice functions; returns how many
+/// intrinsics were replaced.
+unsigned lowerMathIntrinsics(llvm::Module &M);
+
 /// Links the libdevice functions \p M uses from \p Path and makes them
 /// internal. Errors name the file.
 llvm::Error linkLibdevice(llvm::Module &M, llvm::StringRef Path);
