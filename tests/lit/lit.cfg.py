@@ -18,6 +18,18 @@ config.substitutions.append(("%corpus", os.path.join(config.shared_dir, "corpus"
 config.substitutions.append(("%examples", os.path.join(config.irs_src_root, "examples")))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
 config.available_features.add("llvm-%s" % config.llvm_major)
+# Enzyme: the CMake-configured plugin or $ENZYME_PLUGIN; tests that run the
+# real Enzyme say `REQUIRES: enzyme`. The fake plugins need no Enzyme.
+config.substitutions.append(("%fake-plugins", config.fake_plugins_dir))
+if os.environ.get("ENZYME_PLUGIN"):
+    config.environment["ENZYME_PLUGIN"] = os.environ["ENZYME_PLUGIN"]
+enzyme_plugin = os.environ.get("ENZYME_PLUGIN") or config.enzyme_plugin
+if enzyme_plugin and os.path.exists(enzyme_plugin):
+    config.available_features.add("enzyme")
+else:
+    lit_config.note("SKIPPED: no Enzyme plugin (LLVMEnzyme-%s.so); tests that "
+                    "need one are UNSUPPORTED. Set ENZYME_PLUGIN or configure "
+                    "with -DIRS_ENZYME_PLUGIN=PATH." % config.llvm_major)
 if os.path.exists("/usr/lib/llvm-16/bin/llvm-as"):
     config.available_features.add("llvm-as-16")
     config.substitutions.append(("%llvm-as-16", "/usr/lib/llvm-16/bin/llvm-as"))
