@@ -126,7 +126,7 @@ StashKeyAllocator::StashKeyAllocator(Module &M) {
 }
 
 void recordStashedBundles(CallBase &CB, ArrayRef<StashedBundle> Bundles,
-                          StashKeyAllocator &Keys) {
+                          StashKeyAllocator &Keys, uint64_t ReuseKey) {
   LLVMContext &Ctx = CB.getContext();
   Type *I32 = Type::getInt32Ty(Ctx);
   Type *I64 = Type::getInt64Ty(Ctx);
@@ -148,7 +148,7 @@ void recordStashedBundles(CallBase &CB, ArrayRef<StashedBundle> Bundles,
     }
     Entries.push_back(MDNode::get(Ctx, Entry));
   }
-  uint64_t Key = Locals.empty() ? 0 : Keys.next();
+  uint64_t Key = Locals.empty() ? 0 : ReuseKey ? ReuseKey : Keys.next();
   Entries[0] = ConstantAsMetadata::get(ConstantInt::get(I64, Key));
   if (!Locals.empty()) {
     Locals.insert(Locals.begin(), ConstantInt::get(I64, Key));
@@ -169,7 +169,7 @@ RestoreOutcome restoreStashedBundles(CallBase &CB) {
   MDNode *Record = CB.getMetadata(StashMetadataKind);
   if (!Record)
     return Out;
-  uint64_t Key = recordKey(*Record);
+  uint64_t Key = Out.Key = recordKey(*Record);
   CallInst *Marker = Key ? findMarker(CB, Key) : nullptr;
   SmallVector<StashedBundle, 4> Stashed;
   for (unsigned I = 1, E = Record->getNumOperands(); I != E; ++I) {

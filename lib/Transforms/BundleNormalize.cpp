@@ -36,8 +36,11 @@ bool normalizeCall(CallBase &Call, const BundlePolicy &Policy,
   // the policy of this run decides about all of them.
   CallBase *CB = &Call;
   bool Changed = false;
+  uint64_t OldKey = 0;
   if (hasStashRecord(*CB)) {
-    CB = restoreStashedBundles(*CB).Call;
+    RestoreOutcome Out = restoreStashedBundles(*CB);
+    CB = Out.Call;
+    OldKey = Out.Key;
     Changed = true;
   }
   CallSiteRecord Site{CB->getFunction()->getName().str(), calleeName(*CB),
@@ -64,7 +67,7 @@ bool normalizeCall(CallBase &Call, const BundlePolicy &Policy,
 
   CallBase *New = replaceOperandBundles(*CB, Kept);
   if (!Stashed.empty())
-    recordStashedBundles(*New, Stashed, Keys);
+    recordStashedBundles(*New, Stashed, Keys, OldKey);
   if (Lower)
     wrapInGCSafeRegion(*New);
   return true;

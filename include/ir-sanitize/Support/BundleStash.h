@@ -61,10 +61,12 @@ private:
 };
 
 /// Records \p Bundles on \p CB (which no longer carries them), inserting the
-/// marker call before \p CB when an operand is function-local.
+/// marker call before \p CB when an operand is function-local. A non-zero
+/// \p ReuseKey (the key of a record just restored from this call) keeps
+/// re-stashing the same bundles idempotent.
 void recordStashedBundles(llvm::CallBase &CB,
                           llvm::ArrayRef<StashedBundle> Bundles,
-                          StashKeyAllocator &Keys);
+                          StashKeyAllocator &Keys, uint64_t ReuseKey = 0);
 
 /// Whether \p CB carries a stash record.
 bool hasStashRecord(const llvm::CallBase &CB);
@@ -73,6 +75,7 @@ struct RestoreOutcome {
   llvm::CallBase *Call = nullptr; ///< The call now in place of the old one.
   unsigned Restored = 0;          ///< Bundles put back.
   unsigned Lost = 0; ///< Bundles whose operand marker could not be found.
+  uint64_t Key = 0;  ///< The record's key.
 };
 
 /// Re-attaches the bundles recorded on \p CB at their original positions and

@@ -1,0 +1,77 @@
+#include "ir-sanitize/Support/BundlePolicy.h"
+#include "ir-sanitize/Support/ExitCodes.h"
+
+#include <catch2/catch.hpp>
+
+using namespace llvm;
+using namespace irs;
+
+namespace {
+/// Whether \p E is success (consumes it either way).
+bool succeeded(Error E) {
+  bool Failed = static_cast<bool>(E);
+  consumeError(std::move(E));
+  return !Failed;
+}
+
+ExitCode codeOf(Error E) {
+  ExitCode Code = ExitCode::Ok;
+  handleAllErrors(std::move(E), [&](const ToolError &TE) { Code = TE.code(); });
+  return Code;
+}
+} // namespace
+
+TEST_CASE("BundlePolicy defaults: jl_roots keep, gc-transition lower, "
+          "others stash",
+          "[BundlePolicy]") {
+  BundlePolicy P;
+  CHECK(P.actionFor("jl_roots") == BundleAction::Keep);
+  CHECK(P.actionFor("gc-transition") == BundleAction::Lower);
+  CHECK(P.actionFor("julia.gc_alloc_ptr_offsets") == BundleAction::Stash);
+  CHECK(P.actionFor("deopt") == BundleAction::Stash);
+  CHECK(P.Scope == BundleScope::CCalls);
+}
+
+TEST_CASE("BundlePolicy settings override the defaults", "[BundlePolicy]") {
+  BundlePolicy P;
+  REQUIRE(succeeded(P.applySetting("gc-transition=stash")));
+  REQUIRE(succeeded(P.applySetting("jl_roots=drop")));
+  REQUIRE(succeeded(P.applySetting("my=tag=keep"))); // The last '=' separates.
+  CHECK(P.actionFor("gc-transition") == BundleAction::Stash);
+  CHECK(P.actionFor("jl_roots") == BundleAction::Drop);
+  CHECK(P.actionFor("my=tag") == BundleAction::Keep);
+}
+
+TEST_CASE("BundlePolicy rejects malformed settings as usage errors",
+          "[BundlePolicy]") {
+  BundlePolicy P;
+  CHECK(codeOf(P.applySetting("jl_roots=lower")) == ExitCode::Usage);
+  CHECK(codeOf(P.applySetting("gc-transition=explode")) == ExitCode::Usage);
+  CHECK(codeOf(P.applySetting("gc-transition")) == ExitCode::Usage);
+  CHECK(codeOf(P.applySetting("=keep")) == ExitCode::Usage);
+  CHECK(codeOf(P.applySetting("gc-transition=")) == ExitCode::Usage);
+  // Nothing was applied.
+  CHECK(P.actionFor("gc-transition") == BundleAction::Lower);
+}
+
+TEST_CASE("BundlePolicy parses opt pass parameters", "[BundlePolicy]") {
+  auto P = BundlePolicy::fromPassParameters("gc-transition=stash;scope=all");
+  REQUIRE(static_cast<bool>(P));
+  CHECK(P->Scope == BundleScope::All);
+  CHECK(P->actionFor("gc-transition") == BundleAction::Stash);
+  auto Empty = BundlePolicy::fromPassParameters("");
+  REQUIRE(static_cast<bool>(Empty));
+  CHECK(Empty->actionFor("gc-transition") == BundleAction::Lower);
+  auto Bad = BundlePolicy::fromPassParameters("scope=some");
+  REQUIRE_FALSE(static_cast<bool>(Bad));
+  CHECK(codeOf(Bad.takeError()) == ExitCode::Usage);
+}
+
+TEST_CASE("Action and scope names round-trip", "[BundlePolicy]") {
+  for (BundleAction A : {BundleAction::Keep, BundleAction::Drop,
+                         BundleAction::Stash, BundleAction::Lower})
+    CHECK(parseActionName(actionName(A)) == A);
+  CHECK(parseScopeName("all") == BundleScope::All);
+  CHECK(parseScopeName("ccalls") == BundleScope::CCalls);
+  CHECK_FALSE(parseScopeName("intrinsics"));
+}

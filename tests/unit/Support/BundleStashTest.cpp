@@ -1,0 +1,163 @@
+#include "ir-sanitize/Support/BundleStash.h"
+
+#include "llvm/AsmParser/Parser.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+
+#include <catch2/catch.hpp>
+
+using namespace llvm;
+using namespace irs;
+
+namespace {
+const char *const IR = R"(
+@g = global i64 0
+declare i32 @cuLaunchKernel(ptr, i32)
+define i32 @f(ptr %f, ptr addrspace(10) %a, ptr %ptls) {
+top:
+  %r = call i32 @cuLaunchKernel(ptr %f, i32 1) [ "jl_roots"(ptr addrspace(10) %a), "gc-transition"(ptr %ptls), "other"(ptr @g, i64 7) ]
+  ret i32 %r
+}
+)";
+
+std::unique_ptr<Module> parse(LLVMContext &Ctx, StringRef Text = IR) {
+  SMDiagnostic Err;
+  auto M = parseAssemblyString(Text, Err, Ctx);
+  REQUIRE(M);
+  return M;
+}
+
+CallBase *firstBundledCall(Function &F) {
+  for (Instruction &I : instructions(F))
+    if (auto *CB = dyn_cast<CallBase>(&I))
+      if (CB->getCalledFunction() &&
+          CB->getCalledFunction()->getName() == "cuLaunchKernel")
+        return CB;
+  return nullptr;
+}
+
+std::string print(const Value &V) {
+  std::string S;
+  raw_string_ostream OS(S);
+  V.print(OS);
+  return S;
+}
+
+/// Stashes bundles 1 and 2 (gc-transition, other) of @f's call.
+CallBase *stashTwo(Module &M) {
+  CallBase *CB = firstBundledCall(*M.getFunction("f"));
+  SmallVector<StashedBundle, 2> Stashed;
+  for (unsigned I : {1u, 2u})
+    Stashed.push_back({I, OperandBundleDef(CB->getOperandBundleAt(I))});
+  OperandBundleDef Kept(CB->getOperandBundleAt(0));
+  CallBase *New = replaceOperandBundles(*CB, {Kept});
+  StashKeyAllocator Keys(M);
+  recordStashedBundles(*New, Stashed, Keys);
+  return New;
+}
+} // namespace
+
+TEST_CASE("stash then restore gives back the same call", "[BundleStash]") {
+  LLVMContext Ctx;
+  auto M = parse(Ctx);
+  std::string Before = print(*firstBundledCall(*M->getFunction("f")));
+  CallBase *CB = stashTwo(*M);
+  CHECK(hasStashRecord(*CB));
+  CHECK(CB->getNumOperandBundles() == 1);
+  REQUIRE(M->getFunction(StashOperandsFunction)); // %ptls is local.
+  REQUIRE_FALSE(verifyModule(*M, &errs()));
+
+  RestoreOutcome Out = restoreStashedBundles(*CB);
+  CHECK(Out.Restored == 2);
+  CHECK(Out.Lost == 0);
+  CHECK(print(*Out.Call) == Before);
+  CHECK_FALSE(hasStashRecord(*Out.Call));
+  CHECK(eraseStashMarkers(*M) == 0);
+  CHECK_FALSE(M->getFunction(StashOperandsFunction));
+  CHECK_FALSE(verifyModule(*M, &errs()));
+}
+
+TEST_CASE("a record survives cloning the function", "[BundleStash]") {
+  LLVMContext Ctx;
+  auto M = parse(Ctx);
+  stashTwo(*M);
+  ValueToValueMapTy VMap;
+  Function *Clone = CloneFunction(M->getFunction("f"), VMap);
+  RestoreOutcome Out = restoreStashedBundles(*firstBundledCall(*Clone));
+  CHECK(Out.Restored == 2);
+  CHECK(Out.Lost == 0);
+  CHECK(Out.Call->getOperandBundle("gc-transition")->Inputs[0] ==
+        Clone->getArg(2));
+  CHECK_FALSE(verifyModule(*M, &errs()));
+}
+
+TEST_CASE("a copy of the call in another block finds its dominating marker",
+          "[BundleStash]") {
+  LLVMContext Ctx;
+  auto M = parse(Ctx);
+  CallBase *CB = stashTwo(*M);
+  // Split the block right before the call: the marker stays behind.
+  CB->getParent()->splitBasicBlock(CB->getIterator(), "next");
+  RestoreOutcome Out = restoreStashedBundles(*CB);
+  CHECK(Out.Restored == 2);
+  CHECK(Out.Lost == 0);
+  CHECK_FALSE(verifyModule(*M, &errs()));
+}
+
+TEST_CASE("a lost marker is reported, never invented", "[BundleStash]") {
+  LLVMContext Ctx;
+  auto M = parse(Ctx);
+  CallBase *CB = stashTwo(*M);
+  Function *MF = M->getFunction(StashOperandsFunction);
+  REQUIRE(MF);
+  cast<Instruction>(*MF->user_begin())->eraseFromParent();
+  RestoreOutcome Out = restoreStashedBundles(*CB);
+  // "other" has only constant operands and comes back; gc-transition's
+  // %ptls was in the marker.
+  CHECK(Out.Restored == 1);
+  CHECK(Out.Lost == 1);
+  CHECK(Out.Call->getOperandBundle("other"));
+  CHECK_FALSE(Out.Call->getOperandBundle("gc-transition"));
+  CHECK_FALSE(verifyModule(*M, &errs()));
+}
+
+TEST_CASE("markers whose call is gone are erased", "[BundleStash]") {
+  LLVMContext Ctx;
+  auto M = parse(Ctx);
+  CallBase *CB = stashTwo(*M);
+  CB->replaceAllUsesWith(PoisonValue::get(CB->getType()));
+  CB->eraseFromParent();
+  CHECK(eraseStashMarkers(*M) == 1);
+  CHECK_FALSE(M->getFunction(StashOperandsFunction));
+  CHECK_FALSE(verifyModule(*M, &errs()));
+}
+
+TEST_CASE("new keys do not collide with keys already in the module",
+          "[BundleStash]") {
+  LLVMContext Ctx;
+  auto M = parse(Ctx);
+  stashTwo(*M); // Uses key 1.
+  StashKeyAllocator Keys(*M);
+  CHECK(Keys.next() == 2);
+}
+
+TEST_CASE("bundles with token operands cannot be stashed", "[BundleStash]") {
+  LLVMContext Ctx;
+  auto M = parse(Ctx, R"(
+declare token @llvm.experimental.convergence.entry()
+declare void @g()
+define void @f() convergent {
+  %t = call token @llvm.experimental.convergence.entry()
+  call void @g() [ "convergencectrl"(token %t) ]
+  ret void
+}
+)");
+  auto *CB = cast<CallBase>(&*std::next(
+      M->getFunction("f")->getEntryBlock().begin()));
+  CHECK_FALSE(canStash(CB->getOperandBundleAt(0)));
+}
