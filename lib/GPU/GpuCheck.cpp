@@ -10,6 +10,7 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
@@ -95,6 +96,30 @@ ActivityMap activitiesFor(const Function &Kernel, const KernelManifest &K,
     if (P.Index < A.size() && isDupLeaf(Spec, P))
       A[P.Index] = Activity::Dup;
   return A;
+}
+
+/// The splat rebuilds each aggregate from its leaves at entry; Enzyme's
+/// activity analysis cannot see through that insertvalue/extractvalue (or
+/// alloca) round trip and takes a const array's loads for active ones when
+/// the aggregate also holds an active pointer. Folding it away first gives
+/// Enzyme each leaf directly; nothing here changes floating-point results.
+Error simplifyForEnzyme(Module &M) {
+  LoopAnalysisManager LAM;
+  FunctionAnalysisManager FAM;
+  CGSCCAnalysisManager CGAM;
+  ModuleAnalysisManager MAM;
+  PassBuilder PB;
+  PB.registerModuleAnalyses(MAM);
+  PB.registerCGSCCAnalyses(CGAM);
+  PB.registerFunctionAnalyses(FAM);
+  PB.registerLoopAnalyses(LAM);
+  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  ModulePassManager MPM;
+  if (Error E = PB.parsePassPipeline(
+          MPM, "function(sroa,early-cse,instcombine,simplifycfg)"))
+    return E;
+  MPM.run(M, MAM);
+  return Error::success();
 }
 
 /// Drops the `!nvvm.annotations` entries that name \p F.
@@ -205,6 +230,8 @@ Expected<DerivativeKernels> buildDerivatives(Module &M, StringRef Kernel,
                                              const KernelManifest &K,
                                              const LaunchSpec &Spec,
                                              const GpuCheckOptions &Opts) {
+  if (Error E = simplifyForEnzyme(M))
+    return E;
   Function *F = kernelIn(M, Kernel);
   if (!F)
     return makeToolError(ExitCode::BadInput, "no kernel named '" + Kernel + "'");

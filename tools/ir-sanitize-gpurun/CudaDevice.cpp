@@ -108,17 +108,18 @@ void CudaDevice::download(HostBuffer &Dst, CUdeviceptr Src) {
 }
 
 float CudaDevice::launch(CUfunction F, const LaunchGeometry &G,
-                         std::vector<void *> &Params) {
+                         std::vector<void *> &Params, unsigned Count) {
   check(cuEventRecord(Start, nullptr), "cuEventRecord");
-  check(cuLaunchKernel(F, G.Grid[0], G.Grid[1], G.Grid[2], G.Block[0],
-                       G.Block[1], G.Block[2], 0, nullptr, Params.data(),
-                       nullptr),
-        "cuLaunchKernel");
+  for (unsigned I = 0; I < Count; ++I)
+    check(cuLaunchKernel(F, G.Grid[0], G.Grid[1], G.Grid[2], G.Block[0],
+                         G.Block[1], G.Block[2], 0, nullptr, Params.data(),
+                         nullptr),
+          "cuLaunchKernel");
   check(cuEventRecord(Stop, nullptr), "cuEventRecord");
   check(cuEventSynchronize(Stop), "kernel execution (cuEventSynchronize)");
   float Ms = 0;
   check(cuEventElapsedTime(&Ms, Start, Stop), "cuEventElapsedTime");
-  return Ms;
+  return Ms / Count;
 }
 
 } // namespace gpurun

@@ -46,9 +46,11 @@ public:
   CUdeviceptr allocate(size_t Bytes);
   void upload(CUdeviceptr Dst, const HostBuffer &Src);
   void download(HostBuffer &Dst, CUdeviceptr Src);
-  /// Launches and waits; returns the kernel time in milliseconds.
+  /// Launches \p Count times back to back and waits; returns the mean
+  /// time of one launch in milliseconds (events around the whole batch, so
+  /// that short kernels are not dominated by event overhead).
   float launch(CUfunction F, const LaunchGeometry &G,
-               std::vector<void *> &Params);
+               std::vector<void *> &Params, unsigned Count = 1);
 
 private:
   CUdevice Dev = 0;

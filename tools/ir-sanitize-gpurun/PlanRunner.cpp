@@ -73,7 +73,7 @@ void PlanRunner::reset(const BufferSet &Overrides, const BufferSet &Shadows) {
   }
 }
 
-float PlanRunner::launch(const std::string &Role) {
+float PlanRunner::launch(const std::string &Role, unsigned Count) {
   const KernelLaunch &L = *P.launch(Role);
   std::vector<std::vector<uint8_t>> Storage;
   for (const Param &Par : L.Params) {
@@ -86,7 +86,7 @@ float PlanRunner::launch(const std::string &Role) {
   std::vector<void *> Args;
   for (auto &S : Storage)
     Args.push_back(S.data());
-  return Dev.launch(Kernels.at(Role), Geometry, Args);
+  return Dev.launch(Kernels.at(Role), Geometry, Args, Count);
 }
 
 PlanRunner::BufferSet PlanRunner::readOutputs(bool FromShadow) {
@@ -205,14 +205,14 @@ CheckResult PlanRunner::checkReverse(const BufferSet &Jv, const BufferSet &V) {
 }
 
 Timing PlanRunner::time(const std::string &Role, unsigned Repeats) {
+  constexpr unsigned PerSample = 20;
   reset({}, {});
-  for (int I = 0; I < 3; ++I)
-    launch(Role);
+  launch(Role, PerSample); // warm-up: JIT, caches, clocks
   std::vector<float> Ms;
   for (unsigned I = 0; I < Repeats; ++I)
-    Ms.push_back(launch(Role));
+    Ms.push_back(launch(Role, PerSample));
   std::sort(Ms.begin(), Ms.end());
-  return {Role, Ms[Ms.size() / 2], Ms.front(), Repeats};
+  return {Role, Ms[Ms.size() / 2], Ms.front(), Repeats, PerSample};
 }
 
 RunResults PlanRunner::run(unsigned Repeats) {

@@ -34,7 +34,8 @@ struct Timing {
   std::string Role;
   double MedianMs = 0;
   double MinMs = 0;
-  unsigned Launches = 0;
+  unsigned Samples = 0;         ///< Timed samples (the median is over these).
+  unsigned LaunchesPerSample = 0;
 };
 
 struct RunResults {
@@ -63,7 +64,8 @@ private:
   /// Primal buffers to their initial contents except \p Overrides; shadows
   /// to zero except \p Shadows.
   void reset(const BufferSet &Overrides, const BufferSet &Shadows);
-  float launch(const std::string &Role);
+  /// Mean milliseconds per launch over \p Count launches.
+  float launch(const std::string &Role, unsigned Count = 1);
   BufferSet readOutputs(bool FromShadow);
   BufferSet directions(bool ForWrt, uint64_t Salt) const;
 
