@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Random-module stress test for the bundle passes.
+#
+#   scripts/stress.sh [N] [FIRST_SEED]
+#
+# llvm-stress (LLVM 19) generates N modules; scripts/stress-inject.py adds
+# bundled calls to them; each module then goes through every action. Checks:
+# every output passes the verifier, and restore(stash(M)) prints exactly like
+# M (M printed by `ir-sanitize restore`, which changes nothing without
+# records). Environment: IRS (the ir-sanitize binary, default
+# build/llvm-19/bin/ir-sanitize), LLVM_BIN (opt's directory, default
+# /usr/lib/llvm-19/bin), KEEP=1 keeps the work directory.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+n=${1:-100}
+first=${2:-1}
+irs=${IRS:-build/llvm-19/bin/ir-sanitize}
+llvm_bin=${LLVM_BIN:-/usr/lib/llvm-19/bin}
+stress=/usr/lib/llvm-19/bin/llvm-stress
+[ -x "$stress" ] || stress=$llvm_bin/llvm-stress
+work=$(mktemp -d "${TMPDIR:-/tmp}/irs-stress.XXXXXX")
+[ "${KEEP:-0}" = 1 ] || trap 'rm -rf "$work"' EXIT
+
+failures=0
+fail() { echo "FAIL seed $seed: $*"; failures=$((failures + 1)); }
+verify() { "$llvm_bin/opt" -passes=verify -disable-output "$1" 2>/dev/null; }
+
+for ((seed = first; seed < first + n; seed++)); do
+  m=$work/m$seed
+  "$stress" -seed="$seed" -size=$((20 + seed % 100)) |
+    python3 scripts/stress-inject.py > "$m.ll"
+  # M as ir-sanitize prints it: the reference for the round trip.
+  if ! "$irs" restore "$m.ll" -q -o "$m.ref.ll" 2> "$m.err"; then
+    fail "injected module rejected: $(head -1 "$m.err")"
+    continue
+  fi
+  for scope in ccalls all; do
+    for action in keep drop stash lower; do
+      opts=(--scope="$scope" -q)
+      for tag in gc-transition jl_roots julia.gc_alloc_ptr_offsets unknown_tag other nonnull; do
+        a=$action
+        [ "$a" = lower ] && [ "$tag" != gc-transition ] && a=stash
+        opts+=(--bundle "$tag=$a")
+      done
+      out=$m.$scope.$action.ll
+      "$irs" "$m.ll" "${opts[@]}" -o "$out" 2> "$m.err" ||
+        { fail "$scope/$action: exit $?: $(head -1 "$m.err")"; continue; }
+      verify "$out" || fail "$scope/$action: output fails the verifier"
+      if [ "$action" = stash ]; then
+        "$irs" restore "$out" -q -o "$out.back.ll" 2> "$m.err" ||
+          { fail "$scope/restore: $(head -1 "$m.err")"; continue; }
+        grep -v '^; ModuleID' "$m.ref.ll" > "$m.a"
+        grep -v '^; ModuleID' "$out.back.ll" > "$m.b"
+        cmp -s "$m.a" "$m.b" || fail "$scope: restore(stash(M)) differs from M"
+      fi
+    done
+  done
+done
+echo "stress: $n modules (seeds $first..$((first + n - 1))), $failures failures"
+[ "$failures" -eq 0 ]
