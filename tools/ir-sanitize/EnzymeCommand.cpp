@@ -65,8 +65,11 @@ std::string definedFunctionNames(const Module &M) {
 }
 
 /// Adds the NAME.fwd / NAME.rev driver that --fn/--mode/--activity ask for.
+/// \p Lenient (the original side of a triage, whose kernel is not splatted):
+/// keys that name no parameter there fall back to the default activities.
 Expected<GeneratedDriver> addDriver(Module &M, const EnzymeOptions &O,
-                                    const KernelManifest *Manifest) {
+                                    const KernelManifest *Manifest,
+                                    bool Lenient) {
   std::optional<DiffMode> Mode = parseDiffMode(O.Mode);
   if (!Mode)
     return usage("--fn needs --mode=forward or --mode=reverse");
@@ -79,6 +82,11 @@ Expected<GeneratedDriver> addDriver(Module &M, const EnzymeOptions &O,
     return Spec.takeError();
   Expected<ActivityMap> Map =
       resolveActivities(*Fn, *Mode, *Spec, Manifest, isKernel(*Fn));
+  if (!Map && Lenient) {
+    errs() << ToolName << ": note: original module: "
+           << toString(Map.takeError()) << "; using default activities\n";
+    Map = resolveActivities(*Fn, *Mode, ActivitySpec(), nullptr, isKernel(*Fn));
+  }
   if (!Map)
     return Map.takeError();
   return generateDriver(M, *Fn, *Mode, *Map);
@@ -86,9 +94,9 @@ Expected<GeneratedDriver> addDriver(Module &M, const EnzymeOptions &O,
 
 /// The module needs drivers: either it brings __enzyme_* calls or we add one.
 Error prepareDrivers(Module &M, const EnzymeOptions &O, StringRef InputName,
-                     const KernelManifest *Manifest) {
+                     const KernelManifest *Manifest, bool Lenient = false) {
   if (!O.Fn.empty())
-    return addDriver(M, O, Manifest).takeError();
+    return addDriver(M, O, Manifest, Lenient).takeError();
   if (!O.Mode.empty() || !O.Activity.empty())
     return usage("--mode and --activity need --fn NAME");
   if (!hasEnzymeCalls(M))
@@ -288,6 +296,14 @@ int EnzymeCommand::runOnce(LoadedModule &LM, const LocatedPlugin &Plugin) {
     return reportError(std::move(E), ToolName);
   if (O.EmitDriverOnly) {
     IRFormat Format = outputFormatFor(O.Output, parseIRFormat(O.Emit));
+    if (Format == IRFormat::Bitcode) {
+      // LLVM's bitcode writer stores a `metadata` argument of a varargs call
+      // as an unrelated value: the enzyme_* markers would be corrupted.
+      errs() << ToolName << ": error: " << O.Output
+             << ": drivers cannot be written as bitcode (it cannot hold "
+                "Enzyme's metadata markers); write text (.ll)\n";
+      return exitCode(ExitCode::Usage);
+    }
     if (Error E = writeModule(*LM.M, O.Output, Format, LM.DbgForm))
       return reportError(std::move(E), ToolName);
     return exitCode(ExitCode::Ok);
@@ -318,7 +334,15 @@ int EnzymeCommand::runOnce(LoadedModule &LM, const LocatedPlugin &Plugin) {
     errs() << ToolName << ": " << LM.DisplayName << ": Enzyme succeeded in "
            << formatv("{0:f2}", R->Outcome.Seconds) << " s ("
            << join(differentiatedFunctions(*LM.M), ", ") << "); restored "
-           << Stats.Bundles << " stashed bundles\n";
+           << Stats.Bundles << " stashed bundles"
+           << (Stats.OrphanMarkers
+                   ? formatv("; {0} calls Enzyme copied into derivatives "
+                             "lost their stash record and stay without "
+                             "those bundles",
+                             Stats.OrphanMarkers)
+                         .str()
+                   : "")
+           << "\n";
   finish(*WorkDir, /*Keep=*/false);
   return exitCode(Stats.Lost ? ExitCode::Findings : ExitCode::Ok);
 }
@@ -333,7 +357,8 @@ int EnzymeCommand::runTriageMode(LoadedModule &LM,
     return reportError(std::move(E), ToolName);
   if (Error E = prepareDrivers(*LM.M, O, LM.DisplayName, nullptr))
     return reportError(std::move(E), ToolName);
-  if (Error E = prepareDrivers(*Original, O, LM.DisplayName, nullptr))
+  if (Error E = prepareDrivers(*Original, O, LM.DisplayName, nullptr,
+                               /*Lenient=*/true))
     return reportError(std::move(E), ToolName);
 
   Expected<std::string> WorkDir = makeWorkDir();
