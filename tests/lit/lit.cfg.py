@@ -33,3 +33,17 @@ else:
 if os.path.exists("/usr/lib/llvm-16/bin/llvm-as"):
     config.available_features.add("llvm-as-16")
     config.substitutions.append(("%llvm-as-16", "/usr/lib/llvm-16/bin/llvm-as"))
+# GPU checks: ptxas verifies generated PTX; a usable CUDA device lets the
+# runner execute plans (`REQUIRES: cuda-gpu`).
+ptxas = os.path.join(config.cuda_root, "bin", "ptxas")
+if os.path.exists(ptxas):
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))
+else:
+    lit_config.note("SKIPPED: no ptxas under %s; PTX is not assembled" % config.cuda_root)
+gpurun = os.path.join(config.irs_tools_dir, "ir-sanitize-gpurun")
+import subprocess
+if os.path.exists(gpurun) and subprocess.call([gpurun, "--probe"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) == 0:
+    config.available_features.add("cuda-gpu")
+else:
+    lit_config.note("SKIPPED: no usable CUDA device; tests that launch kernels are UNSUPPORTED")

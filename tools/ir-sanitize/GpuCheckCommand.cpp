@@ -154,6 +154,10 @@ Expected<std::string> GpuCheckCommand::emitDir() const {
 
 /// Everything up to and including the run plan.
 Error GpuCheckCommand::prepare(std::string &Dir) {
+  if (!O.PTXVersion && !minimumPTXVersion(O.Arch))
+    return usage("--gpu-arch " + O.Arch +
+                 ": unknown architecture (expected sm_NN, e.g. sm_90, or give "
+                 "--ptx-version)");
   Expected<LaunchSpec> Spec = LaunchSpec::readFile(O.SpecPath);
   if (!Spec)
     return Spec.takeError();
