@@ -12,27 +12,35 @@ namespace irs {
 
 StringRef activityName(Activity A) {
   switch (A) {
-  case Activity::Const: return "const";
-  case Activity::Dup: return "dup";
-  case Activity::DupNoNeed: return "dupnoneed";
-  case Activity::Out: return "out";
+  case Activity::Const:
+    return "const";
+  case Activity::Dup:
+    return "dup";
+  case Activity::DupNoNeed:
+    return "dupnoneed";
+  case Activity::Out:
+    return "out";
   }
   llvm_unreachable("unknown activity");
 }
 
 StringRef activityMarker(Activity A) {
   switch (A) {
-  case Activity::Const: return "enzyme_const";
-  case Activity::Dup: return "enzyme_dup";
-  case Activity::DupNoNeed: return "enzyme_dupnoneed";
-  case Activity::Out: return "enzyme_out";
+  case Activity::Const:
+    return "enzyme_const";
+  case Activity::Dup:
+    return "enzyme_dup";
+  case Activity::DupNoNeed:
+    return "enzyme_dupnoneed";
+  case Activity::Out:
+    return "enzyme_out";
   }
   llvm_unreachable("unknown activity");
 }
 
 std::optional<Activity> parseActivity(StringRef Name) {
-  for (Activity A : {Activity::Const, Activity::Dup, Activity::DupNoNeed,
-                     Activity::Out})
+  for (Activity A :
+       {Activity::Const, Activity::Dup, Activity::DupNoNeed, Activity::Out})
     if (Name == activityName(A))
       return A;
   return std::nullopt;
@@ -119,8 +127,8 @@ unsigned specificity(StringRef Key, const ParamKeys &P) {
   if (all_of(Key, isDigit))
     return Key == P.Index ? 1000 : 0;
   unsigned Best = 0;
-  for (StringRef Name : {StringRef(P.Index), StringRef(P.IRName),
-                         StringRef(P.LeafName)})
+  for (StringRef Name :
+       {StringRef(P.Index), StringRef(P.IRName), StringRef(P.LeafName)})
     Best = std::max(Best, Key == Name ? 1000u : 0u);
   // Dotted names and manifest paths also cover the leaves below them.
   Best = std::max(Best, matchDepth(Key, P.IRName));
@@ -129,8 +137,7 @@ unsigned specificity(StringRef Key, const ParamKeys &P) {
   return Best;
 }
 
-std::string describeParams(ArrayRef<ParamKeys> Params,
-                           const Function &Fn) {
+std::string describeParams(ArrayRef<ParamKeys> Params, const Function &Fn) {
   std::string S;
   raw_string_ostream OS(S);
   for (const ParamKeys &P : Params) {

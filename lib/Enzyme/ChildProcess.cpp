@@ -22,16 +22,26 @@ namespace irs {
 
 std::string signalName(int Signal) {
   switch (Signal) {
-  case SIGABRT: return "SIGABRT";
-  case SIGSEGV: return "SIGSEGV";
-  case SIGBUS: return "SIGBUS";
-  case SIGFPE: return "SIGFPE";
-  case SIGILL: return "SIGILL";
-  case SIGKILL: return "SIGKILL";
-  case SIGTERM: return "SIGTERM";
-  case SIGTRAP: return "SIGTRAP";
-  case SIGINT: return "SIGINT";
-  default: return "signal " + std::to_string(Signal);
+  case SIGABRT:
+    return "SIGABRT";
+  case SIGSEGV:
+    return "SIGSEGV";
+  case SIGBUS:
+    return "SIGBUS";
+  case SIGFPE:
+    return "SIGFPE";
+  case SIGILL:
+    return "SIGILL";
+  case SIGKILL:
+    return "SIGKILL";
+  case SIGTERM:
+    return "SIGTERM";
+  case SIGTRAP:
+    return "SIGTRAP";
+  case SIGINT:
+    return "SIGINT";
+  default:
+    return "signal " + std::to_string(Signal);
   }
 }
 
@@ -52,7 +62,8 @@ Expected<ChildProcess> ChildProcess::start(StringRef Program,
                                            StringRef LogPath,
                                            unsigned TimeoutSeconds) {
   std::string Log = LogPath.str();
-  int LogFD = ::open(Log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  int LogFD =
+      ::open(Log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (LogFD < 0)
     return makeToolError(ExitCode::OutputError,
                          LogPath + ": cannot create log: " + strerror(errno));

@@ -15,7 +15,7 @@ namespace irs {
 namespace {
 
 constexpr const char *EnzymeEntryPoints[] = {
-    "__enzyme_autodiff", "__enzyme_fwddiff",    "__enzyme_reverse",
+    "__enzyme_autodiff",   "__enzyme_fwddiff",  "__enzyme_reverse",
     "__enzyme_augmentfwd", "__enzyme_fwdsplit", "__enzyme_batch"};
 
 /// The `!nvvm.annotations` entries that describe \p F.
@@ -39,9 +39,8 @@ SmallVector<const MDNode *, 2> nvvmAnnotationsOf(const Function &F) {
 /// accesses (the derivative writes shadows NAME only read).
 AttributeSet driverParamAttrs(LLVMContext &Ctx, AttributeSet Primal) {
   AttrBuilder B(Ctx, Primal);
-  for (Attribute::AttrKind K :
-       {Attribute::ReadOnly, Attribute::ReadNone, Attribute::WriteOnly,
-        Attribute::Returned})
+  for (Attribute::AttrKind K : {Attribute::ReadOnly, Attribute::ReadNone,
+                                Attribute::WriteOnly, Attribute::Returned})
     B.removeAttribute(K);
   return AttributeSet::get(Ctx, B);
 }
@@ -82,8 +81,7 @@ std::string driverName(StringRef FnName, DiffMode Mode) {
   return (FnName + (Mode == DiffMode::Forward ? ".fwd" : ".rev")).str();
 }
 
-Expected<GeneratedDriver> generateDriver(Module &M, Function &Fn,
-                                         DiffMode Mode,
+Expected<GeneratedDriver> generateDriver(Module &M, Function &Fn, DiffMode Mode,
                                          const ActivityMap &Activities) {
   if (Fn.isDeclaration())
     return usage(Fn.getName() + " has no body to differentiate");
@@ -146,9 +144,9 @@ Expected<GeneratedDriver> generateDriver(Module &M, Function &Fn,
     Argument *Arg = Driver->getArg(I);
     Argument *Orig = Fn.getArg(P.PrimalIndex);
     Driver->addParamAttrs(
-        I, AttrBuilder(Ctx, driverParamAttrs(
-                                Ctx, Fn.getAttributes().getParamAttrs(
-                                         P.PrimalIndex))));
+        I,
+        AttrBuilder(Ctx, driverParamAttrs(Ctx, Fn.getAttributes().getParamAttrs(
+                                                   P.PrimalIndex))));
     std::string Base = Orig->hasName() ? Orig->getName().str()
                                        : "arg" + std::to_string(P.PrimalIndex);
     Arg->setName(P.IsShadow ? Base + ".shadow" : Base);

@@ -25,11 +25,9 @@ std::string defaultOptPath() {
 std::vector<std::string> enzymeOptArgs(const EnzymeInvocation &Inv) {
   // -load registers the plugin's cl::opts (-enzyme-preopt), -load-pass-plugin
   // its passes; opt needs both.
-  std::vector<std::string> Args = {Inv.InputPath,
-                                   "-load-pass-plugin=" + Inv.PluginPath,
-                                   "-load=" + Inv.PluginPath,
-                                   "-enzyme-preopt=false",
-                                   "-passes=enzyme"};
+  std::vector<std::string> Args = {
+      Inv.InputPath, "-load-pass-plugin=" + Inv.PluginPath,
+      "-load=" + Inv.PluginPath, "-enzyme-preopt=false", "-passes=enzyme"};
   if (Inv.TextOutput)
     Args.push_back("-S");
   Args.push_back("-o");

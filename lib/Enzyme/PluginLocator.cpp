@@ -33,7 +33,8 @@ std::vector<std::string> neededLibraries(const ELFObjectFile<ELFT> &Obj) {
   for (const auto &Sec : *Sections) {
     if (Sec.sh_type != ELF::SHT_DYNAMIC)
       continue;
-    auto Entries = EF.template getSectionContentsAsArray<typename ELFT::Dyn>(Sec);
+    auto Entries =
+        EF.template getSectionContentsAsArray<typename ELFT::Dyn>(Sec);
     auto StrSec = EF.getSection(Sec.sh_link);
     if (!Entries || !StrSec) {
       consumeError(Entries.takeError());
@@ -135,7 +136,8 @@ Expected<PluginInfo> inspectPlugin(StringRef Path) {
   }
   const auto *Obj = dyn_cast<ELFObjectFileBase>(Bin->getBinary());
   if (!Obj || Obj->getEType() != ELF::ET_DYN)
-    return noEnzyme(Path + ": not an Enzyme plugin (not an ELF shared library)");
+    return noEnzyme(Path +
+                    ": not an Enzyme plugin (not an ELF shared library)");
   PluginInfo Info;
   Info.Path = Path.str();
   Info.LLVMMajor = pluginMajor(Path, neededLibraries(*Obj));
@@ -150,8 +152,8 @@ Expected<PluginInfo> checkPlugin(StringRef Path, unsigned Major) {
   if (Info->LLVMMajor && *Info->LLVMMajor != Major)
     return noEnzyme(Path + ": Enzyme plugin built for LLVM " +
                     Twine(*Info->LLVMMajor) + ", but ir-sanitize uses LLVM " +
-                    Twine(Major) + " (it needs " +
-                    enzymePluginFileName(Major) + ")");
+                    Twine(Major) + " (it needs " + enzymePluginFileName(Major) +
+                    ")");
   if (!Info->HasEntryPoint)
     return noEnzyme(Path + ": not an LLVM pass plugin (it does not export "
                            "llvmGetPassPluginInfo)");

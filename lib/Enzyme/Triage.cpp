@@ -46,10 +46,10 @@ static void printRun(raw_ostream &OS, StringRef Label, const EnzymeResult &R) {
   printRow(OS, Label, Text);
   if (!R.ok()) {
     if (!R.Diagnosis.Phase.empty())
-      printRow(OS, "", "phase: " + R.Diagnosis.Phase +
-                           (R.Diagnosis.Frame.empty()
-                                ? ""
-                                : ", in " + R.Diagnosis.Frame));
+      printRow(
+          OS, "",
+          "phase: " + R.Diagnosis.Phase +
+              (R.Diagnosis.Frame.empty() ? "" : ", in " + R.Diagnosis.Frame));
     printRow(OS, "", "log: " + R.LogPath);
   }
 }

@@ -75,16 +75,19 @@ Expected<GeneratedDriver> addDriver(Module &M, const EnzymeOptions &O,
     return usage("--fn needs --mode=forward or --mode=reverse");
   Function *Fn = M.getFunction(O.Fn);
   if (!Fn || Fn->isDeclaration())
-    return usage("--fn " + O.Fn + ": no function with a body of that name; "
-                 "the module defines " + definedFunctionNames(M));
+    return usage("--fn " + O.Fn +
+                 ": no function with a body of that name; "
+                 "the module defines " +
+                 definedFunctionNames(M));
   Expected<ActivitySpec> Spec = ActivitySpec::parse(O.Activity);
   if (!Spec)
     return Spec.takeError();
   Expected<ActivityMap> Map =
       resolveActivities(*Fn, *Mode, *Spec, Manifest, isKernel(*Fn));
   if (!Map && Lenient) {
-    errs() << ToolName << ": note: original module: "
-           << toString(Map.takeError()) << "; using default activities\n";
+    errs() << ToolName
+           << ": note: original module: " << toString(Map.takeError())
+           << "; using default activities\n";
     Map = resolveActivities(*Fn, *Mode, ActivitySpec(), nullptr, isKernel(*Fn));
   }
   if (!Map)
@@ -137,12 +140,12 @@ Expected<EnzymeInvocation> prepareRun(Module &M, StringRef WorkDir,
   Inv.InputPath = inDir(WorkDir, Stem.str() + ".ll");
   Inv.OutputPath = inDir(WorkDir, Stem.str() + ".enzyme.ll");
   Inv.TextOutput = true;
-  Inv.LogPath =
-      LogPath.empty() ? inDir(WorkDir, Stem.str() + ".enzyme.log") : LogPath.str();
+  Inv.LogPath = LogPath.empty() ? inDir(WorkDir, Stem.str() + ".enzyme.log")
+                                : LogPath.str();
   Inv.PluginPath = Plugin.Path;
   Inv.TimeoutSeconds = O.TimeoutSeconds;
-  if (Error E = writeModule(M, Inv.InputPath, IRFormat::Text,
-                            DebugInfoForm::Records))
+  if (Error E =
+          writeModule(M, Inv.InputPath, IRFormat::Text, DebugInfoForm::Records))
     return std::move(E);
   return Inv;
 }
@@ -161,8 +164,8 @@ Error writeDifferentiated(const EnzymeResult &R, const EnzymeOptions &O,
 
 void reportFailure(StringRef InputName, StringRef What, const EnzymeResult &R,
                    StringRef WorkDir) {
-  errs() << ToolName << ": error: " << InputName << ": Enzyme " << What
-         << " " << R.summary() << "\n";
+  errs() << ToolName << ": error: " << InputName << ": Enzyme " << What << " "
+         << R.summary() << "\n";
   if (!R.Diagnosis.Phase.empty())
     errs() << ToolName << ": note: phase: " << R.Diagnosis.Phase
            << (R.Diagnosis.Frame.empty() ? "" : ", in " + R.Diagnosis.Frame)
@@ -266,8 +269,9 @@ void EnzymeCommand::finish(StringRef WorkDir, bool Keep) const {
 
 int EnzymeCommand::run() {
   if (O.Triage && O.EmitDriverOnly) {
-    errs() << ToolName << ": error: --triage and --emit-driver-only exclude "
-                          "each other\n";
+    errs() << ToolName
+           << ": error: --triage and --emit-driver-only exclude "
+              "each other\n";
     return exitCode(ExitCode::Usage);
   }
   LLVMContext Ctx;

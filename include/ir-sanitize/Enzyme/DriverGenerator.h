@@ -40,8 +40,8 @@ struct GeneratedDriver {
   llvm::Function *Driver = nullptr; ///< NAME.fwd / NAME.rev.
   llvm::Function *Primal = nullptr; ///< The internal copy Enzyme sees.
   DiffMode Mode = DiffMode::Forward;
-  ActivityMap Activities;           ///< One per parameter of NAME.
-  std::vector<DriverParam> Params;  ///< One per parameter of Driver.
+  ActivityMap Activities;          ///< One per parameter of NAME.
+  std::vector<DriverParam> Params; ///< One per parameter of Driver.
 };
 
 /// Adds the driver for \p Fn to \p M. Errors: \p Fn is a declaration, the

@@ -27,11 +27,11 @@ unsigned hostLLVMMajor();
 std::string enzymePluginFileName(unsigned Major);
 
 struct PluginSearch {
-  std::string Explicit;        ///< --enzyme-plugin; empty if not given.
-  std::string ExecutablePath;  ///< ir-sanitize itself ("next to the binary").
-  unsigned LLVMMajor = 0;      ///< 0: hostLLVMMajor().
-  bool UseEnvironment = true;  ///< Consult $ENZYME_PLUGIN.
-  bool UseConfiguredDefault = true; ///< Consult IRS_DEFAULT_ENZYME_PLUGIN.
+  std::string Explicit;       ///< --enzyme-plugin; empty if not given.
+  std::string ExecutablePath; ///< ir-sanitize itself ("next to the binary").
+  unsigned LLVMMajor = 0;     ///< 0: hostLLVMMajor().
+  bool UseEnvironment = true; ///< Consult $ENZYME_PLUGIN.
+  bool UseConfiguredDefault = true;     ///< Consult IRS_DEFAULT_ENZYME_PLUGIN.
   std::vector<std::string> LibraryDirs; ///< Empty: defaultLibraryDirs().
 };
 

@@ -101,7 +101,8 @@ TEST_CASE("keys name parameters by index and IR name; default applies first",
   LLVMContext Ctx;
   auto M = parse(Ctx, HostIR);
   Function &F = *M->getFunction("f");
-  auto Spec = cantFail(ActivitySpec::parse({"default=const", "1=dup", "s=out"}));
+  auto Spec =
+      cantFail(ActivitySpec::parse({"default=const", "1=dup", "s=out"}));
   auto Map = resolveActivities(F, DiffMode::Reverse, Spec, nullptr, false);
   REQUIRE(static_cast<bool>(Map));
   CHECK(*Map == ActivityMap{Activity::Const, Activity::Dup, Activity::Const,
@@ -158,8 +159,8 @@ TEST_CASE("manifest paths and leaf-name prefixes select splatted leaves",
   Function &K = *M->getFunction("k");
   KernelManifest Manifest = kernelManifest();
   // x (bc.0.0...) const by manifest path, y by leaf name; state by prefix.
-  auto Spec = cantFail(
-      ActivitySpec::parse({"2.0.0=const", "bc.0.1.0.0=dupnoneed", "state=const"}));
+  auto Spec = cantFail(ActivitySpec::parse(
+      {"2.0.0=const", "bc.0.1.0.0=dupnoneed", "state=const"}));
   auto Map = resolveActivities(K, DiffMode::Forward, Spec, &Manifest, true);
   REQUIRE(static_cast<bool>(Map));
   CHECK(*Map == ActivityMap{Activity::Const, Activity::Const, Activity::Dup,

@@ -48,8 +48,8 @@ TEST_CASE("a child's exit status and both output streams are captured",
 
 TEST_CASE("an aborting child is reported with its signal", "[ChildProcess]") {
   TempLog Log;
-  ChildOutcome Out = runShell("echo 'about to abort' >&2; kill -ABRT $$",
-                              Log.Path);
+  ChildOutcome Out =
+      runShell("echo 'about to abort' >&2; kill -ABRT $$", Log.Path);
   CHECK(Out.How == ChildOutcome::Kind::Signalled);
   CHECK(Out.Signal == SIGABRT);
   CHECK(Out.describe(0) == "signal 6 (SIGABRT)");
@@ -68,10 +68,10 @@ TEST_CASE("a hung child and what it started are killed at the time limit",
 
 TEST_CASE("children run side by side", "[ChildProcess]") {
   TempLog A, B;
-  auto First = ChildProcess::start("/bin/sh", {"-c", "sleep 1; exit 0"},
-                                   A.Path, 20);
-  auto Second = ChildProcess::start("/bin/sh", {"-c", "sleep 1; exit 1"},
-                                    B.Path, 20);
+  auto First =
+      ChildProcess::start("/bin/sh", {"-c", "sleep 1; exit 0"}, A.Path, 20);
+  auto Second =
+      ChildProcess::start("/bin/sh", {"-c", "sleep 1; exit 1"}, B.Path, 20);
   REQUIRE(static_cast<bool>(First));
   REQUIRE(static_cast<bool>(Second));
   ChildOutcome OA = First->wait();

@@ -116,8 +116,9 @@ TEST_CASE("reverse driver returns the gradients of the out arguments",
   LLVMContext Ctx;
   auto M = parse(Ctx, HostIR);
   Function &F = *M->getFunction("f");
-  auto G = generateDriver(*M, F, DiffMode::Reverse,
-                          {Activity::Out, Activity::DupNoNeed, Activity::Const});
+  auto G =
+      generateDriver(*M, F, DiffMode::Reverse,
+                     {Activity::Out, Activity::DupNoNeed, Activity::Const});
   REQUIRE(static_cast<bool>(G));
   CHECK(G->Driver->getName() == "f.rev");
   CHECK(G->Driver->getReturnType()->isDoubleTy());
@@ -153,8 +154,7 @@ TEST_CASE("kernel drivers are kernels the way the original is",
   NamedMDNode *NMD = M->getNamedMetadata("nvvm.annotations");
   REQUIRE(NMD->getNumOperands() == 4);
   auto FnOf = [&](unsigned I) {
-    return cast<ValueAsMetadata>(NMD->getOperand(I)->getOperand(0))
-        ->getValue();
+    return cast<ValueAsMetadata>(NMD->getOperand(I)->getOperand(0))->getValue();
   };
   CHECK(FnOf(2) == G->Driver);
   CHECK(FnOf(3) == G->Driver);

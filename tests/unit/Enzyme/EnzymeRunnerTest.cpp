@@ -18,7 +18,8 @@ namespace {
 
 // The stderr of opt with the 2025-02 Enzyme on a gc-transition call
 // (stack trimmed to the frames the diagnosis reads).
-const char *AbortLog = R"(unsupported tag gc-transition for   %r = call i32 @thunk(ptr %buf, i64 0) #1 [ "jl_roots"(ptr %buf), "gc-transition"() ]
+const char *AbortLog =
+    R"(unsupported tag gc-transition for   %r = call i32 @thunk(ptr %buf, i64 0) #1 [ "jl_roots"(ptr %buf), "gc-transition"() ]
 unsupported tag
 UNREACHABLE executed at /opt/enzyme-src/enzyme/Enzyme/GradientUtils.cpp:308!
 PLEASE submit a bug report to https://github.com/llvm/llvm-project/issues/ and include the crash backtrace.
@@ -229,7 +230,8 @@ TEST_CASE("a missing opt is an error with the no-Enzyme exit code",
   auto R = runEnzyme(Inv);
   REQUIRE_FALSE(static_cast<bool>(R));
   ExitCode Code = ExitCode::Ok;
-  handleAllErrors(R.takeError(), [&](const ToolError &TE) { Code = TE.code(); });
+  handleAllErrors(R.takeError(),
+                  [&](const ToolError &TE) { Code = TE.code(); });
   CHECK(Code == ExitCode::NoEnzyme);
 }
 

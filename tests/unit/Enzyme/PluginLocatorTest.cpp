@@ -48,8 +48,9 @@ PluginSearch isolatedSearch(const TempDir &Dir) {
 
 ExitCode codeOf(Error E) {
   ExitCode Code = ExitCode::Ok;
-  handleAllErrors(std::move(E), [&](const ToolError &TE) { Code = TE.code(); },
-                  [&](const ErrorInfoBase &) { Code = ExitCode::BadInput; });
+  handleAllErrors(
+      std::move(E), [&](const ToolError &TE) { Code = TE.code(); },
+      [&](const ErrorInfoBase &) { Code = ExitCode::BadInput; });
   return Code;
 }
 
