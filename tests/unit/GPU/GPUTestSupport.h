@@ -17,6 +17,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstring>
 #include <string>
 
 namespace irs::test {

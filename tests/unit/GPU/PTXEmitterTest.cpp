@@ -152,3 +152,40 @@ TEST_CASE("PTX generation rejects other targets and unknown architectures",
   REQUIRE_FALSE(static_cast<bool>(U));
   CHECK(codeOf(U.takeError()) == ExitCode::Usage);
 }
+
+TEST_CASE("math intrinsics NVPTX cannot lower become libdevice calls",
+          "[PTXEmitter]") {
+  LLVMContext Ctx;
+  SMDiagnostic Diag;
+  // Enzyme writes d tanh(x) with llvm.cosh; NVPTX has no lowering for it.
+  auto M = parseAssemblyString(R"(
+target triple = "nvptx64-nvidia-cuda"
+define ptx_kernel void @k(ptr addrspace(1) %p, ptr addrspace(1) %q) {
+  %x = load float, ptr addrspace(1) %p
+  %c = call float @llvm.cosh.f32(float %x)
+  %s = call float @llvm.sqrt.f32(float %c)
+  store float %s, ptr addrspace(1) %p
+  %y = load double, ptr addrspace(1) %q
+  %e = call double @llvm.pow.f64(double %y, double %y)
+  store double %e, ptr addrspace(1) %q
+  ret void
+}
+declare float @llvm.cosh.f32(float)
+declare float @llvm.sqrt.f32(float)
+declare double @llvm.pow.f64(double, double)
+)",
+                               Diag, Ctx);
+  REQUIRE(M);
+  CHECK(lowerMathIntrinsics(*M) == 2);
+  CHECK(M->getFunction("__nv_coshf"));
+  CHECK(M->getFunction("__nv_pow"));
+  CHECK_FALSE(M->getFunction("llvm.cosh.f32"));
+  CHECK(M->getFunction("llvm.sqrt.f32")); // NVPTX has sqrt
+  if (findLibdevice().empty()) {
+    WARN("SKIPPED: libdevice.10.bc not found, not compiled");
+    return;
+  }
+  auto PTX = emitPTX(*M, PTXOptions());
+  REQUIRE(static_cast<bool>(PTX));
+  checkAssembles(*PTX, "sm_90");
+}

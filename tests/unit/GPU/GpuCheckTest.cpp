@@ -1,0 +1,51 @@
+#include "GPUTestSupport.h"
+
+#include "ir-sanitize/GPU/ArgumentPacking.h"
+#include "ir-sanitize/GPU/GpuCheck.h"
+
+#include "llvm/AsmParser/Parser.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/Support/SourceMgr.h"
+
+using namespace llvm;
+using namespace irs;
+
+TEST_CASE("a kernel without aggregates is its own manifest", "[GpuCheck]") {
+  LLVMContext Ctx;
+  SMDiagnostic Diag;
+  auto M = parseAssemblyString(R"(
+target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+define ptx_kernel void @k(ptr addrspace(1) %out, float %a, i32 %n) {
+  ret void
+}
+)",
+                               Diag, Ctx);
+  REQUIRE(M);
+  KernelManifest K = unsplattedManifest(*M->getFunction("k"));
+  REQUIRE(K.Params.size() == 3);
+  REQUIRE(K.OriginalParams.size() == 3);
+  CHECK(K.Params[0].Pointer);
+  CHECK(K.Params[0].AddrSpace == 1);
+  CHECK(K.Params[0].pathString() == "0");
+  CHECK(K.Params[1].Type == "float");
+  CHECK(K.Params[2].Size == 4);
+  CHECK(K.OriginalParams[2].Size == 4);
+
+  // The same spec packs both launches identically.
+  auto V = json::parse(R"({"threads": 8, "checks": "primal",
+    "buffers": {"out": {"type": "f32", "count": 8, "output": true}},
+    "args": {"0": "buffer:out", "1": 2.5, "2": 8}})");
+  REQUIRE(static_cast<bool>(V));
+  auto S = LaunchSpec::fromJSON(*V, "spec.json");
+  REQUIRE(static_cast<bool>(S));
+  REQUIRE(test::errorText(validateSpec(*S, K, "spec.json")) == "");
+  std::vector<ParamImage> Orig = packOriginalArgs(K, *S);
+  std::vector<ParamImage> Splat = sliceSplatArgs(K, Orig);
+  for (size_t I = 0; I < 3; ++I)
+    CHECK(Orig[I].Bytes == Splat[I].Bytes);
+  float A;
+  std::memcpy(&A, Orig[1].Bytes.data(), 4);
+  CHECK(A == 2.5f);
+  CHECK(Orig[0].Relocs.size() == 1);
+}
