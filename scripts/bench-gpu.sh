@@ -20,6 +20,7 @@ cases=(
   "bcast_add_1d|$here/examples/kernels/bcast_add_1d.ll|$here/examples/specs/bcast_add_1d.json"
   "bcast_neg_sub_nested|$here/examples/kernels/bcast_neg_sub_nested.ll|$here/examples/specs/bcast_neg_sub_nested.json"
   "bcast_add_2d|$here/examples/kernels/bcast_add_2d.ll|$here/examples/specs/bcast_add_2d.json"
+  "ka_mul|$here/examples/kernels/ka_mul.ll|$here/examples/specs/ka_mul.json"
   "bcast_dual|$here/examples/kernels/bcast_dual.ll|$here/examples/specs/bcast_dual.json"
   "mmba_broadcast|$corpus/mmba_broadcast.repaired.ll|$here/examples/specs/mmba_broadcast.json"
 )

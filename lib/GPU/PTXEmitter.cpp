@@ -3,7 +3,6 @@
 
 #include "ir-sanitize/Support/ExitCodes.h"
 
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/IR/DebugInfo.h"
@@ -30,22 +29,17 @@ namespace irs {
 std::optional<unsigned> minimumPTXVersion(StringRef Arch) {
   // From the PTX ISA's "target architecture" table; LLVM never emits less
   // than PTX 6.0.
-  unsigned V = StringSwitch<unsigned>(Arch)
-                   .Cases("sm_50", "sm_52", "sm_53", 60)
-                   .Cases("sm_60", "sm_61", "sm_62", "sm_70", 60)
-                   .Case("sm_72", 61)
-                   .Case("sm_75", 63)
-                   .Case("sm_80", 70)
-                   .Case("sm_86", 71)
-                   .Case("sm_87", 74)
-                   .Cases("sm_89", "sm_90", 78)
-                   .Case("sm_90a", 80)
-                   .Cases("sm_100", "sm_100a", "sm_101", "sm_101a", 86)
-                   .Cases("sm_120", "sm_120a", 87)
-                   .Default(0);
-  if (!V)
-    return std::nullopt;
-  return V;
+  static const std::pair<const char *, unsigned> Table[] = {
+      {"sm_50", 60},  {"sm_52", 60},   {"sm_53", 60},  {"sm_60", 60},
+      {"sm_61", 60},  {"sm_62", 60},   {"sm_70", 60},  {"sm_72", 61},
+      {"sm_75", 63},  {"sm_80", 70},   {"sm_86", 71},  {"sm_87", 74},
+      {"sm_89", 78},  {"sm_90", 78},   {"sm_90a", 80}, {"sm_100", 86},
+      {"sm_100a", 86}, {"sm_101", 86}, {"sm_101a", 86}, {"sm_120", 87},
+      {"sm_120a", 87}};
+  for (const auto &[Name, Version] : Table)
+    if (Arch == Name)
+      return Version;
+  return std::nullopt;
 }
 
 std::string findLibdevice() {
