@@ -6,7 +6,8 @@
 #                                                for every case, one directory each
 #   scripts/bench-gpu.sh run PLANS REPORTS [RUNNER] [REPEATS]
 #                                                on the GPU machine: ir-sanitize-gpurun
-#                                                on every plan; REPORTS/<case>.json + .txt
+#                                                on every plan; REPORTS/<case>.json, and
+#                                                the tables in REPORTS/summary.txt
 #
 # The timings are benchmarks, not assertions: the runner reports medians and
 # ratios to the original primal kernel (targets: splat <= 1.02, forward <= 2.0,
@@ -18,6 +19,7 @@ corpus=${IRS_CORPUS_DIR:-$here/../shared/corpus}
 # name | input | spec
 cases=(
   "bcast_add_1d|$here/examples/kernels/bcast_add_1d.ll|$here/examples/specs/bcast_add_1d.json"
+  "bcast_add_1d_16m|$here/examples/kernels/bcast_add_1d.ll|$here/examples/specs/bcast_add_1d_16m.json"
   "bcast_neg_sub_nested|$here/examples/kernels/bcast_neg_sub_nested.ll|$here/examples/specs/bcast_neg_sub_nested.json"
   "bcast_add_2d|$here/examples/kernels/bcast_add_2d.ll|$here/examples/specs/bcast_add_2d.json"
   "ka_mul|$here/examples/kernels/ka_mul.ll|$here/examples/specs/ka_mul.json"
@@ -41,18 +43,17 @@ prepare() {
 
 run() {
   local plans=$1 reports=$2 runner=${3:-$here/build/gpu/bin/ir-sanitize-gpurun}
-  local repeats=${4:-100} status=0
+  local repeats=${4:-100} status=0 summary=$2/summary.txt
   mkdir -p "$reports"
+  : >"$summary"
   for c in "${cases[@]}"; do
     IFS='|' read -r name _ _ <<<"$c"
     [ -f "$plans/$name/plan.txt" ] || { echo "no plan for $name" >&2; status=1; continue; }
-    echo "== $name"
-    if ! "$runner" "$plans/$name" --repeats "$repeats" \
-         --report "$reports/$name.json" >"$reports/$name.txt" 2>&1; then
-      status=1
-    fi
-    cat "$reports/$name.txt"
+    echo "== $name" >>"$summary"
+    "$runner" "$plans/$name" --repeats "$repeats" \
+      --report "$reports/$name.json" >>"$summary" 2>&1 || status=1
   done
+  cat "$summary"
   return $status
 }
 
