@@ -97,9 +97,10 @@ static bool fromJSON(const json::Value &V, KernelManifest &Out,
         O.map("original_params", Out.OriginalParams) &&
         O.map("params", Out.Params)))
     return false;
+  json::Path Params = P.field("params"); // Paths refer to their parent
   for (size_t I = 0; I != Out.Params.size(); ++I) {
     const ManifestParam &Param = Out.Params[I];
-    json::Path Field = P.field("params").index(I);
+    json::Path Field = Params.index(I);
     if (Param.Index != I) {
       Field.field("index").report("parameters must be listed in order");
       return false;

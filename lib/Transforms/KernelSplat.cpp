@@ -55,10 +55,11 @@ struct KernelPlan {
   SmallVector<ParamPlan, 8> Params;
 };
 
+/// As the type is spelled in the IR: "%Array1" for a named struct.
 std::string typeString(const Type *Ty) {
   std::string S;
   raw_string_ostream OS(S);
-  Ty->print(OS);
+  Ty->print(OS, /*IsForDebug=*/false, /*NoDetails=*/true);
   return S;
 }
 
@@ -411,7 +412,11 @@ Expected<SmallVector<Function *>> selectKernels(Module &M,
 
 LaunchManifest emptyManifest(const Module &M) {
   LaunchManifest Manifest;
+#if LLVM_VERSION_MAJOR >= 21
+  Manifest.Triple = M.getTargetTriple().str();
+#else
   Manifest.Triple = M.getTargetTriple();
+#endif
   Manifest.DataLayout = M.getDataLayoutStr();
   return Manifest;
 }

@@ -1,0 +1,95 @@
+#include "ir-sanitize/Analysis/AggregateLeaves.h"
+
+#include "llvm/IR/DerivedTypes.h"
+#include "llvm/IR/LLVMContext.h"
+
+#include <catch2/catch.hpp>
+
+using namespace llvm;
+using namespace irs;
+
+namespace {
+const char *const NVPTXLayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64";
+} // namespace
+
+TEST_CASE("A 1-D Broadcasted flattens in field order with NVPTX offsets",
+          "[AggregateLeaves]") {
+  LLVMContext Ctx;
+  DataLayout DL(NVPTXLayout);
+  auto *I8 = Type::getInt8Ty(Ctx);
+  auto *I64 = Type::getInt64Ty(Ctx);
+  auto *Ptr1 = PointerType::get(Ctx, 1);
+  auto *Array = StructType::get(Ptr1, I64, ArrayType::get(I64, 1), I64);
+  auto *Extruded =
+      StructType::get(Array, ArrayType::get(I8, 1), ArrayType::get(I64, 1));
+  auto *Bc = StructType::get(ArrayType::get(Extruded, 2),
+                             ArrayType::get(ArrayType::get(I64, 1), 1));
+  SmallVector<AggregateLeaf, 16> Leaves;
+  REQUIRE(collectLeaves(Bc, DL, Leaves));
+  REQUIRE(Leaves.size() == 13);
+  // x's data pointer, y's data pointer, the axes.
+  CHECK(joinPath(Leaves[0].Path) == "0.0.0.0");
+  CHECK(Leaves[0].Ty == Ptr1);
+  CHECK(Leaves[0].Offset == 0);
+  CHECK(joinPath(Leaves[4].Path) == "0.0.1.0");
+  CHECK(Leaves[4].Offset == 32);
+  CHECK(Leaves[4].Size == 1);
+  CHECK(joinPath(Leaves[5].Path) == "0.0.2.0");
+  CHECK(Leaves[5].Offset == 40); // after 7 bytes of padding
+  CHECK(joinPath(Leaves[6].Path) == "0.1.0.0");
+  CHECK(Leaves[6].Offset == 48);
+  CHECK(joinPath(Leaves[12].Path) == "1.0.0");
+  CHECK(Leaves[12].Offset == 96);
+  CHECK(Leaves[12].Size == 8);
+}
+
+TEST_CASE("Zero-sized fields have no leaves", "[AggregateLeaves]") {
+  LLVMContext Ctx;
+  DataLayout DL(NVPTXLayout);
+  auto *I32 = Type::getInt32Ty(Ctx);
+  auto *I64 = Type::getInt64Ty(Ctx);
+  auto *Empty = StructType::get(Ctx);
+  auto *T = StructType::get(I32, Empty, ArrayType::get(I64, 0), I64,
+                            ArrayType::get(Empty, 4));
+  SmallVector<AggregateLeaf, 4> Leaves;
+  REQUIRE(collectLeaves(T, DL, Leaves));
+  REQUIRE(Leaves.size() == 2);
+  CHECK(joinPath(Leaves[0].Path) == "0");
+  CHECK(joinPath(Leaves[1].Path) == "3");
+  CHECK(Leaves[1].Offset == 8);
+  SmallVector<AggregateLeaf, 4> None;
+  REQUIRE(collectLeaves(Empty, DL, None));
+  CHECK(None.empty());
+}
+
+TEST_CASE("Leaves follow the data layout: packed structs, vectors, scalars",
+          "[AggregateLeaves]") {
+  LLVMContext Ctx;
+  DataLayout DL(NVPTXLayout);
+  auto *I8 = Type::getInt8Ty(Ctx);
+  auto *F64 = Type::getDoubleTy(Ctx);
+  auto *V4 = FixedVectorType::get(Type::getFloatTy(Ctx), 4);
+  auto *Packed = StructType::get(Ctx, {I8, F64, V4}, /*isPacked=*/true);
+  SmallVector<AggregateLeaf, 4> Leaves;
+  REQUIRE(collectLeaves(Packed, DL, Leaves));
+  REQUIRE(Leaves.size() == 3);
+  CHECK(Leaves[1].Offset == 1);
+  CHECK(Leaves[2].Ty == V4); // a vector is one leaf
+  CHECK(Leaves[2].Offset == 9);
+  CHECK(Leaves[2].Size == 16);
+  SmallVector<AggregateLeaf, 1> Scalar;
+  REQUIRE(collectLeaves(F64, DL, Scalar));
+  REQUIRE(Scalar.size() == 1);
+  CHECK(Scalar[0].Path.empty());
+}
+
+TEST_CASE("The leaf limit stops the walk", "[AggregateLeaves]") {
+  LLVMContext Ctx;
+  DataLayout DL(NVPTXLayout);
+  auto *Big = ArrayType::get(Type::getInt64Ty(Ctx), 1u << 30);
+  SmallVector<AggregateLeaf, 8> Leaves;
+  CHECK_FALSE(collectLeaves(Big, DL, Leaves, 8));
+  CHECK(Leaves.size() == 8);
+  SmallVector<AggregateLeaf, 8> Exact;
+  CHECK(collectLeaves(ArrayType::get(Type::getInt64Ty(Ctx), 8), DL, Exact, 8));
+}
