@@ -7,6 +7,7 @@
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/AutoUpgrade.h"
+#include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/IRReader/IRReader.h"
 #include "llvm/Support/CommandLine.h"
@@ -174,9 +175,13 @@ Expected<LoadedModule> readModule(StringRef Path, LLVMContext &Ctx) {
   }
   std::string VerifierMsg;
   raw_string_ostream VOS(VerifierMsg);
-  if (verifyModule(*Result.M, &VOS))
+  bool BrokenDebugInfo = false;
+  if (verifyModule(*Result.M, &VOS, &BrokenDebugInfo))
     return badInput(Name, "invalid IR: " + firstLine(VOS.str()));
-  if (!IsBitcode)
+  // The parser's deferred upgrade: strips broken or outdated debug info. With
+  // current, valid debug info it would only run the verifier a second time.
+  if (!IsBitcode && (BrokenDebugInfo || getDebugMetadataVersionFromModule(
+                                            *Result.M) != DEBUG_METADATA_VERSION))
     UpgradeDebugInfo(*Result.M);
   return Result;
 }

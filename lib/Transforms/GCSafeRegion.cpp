@@ -14,7 +14,8 @@ namespace {
 /// own jl_gc_safe_enter/leave: inactive, never frees, never unwinds.
 FunctionCallee getGCSafeFunction(Module &M, StringRef Name, FunctionType *FTy) {
   FunctionCallee FC = M.getOrInsertFunction(Name, FTy);
-  if (auto *F = dyn_cast<Function>(FC.getCallee())) {
+  auto *F = dyn_cast<Function>(FC.getCallee());
+  if (F && !F->hasFnAttribute("enzyme_inactive")) {
     F->addFnAttr(Attribute::NoUnwind);
     F->addFnAttr(Attribute::NoFree);
     F->addFnAttr("enzyme_inactive");

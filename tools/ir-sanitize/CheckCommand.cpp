@@ -21,7 +21,7 @@ namespace irs::cli {
 
 CheckSection collectBundleSection(Module &M, const CheckOptions &Opts) {
   CheckSection S{"bundles", "call sites with bundles Enzyme aborts on", true,
-                 {}, {}};
+                 {}};
   for (Function &F : M)
     for (CallBase *CB : bundledCalls(F, Opts.Scope))
       for (unsigned I = 0, E = CB->getNumOperandBundles(); I != E; ++I) {
@@ -29,19 +29,19 @@ CheckSection collectBundleSection(Module &M, const CheckOptions &Opts) {
         if (enzymeHandlesBundle(B.getTagName()))
           continue;
         std::string Callee = calleeName(*CB), Loc = debugLocation(*CB);
-        S.Lines.push_back(formatv("{0}: call to {1}: bundle \"{2}\" ({3} "
-                                  "operands){4}{5}",
-                                  F.getName(), Callee, B.getTagName(),
-                                  B.Inputs.size(), Loc.empty() ? "" : " at ",
-                                  Loc)
-                              .str());
-        json::Object Item{{"function", F.getName().str()},
+        CheckFinding Finding;
+        Finding.Text = formatv("{0}: call to {1}: bundle \"{2}\" ({3} "
+                               "operands){4}{5}",
+                               F.getName(), Callee, B.getTagName(),
+                               B.Inputs.size(), Loc.empty() ? "" : " at ", Loc)
+                           .str();
+        Finding.Fields = {{"function", F.getName().str()},
                           {"callee", Callee},
                           {"tag", B.getTagName().str()},
                           {"operands", B.Inputs.size()}};
         if (!Loc.empty())
-          Item["location"] = Loc;
-        S.Items.push_back(std::move(Item));
+          Finding.Fields.emplace_back("location", Loc);
+        S.Findings.push_back(std::move(Finding));
       }
   return S;
 }
@@ -60,23 +60,34 @@ void printText(raw_ostream &OS, StringRef Name,
                const std::vector<CheckSection> &Sections) {
   unsigned Total = 0;
   for (const CheckSection &S : Sections) {
-    if (S.Lines.empty())
+    if (S.Findings.empty())
       continue;
-    OS << Name << ": " << S.Lines.size() << " " << S.Title << ":\n";
-    for (const std::string &L : S.Lines)
-      OS << "  " << L << "\n";
-    Total += S.Blocking ? S.Lines.size() : 0;
+    OS << Name << ": " << S.Findings.size() << " " << S.Title << ":\n";
+    for (const CheckFinding &F : S.Findings)
+      OS << "  " << F.Text << "\n";
+    Total += S.Blocking ? S.Findings.size() : 0;
   }
   if (Total == 0)
     OS << Name << ": clean: nothing that makes Enzyme abort\n";
 }
 
+/// Streams the JSON so that no document tree of all findings is built.
 void printJSON(raw_ostream &OS, StringRef Name,
                std::vector<CheckSection> &Sections, bool Clean) {
-  json::Object Root{{"input", Name}, {"clean", Clean}};
-  for (CheckSection &S : Sections)
-    Root[S.Key] = std::move(S.Items);
-  OS << formatv("{0:2}", json::Value(std::move(Root))) << "\n";
+  json::OStream J(OS, 2);
+  J.object([&] {
+    J.attribute("input", Name);
+    J.attribute("clean", Clean);
+    for (CheckSection &S : Sections)
+      J.attributeArray(S.Key, [&] {
+        for (CheckFinding &F : S.Findings)
+          J.object([&] {
+            for (auto &[Key, Value] : F.Fields)
+              J.attribute(Key, std::move(Value));
+          });
+      });
+  });
+  OS << "\n";
 }
 
 class CheckCommand : public Command {
@@ -101,7 +112,7 @@ public:
     Opts.Scope = *parseScopeName(Scope);
     std::vector<CheckSection> Sections = collectCheckSections(*LM->M, Opts);
     bool Clean = llvm::none_of(Sections, [](const CheckSection &S) {
-      return S.Blocking && !S.Lines.empty();
+      return S.Blocking && !S.Findings.empty();
     });
     if (Format == "json")
       printJSON(outs(), LM->DisplayName, Sections, Clean);

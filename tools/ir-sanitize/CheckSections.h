@@ -23,12 +23,19 @@ struct CheckOptions {
   BundleScope Scope = BundleScope::CCalls;
 };
 
+/// One finding: a text line and the same facts as JSON fields. Kept flat
+/// (no json::Object per finding) so that checking a module with tens of
+/// thousands of findings stays cheap.
+struct CheckFinding {
+  std::string Text;
+  std::vector<std::pair<std::string, llvm::json::Value>> Fields;
+};
+
 struct CheckSection {
   std::string Key;   ///< JSON key, e.g. "bundles".
   std::string Title; ///< Heading in the text output.
   bool Blocking = true; ///< Whether its findings make Enzyme abort (exit 1).
-  std::vector<std::string> Lines; ///< One text line per finding.
-  llvm::json::Array Items;        ///< One JSON object per finding.
+  std::vector<CheckFinding> Findings;
 };
 
 /// Call sites with a bundle Enzyme cannot handle (anything but jl_roots).

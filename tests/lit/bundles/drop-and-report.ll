@@ -50,8 +50,8 @@ top:
 
 ; With the defaults nothing Enzyme aborts on is left (the intrinsic is out of
 ; check's default scope too).
-; CHECK-AFTER: "bundles": [],
-; CHECK-AFTER: "clean": true
+; CHECK-AFTER: "clean": true,
+; CHECK-AFTER: "bundles": []
 
 !llvm.module.flags = !{!0}
 !llvm.dbg.cu = !{!1}

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Speed benchmark: ir-sanitize against LLVM's own parse-and-print of the same
+# file, in the same run, as ratios of wall time and peak memory.
+#
+#   scripts/bench.sh [INPUT.ll] [RUNS]
+#
+# Without INPUT a Julia 1.12-like host module of BENCH_MB megabytes (default
+# 60) with tens of thousands of bundled ccalls is generated
+# (scripts/gen-julia-module.py). Each command runs RUNS times (default 5),
+# the cases interleaved so that machine noise hits them alike; the table shows
+# median wall time and peak RSS. Targets: sanitize/opt <= 1.10 (time and
+# memory); check well under the round trip.
+# Environment: IRS (default build/llvm-19/bin/ir-sanitize), LLVM_BIN
+# (default /usr/lib/llvm-19/bin), BENCH_MB.
+#
+# To add a case: write a line `add_case NAME "BASELINE CMD" "TOOL CMD"` in
+# the list at the end (use $IN for the input and $W for the scratch dir).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+irs=${IRS:-build/llvm-19/bin/ir-sanitize}
+llvm_bin=${LLVM_BIN:-/usr/lib/llvm-19/bin}
+runs=${2:-5}
+W=$(mktemp -d "${TMPDIR:-/tmp}/irs-bench.XXXXXX")
+trap 'rm -rf "$W"' EXIT
+if [ -n "${1:-}" ]; then
+  IN=$1
+else
+  IN=$W/julia-host.ll
+  python3 scripts/gen-julia-module.py "$IN" "${BENCH_MB:-60}"
+fi
+echo "input: $IN ($(du -m "$IN" | cut -f1) MB, $(grep -c '"gc-transition"' "$IN") gc-transition bundles)"
+
+names=() baselines=() tools=()
+add_case() { names+=("$1"); baselines+=("$2"); tools+=("$3"); }
+
+# One measurement: "seconds kilobytes" of a command (output discarded).
+measure() {
+  /usr/bin/time -f "%e %M" -o "$W/time" bash -c "$1" > /dev/null 2>&1 ||
+    { echo "bench: command failed: $1" >&2; exit 1; }
+  cat "$W/time"
+}
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+run_cases() {
+  for ((r = 0; r < runs; r++)); do
+    for i in "${!names[@]}"; do
+      measure "${baselines[$i]}" >> "$W/base.$i"
+      measure "${tools[$i]}" >> "$W/tool.$i"
+    done
+  done
+  printf '%-10s %9s %9s %7s %10s %10s %7s\n' case base_s tool_s time_x base_MB tool_MB mem_x
+  for i in "${!names[@]}"; do
+    bt=$(cut -d' ' -f1 "$W/base.$i" | median) tt=$(cut -d' ' -f1 "$W/tool.$i" | median)
+    bm=$(cut -d' ' -f2 "$W/base.$i" | sort -n | tail -1) tm=$(cut -d' ' -f2 "$W/tool.$i" | sort -n | tail -1)
+    awk -v n="${names[$i]}" -v bt="$bt" -v tt="$tt" -v bm="$bm" -v tm="$tm" 'BEGIN {
+      printf "%-10s %9.2f %9.2f %7.3f %10.1f %10.1f %7.3f\n", n, bt, tt, tt / bt, bm / 1024, tm / 1024, tm / bm }'
+  done
+}
+
+export IN W
+add_case sanitize "$llvm_bin/opt -S $IN -o $W/opt.ll" "$irs $IN -q -o $W/irs.ll"
+add_case check "$llvm_bin/opt -S $IN -o $W/opt.ll" "$irs check $IN || [ \$? -eq 1 ]"
+add_case restore "$llvm_bin/opt -S $IN -o $W/opt.ll" "$irs restore $IN -q -o $W/restore.ll"
+run_cases
