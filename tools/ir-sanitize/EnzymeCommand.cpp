@@ -147,7 +147,7 @@ Expected<EnzymeInvocation> prepareRun(Module &M, StringRef WorkDir,
   Inv.TimeoutSeconds = O.TimeoutSeconds;
   if (Error E =
           writeModule(M, Inv.InputPath, IRFormat::Text, DebugInfoForm::Records))
-    return std::move(E);
+    return E;
   return Inv;
 }
 
