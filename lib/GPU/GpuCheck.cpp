@@ -151,8 +151,8 @@ Function *retypeIntegerPointers(Function &F, ActivityMap &A) {
   AttributeList Attrs = F.getAttributes();
   bool Changed = false;
   for (Argument &Arg : F.args()) {
-    bool Retype = A[Arg.getArgNo()] == Activity::Dup &&
-                  Arg.getType()->isIntegerTy(64);
+    bool Retype =
+        A[Arg.getArgNo()] == Activity::Dup && Arg.getType()->isIntegerTy(64);
     Tys.push_back(Retype ? Ptr : Arg.getType());
     if (Retype)
       Attrs = Attrs.removeParamAttributes(Ctx, Arg.getArgNo());
@@ -160,9 +160,9 @@ Function *retypeIntegerPointers(Function &F, ActivityMap &A) {
   }
   if (!Changed)
     return &F;
-  Function *NF = Function::Create(
-      FunctionType::get(F.getReturnType(), Tys, false), F.getLinkage(),
-      F.getAddressSpace(), "", F.getParent());
+  Function *NF =
+      Function::Create(FunctionType::get(F.getReturnType(), Tys, false),
+                       F.getLinkage(), F.getAddressSpace(), "", F.getParent());
   NF->copyAttributesFrom(&F);
   NF->setAttributes(Attrs);
   if (isKernel(F))
@@ -201,20 +201,19 @@ Expected<std::unique_ptr<Module>> runEnzymeOn(Module &M,
   Inv.PluginPath = Opts.EnzymePlugin;
   Inv.TimeoutSeconds = Opts.EnzymeTimeoutSeconds;
   Inv.TextOutput = true;
-  if (Error E = writeModule(M, Inv.InputPath, IRFormat::Text,
-                            DebugInfoForm::Records))
+  if (Error E =
+          writeModule(M, Inv.InputPath, IRFormat::Text, DebugInfoForm::Records))
     return E;
   Expected<EnzymeResult> R = runEnzyme(Inv);
   if (!R)
     return R.takeError();
   if (!R->ok()) {
     attributeToFunction(*R, M);
-    return makeToolError(ExitCode::Findings,
-                         "Enzyme " + R->summary() + " (log: " + Inv.LogPath +
-                             ")");
+    return makeToolError(ExitCode::Findings, "Enzyme " + R->summary() +
+                                                 " (log: " + Inv.LogPath + ")");
   }
-  progress(Opts, "Enzyme differentiated " + M.getName() + " -> " +
-                     Inv.OutputPath);
+  progress(Opts,
+           "Enzyme differentiated " + M.getName() + " -> " + Inv.OutputPath);
   Expected<LoadedModule> Out = readModule(Inv.OutputPath, M.getContext());
   if (!Out)
     return Out.takeError();
@@ -222,7 +221,7 @@ Expected<std::unique_ptr<Module>> runEnzymeOn(Module &M,
 }
 
 struct DerivativeKernels {
-  std::string Forward, Reverse;      ///< PTX entry names.
+  std::string Forward, Reverse; ///< PTX entry names.
   std::vector<DriverArg> FwdArgs, RevArgs;
 };
 
@@ -234,7 +233,8 @@ Expected<DerivativeKernels> buildDerivatives(Module &M, StringRef Kernel,
     return E;
   Function *F = kernelIn(M, Kernel);
   if (!F)
-    return makeToolError(ExitCode::BadInput, "no kernel named '" + Kernel + "'");
+    return makeToolError(ExitCode::BadInput,
+                         "no kernel named '" + Kernel + "'");
   ActivityMap A = activitiesFor(*F, K, Spec);
   F = retypeIntegerPointers(*F, A);
   auto Fwd = generateDriver(M, *F, DiffMode::Forward, A);
@@ -290,8 +290,8 @@ Expected<RunPlan> prepareGpuCheck(Module &Original, Module &Splatted,
   Plan.Kernels.push_back({"splat", "splat.ptx", *SplatName, Splat});
 
   if (ForDerivatives) {
-    auto D = buildDerivatives(*ForDerivatives, Manifest.Name, Manifest, Spec,
-                              Opts);
+    auto D =
+        buildDerivatives(*ForDerivatives, Manifest.Name, Manifest, Spec, Opts);
     if (!D)
       return D.takeError();
     Plan.Kernels.push_back({"forward", "derivatives.ptx", D->Forward,

@@ -155,7 +155,8 @@ Error SpecParser::parseBuffer(StringRef Name, const json::Value &V,
                                       {"range", BufferInit::Range},
                                       {"ones", BufferInit::Ones}});
   if (!Init)
-    return specError(File, Where + "'init' must be zero, random, range or ones");
+    return specError(File,
+                     Where + "'init' must be zero, random, range or ones");
   B.Init = *Init;
   std::optional<int64_t> Seed = O->getInteger("seed");
   if (O->get("seed") && (!Seed || *Seed < 0))
@@ -244,7 +245,8 @@ Expected<LaunchSpec> SpecParser::parse(const json::Value &V) {
     }
   else if (O->get("args"))
     return specError(File, "'args' must be an object");
-  llvm::sort(S.Args, [](const auto &A, const auto &B) { return A.first < B.first; });
+  llvm::sort(S.Args,
+             [](const auto &A, const auto &B) { return A.first < B.first; });
   StringRef Checks = O->getString("checks").value_or("all");
   if (Checks != "all" && Checks != "primal")
     return specError(File, "'checks' must be \"all\" or \"primal\"");

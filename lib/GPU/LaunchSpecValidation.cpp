@@ -142,11 +142,10 @@ Error checkExtent(const ManifestParam &P, const BufferSpec &B,
                                P.pathString() + " declares an array of " +
                                std::to_string(E.Elements));
   if (E.MaxBytes > B.sizeInBytes())
-    return specError(File, "buffer '" + B.Name + "' has " +
-                               std::to_string(B.sizeInBytes()) +
-                               " bytes but leaf " + P.pathString() +
-                               " declares maxsize " +
-                               std::to_string(E.MaxBytes));
+    return specError(
+        File, "buffer '" + B.Name + "' has " + std::to_string(B.sizeInBytes()) +
+                  " bytes but leaf " + P.pathString() + " declares maxsize " +
+                  std::to_string(E.MaxBytes));
   return Error::success();
 }
 
@@ -173,9 +172,8 @@ Error validateSpec(const LaunchSpec &Spec, const KernelManifest &Kernel,
   for (const auto &[Path, Value] : Spec.Args) {
     const ManifestParam *P = Kernel.findByPath(Path);
     if (!P)
-      return specError(File, "args: unknown leaf path '" + Path +
-                                 "'; kernel " + Kernel.Name + " has " +
-                                 knownPaths(Kernel));
+      return specError(File, "args: unknown leaf path '" + Path + "'; kernel " +
+                                 Kernel.Name + " has " + knownPaths(Kernel));
     if (Error E = checkValueKind(*P, Value, Spec, File))
       return E;
   }

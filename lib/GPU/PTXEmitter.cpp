@@ -30,10 +30,10 @@ std::optional<unsigned> minimumPTXVersion(StringRef Arch) {
   // From the PTX ISA's "target architecture" table; LLVM never emits less
   // than PTX 6.0.
   static const std::pair<const char *, unsigned> Table[] = {
-      {"sm_50", 60},  {"sm_52", 60},   {"sm_53", 60},  {"sm_60", 60},
-      {"sm_61", 60},  {"sm_62", 60},   {"sm_70", 60},  {"sm_72", 61},
-      {"sm_75", 63},  {"sm_80", 70},   {"sm_86", 71},  {"sm_87", 74},
-      {"sm_89", 78},  {"sm_90", 78},   {"sm_90a", 80}, {"sm_100", 86},
+      {"sm_50", 60},   {"sm_52", 60},  {"sm_53", 60},   {"sm_60", 60},
+      {"sm_61", 60},   {"sm_62", 60},  {"sm_70", 60},   {"sm_72", 61},
+      {"sm_75", 63},   {"sm_80", 70},  {"sm_86", 71},   {"sm_87", 74},
+      {"sm_89", 78},   {"sm_90", 78},  {"sm_90a", 80},  {"sm_100", 86},
       {"sm_100a", 86}, {"sm_101", 86}, {"sm_101a", 86}, {"sm_120", 87},
       {"sm_120a", 87}};
   for (const auto &[Name, Version] : Table)
@@ -68,8 +68,8 @@ unsigned lowerMathIntrinsics(Module &M) {
   // NVPTX has no instructions (and no libcalls) for these; Enzyme emits
   // some of them in derivatives (d tanh = 1 / cosh^2).
   static const char *const Names[] = {
-      "sin",  "cos",  "tan",  "asin", "acos",  "atan", "sinh", "cosh", "tanh",
-      "exp",  "exp2", "exp10", "log", "log2", "log10", "pow"};
+      "sin",  "cos", "tan",  "asin",  "acos", "atan", "sinh",  "cosh",
+      "tanh", "exp", "exp2", "exp10", "log",  "log2", "log10", "pow"};
   unsigned Replaced = 0;
   for (Function &F : make_early_inc_range(M)) {
     if (!F.isIntrinsic() || F.use_empty())
@@ -155,13 +155,13 @@ createNVPTXMachine(const Triple &TT, const PTXOptions &Opts) {
   std::string Features = "+ptx" + std::to_string(PTX);
   auto Level = Opts.OptLevel ? CodeGenOptLevel::Default : CodeGenOptLevel::None;
 #if LLVM_VERSION_MAJOR >= 21
-  std::unique_ptr<TargetMachine> TM(T->createTargetMachine(
-      TT, Opts.Arch, Features, TargetOptions(), std::nullopt, std::nullopt,
-      Level));
+  std::unique_ptr<TargetMachine> TM(
+      T->createTargetMachine(TT, Opts.Arch, Features, TargetOptions(),
+                             std::nullopt, std::nullopt, Level));
 #else
-  std::unique_ptr<TargetMachine> TM(T->createTargetMachine(
-      TT.str(), Opts.Arch, Features, TargetOptions(), std::nullopt,
-      std::nullopt, Level));
+  std::unique_ptr<TargetMachine> TM(
+      T->createTargetMachine(TT.str(), Opts.Arch, Features, TargetOptions(),
+                             std::nullopt, std::nullopt, Level));
 #endif
   const MCSubtargetInfo *STI = TM->getMCSubtargetInfo();
   if (!STI->isCPUStringValid(Opts.Arch))
@@ -193,7 +193,9 @@ public:
         },
         this);
   }
-  ~CodegenDiagnostics() { Ctx.setDiagnosticHandlerCallBack(Saved, SavedContext); }
+  ~CodegenDiagnostics() {
+    Ctx.setDiagnosticHandlerCallBack(Saved, SavedContext);
+  }
   std::string FirstError;
 
 private:
@@ -244,8 +246,8 @@ Expected<std::string> emitPTX(Module &M, const PTXOptions &Opts) {
     return TM.takeError();
   lowerMathIntrinsics(M);
   if (needsLibdevice(M)) {
-    std::string Lib = Opts.LibdevicePath.empty() ? findLibdevice()
-                                                 : Opts.LibdevicePath;
+    std::string Lib =
+        Opts.LibdevicePath.empty() ? findLibdevice() : Opts.LibdevicePath;
     if (Lib.empty())
       return codegenError("the module calls libdevice (__nv_*) functions but "
                           "libdevice.10.bc was not found (set CUDA_HOME)");
@@ -266,7 +268,8 @@ Expected<std::string> emitPTX(Module &M, const PTXOptions &Opts) {
   SmallString<0> PTX;
   raw_svector_ostream OS(PTX);
   legacy::PassManager PM;
-  if ((*TM)->addPassesToEmitFile(PM, OS, nullptr, CodeGenFileType::AssemblyFile))
+  if ((*TM)->addPassesToEmitFile(PM, OS, nullptr,
+                                 CodeGenFileType::AssemblyFile))
     return codegenError("the NVPTX target cannot emit assembly");
   // The default handler exits the process on a codegen error.
   CodegenDiagnostics Diags(M.getContext());

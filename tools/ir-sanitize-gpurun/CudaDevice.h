@@ -1,4 +1,5 @@
-//===- CudaDevice.h - The CUDA driver API, as the runner uses it -*- C++ -*-===//
+//===- CudaDevice.h - The CUDA driver API, as the runner uses it -*- C++
+//-*-===//
 //
 // A thin RAII layer over the driver API (libcuda only, no runtime library):
 // one primary context, PTX modules loaded with the JIT log kept for errors,

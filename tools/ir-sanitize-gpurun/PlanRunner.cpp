@@ -66,10 +66,9 @@ void PlanRunner::reset(const BufferSet &Overrides, const BufferSet &Shadows) {
     Dev.upload(Primal[I], O != Overrides.end() ? O->second
                                                : initialContents(P.Buffers[I]));
     auto S = Shadows.find(I);
-    Dev.upload(Shadow[I], S != Shadows.end()
-                              ? S->second
-                              : HostBuffer(P.Buffers[I].Type,
-                                           P.Buffers[I].Count));
+    Dev.upload(Shadow[I], S != Shadows.end() ? S->second
+                                             : HostBuffer(P.Buffers[I].Type,
+                                                          P.Buffers[I].Count));
   }
 }
 
@@ -102,8 +101,7 @@ PlanRunner::BufferSet PlanRunner::readOutputs(bool FromShadow) {
   return Out;
 }
 
-PlanRunner::BufferSet PlanRunner::directions(bool ForWrt,
-                                             uint64_t Salt) const {
+PlanRunner::BufferSet PlanRunner::directions(bool ForWrt, uint64_t Salt) const {
   BufferSet Dirs;
   for (unsigned I = 0; I < P.Buffers.size(); ++I) {
     const Buffer &B = P.Buffers[I];
@@ -164,8 +162,7 @@ CheckResult PlanRunner::checkForward(BufferSet &Jv, BufferSet &V) {
   double Err = 0, Norm = 0, JvNorm = 0;
   for (auto &[I, T] : Jv)
     for (uint64_t K = 0; K < T.count(); ++K) {
-      double Fd =
-          (FPlus.at(I).get(K) - FMinus.at(I).get(K)) / (2 * P.FdStep);
+      double Fd = (FPlus.at(I).get(K) - FMinus.at(I).get(K)) / (2 * P.FdStep);
       Err += (T.get(K) - Fd) * (T.get(K) - Fd);
       Norm += Fd * Fd;
       JvNorm += T.get(K) * T.get(K);
@@ -173,8 +170,8 @@ CheckResult PlanRunner::checkForward(BufferSet &Jv, BufferSet &V) {
   C.Value = std::sqrt(Err) / std::max(std::sqrt(Norm), 1e-300);
   C.Passed = C.Value <= C.Tolerance && JvNorm > 0;
   C.Detail = "relative L2 error of J v vs central differences (h = " +
-             formatDouble(P.FdStep) + "), |J v| = " +
-             formatDouble(std::sqrt(JvNorm));
+             formatDouble(P.FdStep) +
+             "), |J v| = " + formatDouble(std::sqrt(JvNorm));
   if (JvNorm == 0)
     C.Detail += "; J v is zero, no evidence";
   return C;
@@ -196,11 +193,11 @@ CheckResult PlanRunner::checkReverse(const BufferSet &Jv, const BufferSet &V) {
     Dev.download(G, Shadow[I]);
     Rhs += dot(VBuf, G);
   }
-  C.Value = std::fabs(Lhs - Rhs) /
-            std::max({std::fabs(Lhs), std::fabs(Rhs), 1e-300});
+  C.Value =
+      std::fabs(Lhs - Rhs) / std::max({std::fabs(Lhs), std::fabs(Rhs), 1e-300});
   C.Passed = C.Value <= C.Tolerance && Rhs != 0;
-  C.Detail = "<J v, w> = " + formatDouble(Lhs) + ", <v, J^T w> = " +
-             formatDouble(Rhs) + ", relative difference";
+  C.Detail = "<J v, w> = " + formatDouble(Lhs) +
+             ", <v, J^T w> = " + formatDouble(Rhs) + ", relative difference";
   return C;
 }
 

@@ -34,7 +34,7 @@ struct Timing {
   std::string Role;
   double MedianMs = 0;
   double MinMs = 0;
-  unsigned Samples = 0;         ///< Timed samples (the median is over these).
+  unsigned Samples = 0; ///< Timed samples (the median is over these).
   unsigned LaunchesPerSample = 0;
 };
 

@@ -37,8 +37,10 @@ std::string jsonString(const std::string &S) {
 /// The project's benchmark targets (README): time relative to the original
 /// primal kernel. Reported, never turned into a failed check.
 double targetRatio(const std::string &Role) {
-  return Role == "splat" ? 1.02 : Role == "forward" ? 2.0
-                                 : Role == "reverse" ? 4.0 : 0.0;
+  return Role == "splat"     ? 1.02
+         : Role == "forward" ? 2.0
+         : Role == "reverse" ? 4.0
+                             : 0.0;
 }
 
 const char *verdict(const CheckResult &C) {
@@ -52,12 +54,12 @@ void printTable(std::ostream &OS, const Plan &P, const RunResults &R) {
      << R.Block[0] << "x" << R.Block[1] << "x" << R.Block[2] << "\n\n";
   OS << "check     result  value       tolerance  detail\n";
   for (const CheckResult &C : R.Checks) {
-    std::string Value = C.Name == "primal" ? fmt("%.0f", C.Value)
-                                           : fmt("%.3e", C.Value);
+    std::string Value =
+        C.Name == "primal" ? fmt("%.0f", C.Value) : fmt("%.3e", C.Value);
     std::string Tol = C.Name == "primal" ? "0" : fmt("%.1e", C.Tolerance);
     char Line[512];
-    std::snprintf(Line, sizeof(Line), "%-9s %-7s %-11s %-10s ",
-                  C.Name.c_str(), verdict(C), Value.c_str(), Tol.c_str());
+    std::snprintf(Line, sizeof(Line), "%-9s %-7s %-11s %-10s ", C.Name.c_str(),
+                  verdict(C), Value.c_str(), Tol.c_str());
     OS << Line << C.Detail << "\n";
   }
   double Base = baselineMs(R);
@@ -65,9 +67,9 @@ void printTable(std::ostream &OS, const Plan &P, const RunResults &R) {
   for (const Timing &T : R.Timings) {
     double Ratio = Base > 0 ? T.MedianMs / Base : 0.0;
     double Target = targetRatio(T.Role);
-    std::string Goal =
-        Target > 0 ? fmt("<= %.2f", Target) + (Ratio <= Target ? " met" : " MISSED")
-                   : "baseline";
+    std::string Goal = Target > 0 ? fmt("<= %.2f", Target) +
+                                        (Ratio <= Target ? " met" : " MISSED")
+                                  : "baseline";
     char Line[256];
     std::snprintf(Line, sizeof(Line), "%-9s %-10.4f %-10.4f %-7.3f %s\n",
                   T.Role.c_str(), T.MedianMs, T.MinMs, Ratio, Goal.c_str());
@@ -76,8 +78,7 @@ void printTable(std::ostream &OS, const Plan &P, const RunResults &R) {
   if (!R.Timings.empty())
     OS << "(median over " << R.Timings[0].Samples << " samples of "
        << R.Timings[0].LaunchesPerSample << " back-to-back launches)\n";
-  OS << "\n" << (R.allPassed() ? "all checks passed" : "CHECKS FAILED")
-     << "\n";
+  OS << "\n" << (R.allPassed() ? "all checks passed" : "CHECKS FAILED") << "\n";
 }
 
 void printJSON(std::ostream &OS, const Plan &P, const RunResults &R) {
@@ -97,10 +98,10 @@ void printJSON(std::ostream &OS, const Plan &P, const RunResults &R) {
   for (size_t I = 0; I < R.Checks.size(); ++I) {
     const CheckResult &C = R.Checks[I];
     OS << (I ? "," : "") << "\n    {\"name\": " << jsonString(C.Name)
-       << ", \"result\": \"" << verdict(C) << "\", \"value\": "
-       << fmt("%.6e", C.Value) << ", \"tolerance\": "
-       << fmt("%.6e", C.Tolerance) << ", \"detail\": " << jsonString(C.Detail)
-       << "}";
+       << ", \"result\": \"" << verdict(C)
+       << "\", \"value\": " << fmt("%.6e", C.Value)
+       << ", \"tolerance\": " << fmt("%.6e", C.Tolerance)
+       << ", \"detail\": " << jsonString(C.Detail) << "}";
   }
   double Base = baselineMs(R);
   OS << "\n  ],\n  \"timings\": [";
@@ -109,8 +110,9 @@ void printJSON(std::ostream &OS, const Plan &P, const RunResults &R) {
     OS << (I ? "," : "") << "\n    {\"kernel\": " << jsonString(T.Role)
        << ", \"median_ms\": " << fmt("%.6f", T.MedianMs)
        << ", \"min_ms\": " << fmt("%.6f", T.MinMs)
-       << ", \"samples\": " << T.Samples << ", \"launches_per_sample\": "
-       << T.LaunchesPerSample << ", \"ratio_to_original\": "
+       << ", \"samples\": " << T.Samples
+       << ", \"launches_per_sample\": " << T.LaunchesPerSample
+       << ", \"ratio_to_original\": "
        << fmt("%.4f", Base > 0 ? T.MedianMs / Base : 0.0);
     if (double Target = targetRatio(T.Role))
       OS << ", \"target_ratio\": " << fmt("%.2f", Target)

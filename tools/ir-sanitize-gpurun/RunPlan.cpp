@@ -36,8 +36,11 @@ namespace {
 
 bool parseType(const std::string &S, ElemType &T) {
   static const std::pair<const char *, ElemType> Types[] = {
-      {"f32", ElemType::F32}, {"f64", ElemType::F64}, {"i32", ElemType::I32},
-      {"i64", ElemType::I64}, {"u8", ElemType::U8}};
+      {"f32", ElemType::F32},
+      {"f64", ElemType::F64},
+      {"i32", ElemType::I32},
+      {"i64", ElemType::I64},
+      {"u8", ElemType::U8}};
   for (const auto &[Name, Type] : Types)
     if (S == Name) {
       T = Type;
@@ -266,7 +269,8 @@ bool parsePlan(const std::string &Text, Plan &Out, std::string &Error) {
     Error = std::to_string(LineNo) + ": plan needs 'original' and 'splat'";
     return false;
   }
-  if (Out.DerivativeChecks && (!Out.launch("forward") || !Out.launch("reverse"))) {
+  if (Out.DerivativeChecks &&
+      (!Out.launch("forward") || !Out.launch("reverse"))) {
     Error = std::to_string(LineNo) +
             ": 'checks all' needs 'forward' and 'reverse' modules";
     return false;

@@ -11,10 +11,10 @@
 //   checks primal|all
 //   fd-step H
 //   tolerance forward REL_L2 reverse REL
-//   buffer NAME TYPE COUNT INIT SEED FLAGS    FLAGS: - | output | wrt | output,wrt
-//   module ROLE FILE ENTRY              ROLE: original | splat | forward | reverse
-//   param ROLE SIZE HEX                 the next parameter's bytes ("-": all zero)
-//   reloc ROLE PARAM OFFSET BUFFER primal|shadow
+//   buffer NAME TYPE COUNT INIT SEED FLAGS    FLAGS: - | output | wrt |
+//   output,wrt module ROLE FILE ENTRY              ROLE: original | splat |
+//   forward | reverse param ROLE SIZE HEX                 the next parameter's
+//   bytes ("-": all zero) reloc ROLE PARAM OFFSET BUFFER primal|shadow
 //
 // A reloc overwrites 8 bytes of a parameter with a device address at launch.
 //

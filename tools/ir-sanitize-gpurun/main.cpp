@@ -38,8 +38,14 @@ or run, 2 usage, 3 unreadable or invalid plan, 4 report cannot be written,
 7 no usable CUDA driver or device.
 )";
 
-enum Exit { Ok = 0, Failed = 1, BadUsage = 2, BadPlan = 3, NoOutput = 4,
-            NoDevice = 7 };
+enum Exit {
+  Ok = 0,
+  Failed = 1,
+  BadUsage = 2,
+  BadPlan = 3,
+  NoOutput = 4,
+  NoDevice = 7
+};
 
 struct Options {
   std::string Dir, ReportPath;

@@ -23,6 +23,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
 using namespace llvm;
@@ -206,7 +207,7 @@ Error GpuCheckCommand::prepare(std::string &Dir) {
     return D.takeError();
   Dir = G.EmitDir = *D;
   LaunchManifest LM;
-  LM.Triple = In->M->getTargetTriple();
+  LM.Triple = Triple(In->M->getTargetTriple()).str(); // string or Triple
   LM.DataLayout = In->M->getDataLayoutStr();
   LM.Kernels.push_back(*Manifest);
   if (Error E = LM.writeFile(Dir + "/manifest.json"))
@@ -228,8 +229,8 @@ int GpuCheckCommand::runOnDevice(StringRef Dir) const {
   if (!O.NoRun && !Runner.empty()) {
     std::optional<StringRef> Quiet[] = {StringRef(""), StringRef(""),
                                         StringRef("")};
-    if (sys::ExecuteAndWait(Runner, {Runner, "--probe"}, std::nullopt,
-                            Quiet) == 0) {
+    if (sys::ExecuteAndWait(Runner, {Runner, "--probe"}, std::nullopt, Quiet) ==
+        0) {
       std::string Repeats = std::to_string(O.Repeats);
       SmallVector<StringRef, 6> Args = {Runner, Dir, "--repeats", Repeats};
       if (!Opts.ReportPath.empty())

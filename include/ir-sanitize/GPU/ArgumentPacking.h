@@ -25,9 +25,9 @@
 namespace irs {
 
 struct AddressReloc {
-  uint64_t Offset = 0;  ///< Where the 8-byte address goes in the parameter.
+  uint64_t Offset = 0; ///< Where the 8-byte address goes in the parameter.
   std::string Buffer;
-  bool Shadow = false;  ///< The buffer's shadow rather than the buffer.
+  bool Shadow = false; ///< The buffer's shadow rather than the buffer.
 };
 
 struct ParamImage {

@@ -20,9 +20,9 @@
 namespace irs {
 
 struct PTXOptions {
-  std::string Arch = "sm_90";   ///< --gpu-arch
-  unsigned PTXVersion = 0;      ///< e.g. 78 for PTX ISA 7.8; 0: automatic.
-  unsigned OptLevel = 2;        ///< default<O0..O3> before codegen.
+  std::string Arch = "sm_90"; ///< --gpu-arch
+  unsigned PTXVersion = 0;    ///< e.g. 78 for PTX ISA 7.8; 0: automatic.
+  unsigned OptLevel = 2;      ///< default<O0..O3> before codegen.
   /// libdevice.10.bc; empty: the CUDA Toolkit's, found at run time.
   std::string LibdevicePath;
 };

@@ -97,7 +97,8 @@ TEST_CASE("splatted and driver arguments are slices of the originals",
           "[ArgumentPacking]") {
   LLVMContext Ctx;
   auto M = loadExample("kernels/bcast_add_2d.ll", Ctx);
-  KernelManifest K = manifestFor(*M->getFunction("_Z16broadcast_kernel_add_2d"));
+  KernelManifest K =
+      manifestFor(*M->getFunction("_Z16broadcast_kernel_add_2d"));
   LaunchSpec S = specOf(Spec2D);
   std::vector<ParamImage> Orig = packOriginalArgs(K, S);
   std::vector<ParamImage> Splat = sliceSplatArgs(K, Orig);

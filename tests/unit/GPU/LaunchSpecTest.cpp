@@ -15,12 +15,20 @@ std::string addSpec(uint64_t N, uint64_t YCount) {
   std::string NS = std::to_string(N);
   return R"({"threads": )" + NS + R"(,
     "buffers": {
-      "dest": {"type": "f32", "count": )" + NS + R"(, "output": true},
-      "x": {"type": "f32", "count": )" + NS + R"(, "init": "random", "seed": 1},
-      "y": {"type": "f32", "count": )" + std::to_string(YCount) + R"(, "init": "random", "seed": 2, "wrt": true}},
-    "args": {"1.0": "buffer:dest", "1.1": )" + std::to_string(4 * N) + R"(, "1.2.0": )" + NS + R"(, "1.3": )" + NS + R"(,
-      "2.0.0.0.0": "buffer:x", "2.0.0.0.2.0": )" + NS + R"(, "2.0.0.1.0": 1,
-      "2.0.1.0.0": "buffer:y", "2.0.1.0.2.0": )" + NS + R"(, "2.0.1.1.0": 1}})";
+      "dest": {"type": "f32", "count": )" +
+         NS + R"(, "output": true},
+      "x": {"type": "f32", "count": )" +
+         NS + R"(, "init": "random", "seed": 1},
+      "y": {"type": "f32", "count": )" +
+         std::to_string(YCount) +
+         R"(, "init": "random", "seed": 2, "wrt": true}},
+    "args": {"1.0": "buffer:dest", "1.1": )" +
+         std::to_string(4 * N) + R"(, "1.2.0": )" + NS + R"(, "1.3": )" + NS +
+         R"(,
+      "2.0.0.0.0": "buffer:x", "2.0.0.0.2.0": )" +
+         NS + R"(, "2.0.0.1.0": 1,
+      "2.0.1.0.0": "buffer:y", "2.0.1.0.2.0": )" +
+         NS + R"(, "2.0.1.1.0": 1}})";
 }
 
 Expected<LaunchSpec> parse(StringRef Text) {
@@ -37,7 +45,8 @@ std::string errorOf(Error E) {
 struct AddKernel {
   LLVMContext Ctx;
   std::unique_ptr<Module> M = loadExample("kernels/bcast_add_1d.ll", Ctx);
-  KernelManifest K = manifestFor(*M->getFunction("_Z16broadcast_kernel_add_1d"));
+  KernelManifest K =
+      manifestFor(*M->getFunction("_Z16broadcast_kernel_add_1d"));
 };
 
 } // namespace
@@ -67,23 +76,38 @@ TEST_CASE("a launch spec rejects malformed fields by name", "[LaunchSpec]") {
   CHECK(errorOf(parse(R"({"buffers": {"a": {"type": "f32", "count": 1}}})")
                     .takeError())
             .find("either 'threads' or 'grid'") != std::string::npos);
-  CHECK(errorOf(parse(R"({"threads": 4, "buffers": {"a": {"type": "f16", "count": 1}}})")
-                    .takeError())
-            .find("buffer 'a': 'type'") != std::string::npos);
-  CHECK(errorOf(parse(R"({"threads": 4, "buffers": {"a": {"type": "f32", "count": 0}}})")
-                    .takeError())
-            .find("'count'") != std::string::npos);
-  CHECK(errorOf(parse(R"({"threads": 4, "buffers": {"a": {"type": "f32", "count": 1}},
+  CHECK(
+      errorOf(
+          parse(
+              R"({"threads": 4, "buffers": {"a": {"type": "f16", "count": 1}}})")
+              .takeError())
+          .find("buffer 'a': 'type'") != std::string::npos);
+  CHECK(
+      errorOf(
+          parse(
+              R"({"threads": 4, "buffers": {"a": {"type": "f32", "count": 0}}})")
+              .takeError())
+          .find("'count'") != std::string::npos);
+  CHECK(
+      errorOf(
+          parse(R"({"threads": 4, "buffers": {"a": {"type": "f32", "count": 1}},
                          "args": {"0": "a"}})")
-                    .takeError())
-            .find("buffer:NAME") != std::string::npos);
-  CHECK(errorOf(parse(R"({"grid": [1], "block": [64, 32], "buffers": {"a": {"type": "f32", "count": 1}}})")
-                    .takeError())
-            .find("more than 1024") != std::string::npos);
-  CHECK(errorOf(parse(R"({"threads": 1, "thread": 2, "buffers": {"a": {"type": "f32", "count": 1}}})")
-                    .takeError())
-            .find("unknown field 'thread'") != std::string::npos);
-  std::string E = errorOf(LaunchSpec::readFile("/nonexistent/spec.json").takeError());
+              .takeError())
+          .find("buffer:NAME") != std::string::npos);
+  CHECK(
+      errorOf(
+          parse(
+              R"({"grid": [1], "block": [64, 32], "buffers": {"a": {"type": "f32", "count": 1}}})")
+              .takeError())
+          .find("more than 1024") != std::string::npos);
+  CHECK(
+      errorOf(
+          parse(
+              R"({"threads": 1, "thread": 2, "buffers": {"a": {"type": "f32", "count": 1}}})")
+              .takeError())
+          .find("unknown field 'thread'") != std::string::npos);
+  std::string E =
+      errorOf(LaunchSpec::readFile("/nonexistent/spec.json").takeError());
   CHECK(E.find("/nonexistent/spec.json: cannot read") == 0);
 }
 
@@ -125,13 +149,13 @@ TEST_CASE("a spec that does not fit the kernel is rejected before running",
   Check(addSpec(1024, 1000), "buffer 'y' has 1000 elements but leaf 2.0.1.0.0 "
                              "declares an array of 1024");
   // Type mismatches between a value and its leaf.
-  Check(Replace("\"1.3\": 1024", "\"1.3\": 1.5"), "a float value needs a float leaf");
+  Check(Replace("\"1.3\": 1024", "\"1.3\": 1.5"),
+        "a float value needs a float leaf");
   Check(Replace("\"2.0.0.1.0\": 1", "\"2.0.0.1.0\": \"buffer:x\""),
         "a buffer address needs a pointer leaf");
   Check(Replace("\"2.0.0.1.0\": 1", "\"2.0.0.1.0\": 300"), "300 does not fit");
   Check(Replace("\"buffer:y\"", "\"buffer:z\""), "no buffer named 'z'");
   Check(Replace("\"2.0.0.0.0\": \"buffer:x\"", "\"2.0.0.0.0\": 0"),
         "buffer 'x' is not bound");
-  Check(Replace("\"wrt\": true", "\"wrt\": false"),
-        "need at least one 'wrt'");
+  Check(Replace("\"wrt\": true", "\"wrt\": false"), "need at least one 'wrt'");
 }

@@ -17,10 +17,11 @@ irs::RunPlan samplePlan() {
   irs::RunPlan P;
   P.Kernel = "_Z16broadcast_kernel_add_1d";
   P.Spec.Threads = 1 << 20;
-  irs::BufferSpec D{"dest", irs::ElementType::F32, 1 << 20,
-                    irs::BufferInit::Zero, 0, true, false};
-  irs::BufferSpec Y{"y", irs::ElementType::F64, 7, irs::BufferInit::Random,
-                    42, false, true};
+  irs::BufferSpec D{
+      "dest", irs::ElementType::F32, 1 << 20, irs::BufferInit::Zero, 0, true,
+      false};
+  irs::BufferSpec Y{
+      "y", irs::ElementType::F64, 7, irs::BufferInit::Random, 42, false, true};
   P.Spec.Buffers = {D, Y};
   P.Settings = {1e-3, 2e-3, 1e-5};
   irs::ParamImage State{std::vector<uint8_t>(16, 0), {}};
