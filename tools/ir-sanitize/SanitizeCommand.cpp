@@ -47,6 +47,8 @@ public:
     IRFormat Format = outputFormatFor(Output, parseIRFormat(Emit));
     if (Error E = writeModule(*LM->M, Output, Format, LM->DbgForm))
       return reportError(std::move(E), ToolName);
+    if (Error E = writeManifest(Opts, Result, Output))
+      return reportError(std::move(E), ToolName);
     return static_cast<int>(ExitCode::Ok);
   }
 

@@ -12,6 +12,7 @@
 #include "ir-sanitize/Support/ExitCodes.h"
 #include "ir-sanitize/Support/ModuleIO.h"
 #include "ir-sanitize/Transforms/BundleNormalize.h"
+#include "ir-sanitize/Transforms/KernelSplat.h"
 
 #include "llvm/IR/PassInstrumentation.h"
 #include "llvm/IR/PassManager.h"
@@ -39,13 +40,67 @@ Error writeReport(const SanitizeOptions &Opts, StringRef InputName,
   json::Value Report = Result.Bundles.toJSON(Scope);
   json::Object &Obj = *Report.getAsObject();
   Obj["input"] = InputName;
-  // The kernel-splat step adds its "kernels" section here.
+  json::Array Kernels;
+  for (const KernelManifest &K : Result.Manifest.Kernels)
+    Kernels.push_back(json::Object{{"name", K.Name},
+                                   {"original_params", K.OriginalParams.size()},
+                                   {"params", K.Params.size()}});
+  Obj["kernels"] = std::move(Kernels);
   return writeFileAtomically(Opts.ReportPath, [&](raw_ostream &OS) {
     OS << formatv("{0:2}", Report) << "\n";
   });
 }
 
+/// Step 2. Called directly rather than through KernelSplatPass so that an
+/// unknown --kernel comes back as an error with its exit code (2).
+Error splatStep(Module &M, const SanitizeOptions &Opts,
+                SanitizeResult &Result) {
+  if (Opts.NoSplat)
+    return Error::success();
+  SplatOptions SO;
+  SO.Kernels = Opts.Kernels;
+  if (!Opts.Quiet)
+    SO.Note = [](const std::string &Note) {
+      errs() << ToolName << ": note: " << Note << "\n";
+    };
+  Expected<LaunchManifest> Manifest = splatKernels(M, SO);
+  if (!Manifest)
+    return Manifest.takeError();
+  Result.Manifest = std::move(*Manifest);
+  return Error::success();
+}
+
+/// "; splatted 2 kernels (8 parameters into 41)".
+std::string splatSummary(const SanitizeOptions &Opts,
+                         const LaunchManifest &Manifest) {
+  if (Opts.NoSplat)
+    return "";
+  size_t Before = 0, After = 0;
+  for (const KernelManifest &K : Manifest.Kernels) {
+    Before += K.OriginalParams.size();
+    After += K.Params.size();
+  }
+  size_t N = Manifest.Kernels.size();
+  if (N == 0)
+    return "; no kernel parameters to splat";
+  return formatv("; splatted {0} kernel{1} ({2} parameters into {3})", N,
+                 N == 1 ? "" : "s", Before, After)
+      .str();
+}
+
 } // namespace
+
+Error writeManifest(const SanitizeOptions &Opts, const SanitizeResult &Result,
+                    StringRef Output) {
+  if (Opts.NoSplat)
+    return Error::success();
+  std::string Path = Opts.ManifestPath;
+  if (Path.empty() && !Result.Manifest.Kernels.empty() && Output != "-")
+    Path = (Output + ".manifest.json").str();
+  if (Path.empty())
+    return Error::success();
+  return Result.Manifest.writeFile(Path);
+}
 
 void addSanitizeOptions(CLI::App &App, SanitizeOptions &Opts) {
   App.add_option("--bundle", Opts.BundleActions,
@@ -82,17 +137,19 @@ Error runSanitizePipeline(Module &M, const SanitizeOptions &Opts,
   // Step 1: bundle normalisation (Enzyme aborts on bundles other than
   // jl_roots).
   MPM.addPass(BundleNormalizePass(Policy, &Result.Bundles));
-  // Step 2: the kernel splat goes here, unless Opts.NoSplat.
-
   ModuleAnalysisManager MAM;
   MAM.registerPass([] { return PassInstrumentationAnalysis(); });
   MPM.run(M, MAM);
+  // Step 2: the kernel splat (Enzyme gives each leaf its own activity).
+  if (Error E = splatStep(M, Opts, Result))
+    return E;
 
   if (Error E = writeReport(Opts, InputName, Result, Policy.Scope))
     return E;
   if (!Opts.Quiet)
     errs() << ToolName << ": " << InputName << ": "
-           << Result.Bundles.summary() << "\n";
+           << Result.Bundles.summary() << splatSummary(Opts, Result.Manifest)
+           << "\n";
   return Error::success();
 }
 

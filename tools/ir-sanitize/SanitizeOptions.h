@@ -9,6 +9,7 @@
 #define IR_SANITIZE_TOOLS_SANITIZEOPTIONS_H
 
 #include "ir-sanitize/Support/BundleReport.h"
+#include "ir-sanitize/Support/LaunchManifest.h"
 
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Error.h"
@@ -39,7 +40,8 @@ void addSanitizeOptions(CLI::App &App, SanitizeOptions &Opts);
 /// What the sanitize steps did.
 struct SanitizeResult {
   BundleReport Bundles;
-  // The kernel-splat step adds its results (launch manifest) here.
+  /// The splatted kernels (none under --no-splat).
+  LaunchManifest Manifest;
 };
 
 /// Runs the sanitize steps on \p M as \p Opts say (bundle normalisation, then
@@ -49,6 +51,13 @@ struct SanitizeResult {
 llvm::Error runSanitizePipeline(llvm::Module &M, const SanitizeOptions &Opts,
                                 llvm::StringRef InputName,
                                 SanitizeResult &Result);
+
+/// Writes Result.Manifest to --manifest, or else next to \p Output (a file,
+/// not stdout) as OUTPUT.manifest.json when a kernel was splatted. Call it
+/// once the output is written, so that a failed run leaves no manifest.
+llvm::Error writeManifest(const SanitizeOptions &Opts,
+                          const SanitizeResult &Result,
+                          llvm::StringRef Output);
 
 } // namespace irs::cli
 
