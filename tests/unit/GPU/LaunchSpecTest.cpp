@@ -159,3 +159,30 @@ TEST_CASE("a spec that does not fit the kernel is rejected before running",
         "buffer 'x' is not bound");
   Check(Replace("\"wrt\": true", "\"wrt\": false"), "need at least one 'wrt'");
 }
+
+TEST_CASE("CUDAnative arrays ({dims, {i64 ptr}}) declare their extent too",
+          "[LaunchSpec]") {
+  LLVMContext Ctx;
+  auto L = readModule(
+      std::string(IRS_CORPUS_DIR) + "/mmba_broadcast.repaired.ll", Ctx);
+  REQUIRE(static_cast<bool>(L));
+  KernelManifest K = manifestFor(*L->M->getFunction("ptxcall_Kernel_3"));
+  auto Spec = [](unsigned XCount) {
+    return R"({"threads": 64, "buffers": {
+      "d": {"type": "f32", "count": 64, "output": true},
+      "x": {"type": "f32", "count": )" +
+           std::to_string(XCount) + R"(, "wrt": true}},
+      "args": {"0.0.0": 8, "0.0.1": 8, "0.1.0": "buffer:d",
+               "1.0.0.0": 8, "1.0.0.1": 8, "1.0.1.0": "buffer:x"}})";
+  };
+  auto Good = parse(Spec(64));
+  REQUIRE(static_cast<bool>(Good));
+  CHECK(errorText(validateSpec(*Good, K, "spec.json")) == "");
+  // The i64 that holds the address counts as a pointer leaf.
+  CHECK(isDupLeaf(*Good, *K.findByPath("1.0.1.0")));
+  auto Small = parse(Spec(63));
+  REQUIRE(static_cast<bool>(Small));
+  CHECK(errorText(validateSpec(*Small, K, "spec.json"))
+            .find("buffer 'x' has 63 elements but leaf 1.0.1.0 declares an "
+                  "array of 64") != std::string::npos);
+}
