@@ -50,7 +50,7 @@ std::vector<CheckSection> collectCheckSections(Module &M,
                                                const CheckOptions &Opts) {
   std::vector<CheckSection> Sections;
   Sections.push_back(collectBundleSection(M, Opts));
-  // Kernel-splat section (kernels whose parameters would be splatted).
+  Sections.push_back(collectKernelSection(M, Opts));
   return Sections;
 }
 

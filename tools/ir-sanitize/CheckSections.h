@@ -41,6 +41,10 @@ struct CheckSection {
 /// Call sites with a bundle Enzyme cannot handle (anything but jl_roots).
 CheckSection collectBundleSection(llvm::Module &M, const CheckOptions &Opts);
 
+/// Kernels whose aggregate parameters the splat would rewrite, with leaf
+/// counts (CheckKernels.cpp). Informational: does not fail `check`.
+CheckSection collectKernelSection(llvm::Module &M, const CheckOptions &Opts);
+
 /// Every section, in output order.
 std::vector<CheckSection> collectCheckSections(llvm::Module &M,
                                                const CheckOptions &Opts);
