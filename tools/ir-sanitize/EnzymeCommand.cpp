@@ -176,9 +176,14 @@ void reportFailure(StringRef InputName, StringRef What, const EnzymeResult &R,
          << "\n";
 }
 
-/// One line per call site the sanitiser touched (at most a screenful).
+/// One line per splatted kernel and per call site the sanitiser touched (at
+/// most a screenful).
 std::vector<std::string> describeChanges(const SanitizeResult &Result) {
   std::vector<std::string> Lines;
+  for (const KernelManifest &K : Result.Manifest.Kernels)
+    Lines.push_back("splatted kernel " + K.Name + ": " +
+                    std::to_string(K.OriginalParams.size()) +
+                    " parameters into " + std::to_string(K.Params.size()));
   const BundleReport &Report = Result.Bundles;
   if (Report.numBundles() == 0)
     return Lines;
@@ -209,6 +214,9 @@ public:
 
 private:
   int runOnce(LoadedModule &LM, const LocatedPlugin &Plugin);
+  int writeDriverOnly(LoadedModule &LM, const SanitizeResult &Result);
+  void printSuccess(const LoadedModule &LM, const EnzymeResult &R,
+                    const RestoreStats &Stats) const;
   int runTriageMode(LoadedModule &LM, const LocatedPlugin &Plugin);
   Expected<LocatedPlugin> findPlugin() const;
   void finish(StringRef WorkDir, bool Keep) const;
@@ -293,26 +301,48 @@ int EnzymeCommand::run() {
   return runOnce(*LM, Plugin);
 }
 
+int EnzymeCommand::writeDriverOnly(LoadedModule &LM,
+                                   const SanitizeResult &Result) {
+  IRFormat Format = outputFormatFor(O.Output, parseIRFormat(O.Emit));
+  if (Format == IRFormat::Bitcode) {
+    // LLVM's bitcode writer stores a `metadata` argument of a varargs call
+    // as an unrelated value: the enzyme_* markers would be corrupted.
+    errs() << ToolName << ": error: " << O.Output
+           << ": drivers cannot be written as bitcode (it cannot hold "
+              "Enzyme's metadata markers); write text (.ll)\n";
+    return exitCode(ExitCode::Usage);
+  }
+  if (Error E = writeModule(*LM.M, O.Output, Format, LM.DbgForm))
+    return reportError(std::move(E), ToolName);
+  if (Error E = writeManifest(Opts, Result, O.Output))
+    return reportError(std::move(E), ToolName);
+  return exitCode(ExitCode::Ok);
+}
+
+void EnzymeCommand::printSuccess(const LoadedModule &LM, const EnzymeResult &R,
+                                 const RestoreStats &Stats) const {
+  if (Opts.Quiet)
+    return;
+  errs() << ToolName << ": " << LM.DisplayName << ": Enzyme succeeded in "
+         << formatv("{0:f2}", R.Outcome.Seconds) << " s ("
+         << join(differentiatedFunctions(*LM.M), ", ") << "); restored "
+         << Stats.Bundles << " stashed bundles";
+  if (Stats.OrphanMarkers)
+    errs() << "; " << Stats.OrphanMarkers
+           << " calls Enzyme copied into derivatives lost their stash record "
+              "and stay without those bundles";
+  errs() << "\n";
+}
+
 int EnzymeCommand::runOnce(LoadedModule &LM, const LocatedPlugin &Plugin) {
   SanitizeResult Result;
   if (Error E = runSanitizePipeline(*LM.M, Opts, LM.DisplayName, Result))
     return reportError(std::move(E), ToolName);
-  if (Error E = prepareDrivers(*LM.M, O, LM.DisplayName, nullptr))
+  if (Error E = prepareDrivers(*LM.M, O, LM.DisplayName,
+                               Result.Manifest.findKernel(O.Fn)))
     return reportError(std::move(E), ToolName);
-  if (O.EmitDriverOnly) {
-    IRFormat Format = outputFormatFor(O.Output, parseIRFormat(O.Emit));
-    if (Format == IRFormat::Bitcode) {
-      // LLVM's bitcode writer stores a `metadata` argument of a varargs call
-      // as an unrelated value: the enzyme_* markers would be corrupted.
-      errs() << ToolName << ": error: " << O.Output
-             << ": drivers cannot be written as bitcode (it cannot hold "
-                "Enzyme's metadata markers); write text (.ll)\n";
-      return exitCode(ExitCode::Usage);
-    }
-    if (Error E = writeModule(*LM.M, O.Output, Format, LM.DbgForm))
-      return reportError(std::move(E), ToolName);
-    return exitCode(ExitCode::Ok);
-  }
+  if (O.EmitDriverOnly)
+    return writeDriverOnly(LM, Result);
 
   Expected<std::string> WorkDir = makeWorkDir();
   if (!WorkDir)
@@ -331,23 +361,14 @@ int EnzymeCommand::runOnce(LoadedModule &LM, const LocatedPlugin &Plugin) {
     return exitCode(ExitCode::Findings);
   }
   RestoreStats Stats;
-  if (Error E = writeDifferentiated(*R, O, LM.DbgForm, Stats)) {
+  Error E = writeDifferentiated(*R, O, LM.DbgForm, Stats);
+  if (!E)
+    E = writeManifest(Opts, Result, O.Output);
+  if (E) {
     finish(*WorkDir, /*Keep=*/true);
     return reportError(std::move(E), ToolName);
   }
-  if (!Opts.Quiet)
-    errs() << ToolName << ": " << LM.DisplayName << ": Enzyme succeeded in "
-           << formatv("{0:f2}", R->Outcome.Seconds) << " s ("
-           << join(differentiatedFunctions(*LM.M), ", ") << "); restored "
-           << Stats.Bundles << " stashed bundles"
-           << (Stats.OrphanMarkers
-                   ? formatv("; {0} calls Enzyme copied into derivatives "
-                             "lost their stash record and stay without "
-                             "those bundles",
-                             Stats.OrphanMarkers)
-                         .str()
-                   : "")
-           << "\n";
+  printSuccess(LM, *R, Stats);
   finish(*WorkDir, /*Keep=*/false);
   return exitCode(Stats.Lost ? ExitCode::Findings : ExitCode::Ok);
 }
@@ -360,7 +381,8 @@ int EnzymeCommand::runTriageMode(LoadedModule &LM,
   SanitizeResult Result;
   if (Error E = runSanitizePipeline(*LM.M, Opts, LM.DisplayName, Result))
     return reportError(std::move(E), ToolName);
-  if (Error E = prepareDrivers(*LM.M, O, LM.DisplayName, nullptr))
+  if (Error E = prepareDrivers(*LM.M, O, LM.DisplayName,
+                               Result.Manifest.findKernel(O.Fn)))
     return reportError(std::move(E), ToolName);
   if (Error E = prepareDrivers(*Original, O, LM.DisplayName, nullptr,
                                /*Lenient=*/true))
@@ -391,7 +413,10 @@ int EnzymeCommand::runTriageMode(LoadedModule &LM,
   bool Ok = Report->sanitisedOk();
   if (Ok && O.Output != "-") {
     RestoreStats Stats;
-    if (Error E = writeDifferentiated(Report->Sanitised, O, LM.DbgForm, Stats))
+    Error E = writeDifferentiated(Report->Sanitised, O, LM.DbgForm, Stats);
+    if (!E)
+      E = writeManifest(Opts, Result, O.Output);
+    if (E)
       return reportError(std::move(E), ToolName);
   }
   // The logs of a failing run are what the user came for.
