@@ -29,7 +29,7 @@ device: primal, forward and reverse checks, then timing.
 
 options:
   --report FILE   also write the results as JSON to FILE
-  --repeats N     timed launches per kernel (default 50)
+  --repeats N     timing samples per kernel, each of 20 launches (default 50)
   --device N      CUDA device ordinal (default 0)
   --probe         exit 0 when a CUDA device is usable, 7 otherwise
 

@@ -89,7 +89,14 @@ void GpuCheckCommand::addOptions(CLI::App &App) {
   App.add_flag("--no-run", O.NoRun,
                "only write the directory, even when a GPU is present");
   addSanitizeOptions(App, Opts);
-  // gpu-check's --report is the check results (JSON), written by the runner.
+  // Here --report is the check results (JSON, written by the runner) and
+  // --kernel picks the one kernel to check.
+  App.get_option("--report")->description(
+      "write the check results and timings as JSON to FILE (needs a GPU)");
+  App.get_option("--kernel")->description(
+      "the kernel to check (default: the module's only kernel)");
+  App.get_option("--repeats")->description(
+      "timing samples per kernel, each of 20 launches (default 50)");
 }
 
 Expected<Function *> GpuCheckCommand::selectKernel(Module &M) const {
