@@ -27,7 +27,9 @@ KernelManifest unsplattedManifest(const Function &Kernel) {
     raw_string_ostream OS(Type);
     A.getType()->print(OS);
     uint64_t Size = DL.getTypeAllocSize(A.getType()).getFixedValue();
-    K.OriginalParams.push_back({A.getArgNo(), Type, Size, "scalar"});
+    bool Aggregate = A.getType()->isStructTy() || A.getType()->isArrayTy();
+    K.OriginalParams.push_back(
+        {A.getArgNo(), Type, Size, Aggregate ? "value" : "scalar"});
     ManifestParam P;
     P.Index = P.OrigIndex = A.getArgNo();
     P.Name = A.getName().str();
@@ -144,7 +146,7 @@ void dropAnnotations(Function &F) {
 /// types integer arguments of the function it differentiates as integers
 /// and then refuses the inttoptr, so the derivative kernel takes those
 /// leaves as pointers (the same 8 bytes) and converts back at entry.
-Function *retypeIntegerPointers(Function &F, ActivityMap &A) {
+Function *retypeIntegerPointers(Function &F, const ActivityMap &A) {
   LLVMContext &Ctx = F.getContext();
   PointerType *Ptr = PointerType::get(Ctx, 0);
   SmallVector<Type *, 16> Tys;
