@@ -36,7 +36,7 @@ for ((seed = first; seed < first + n; seed++)); do
   fi
   for scope in ccalls all; do
     for action in keep drop stash lower; do
-      opts=(--scope="$scope" -q)
+      opts=(--scope="$scope" --no-splat -q)
       for tag in gc-transition jl_roots julia.gc_alloc_ptr_offsets unknown_tag other nonnull; do
         a=$action
         [ "$a" = lower ] && [ "$tag" != gc-transition ] && a=stash

@@ -6,6 +6,7 @@
 #include "llvm/AsmParser/LLParser.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/IR/AutoUpgrade.h"
 #include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/Verifier.h"
@@ -98,9 +99,14 @@ void applyDebugInfoForm(Module &M, DebugInfoForm Form) {
     M.convertFromNewDbgValues();
   setLLVMFlag("write-experimental-debuginfo", Records);
 #else
-  // LLVM 21+ only knows debug records.
-  (void)M;
-  (void)Form;
+  // LLVM 21+ only knows debug records, which LLVM < 19 cannot read.
+  if (Form == DebugInfoForm::Intrinsics && M.getNamedMetadata("llvm.dbg.cu"))
+    errs() << "ir-sanitize: warning: " << M.getModuleIdentifier()
+           << ": the input holds llvm.dbg.* calls, but this build (LLVM "
+           << LLVM_VERSION_MAJOR
+           << ") writes #dbg_ records, which LLVM 18 (Julia 1.12) cannot "
+              "read; use the LLVM 19 build for output that goes back to "
+              "Julia\n";
 #endif
 }
 

@@ -18,14 +18,14 @@ define internal i32 @jlplt_cuInit_8(i32 %0) {
 
 define void @julia_init_9(ptr %fptr, ptr addrspace(10) %root) {
 top:
-  call void @llvm.assume(i1 true) [ "align"(ptr %fptr, i64 8), "custom"() ]
+  call void @llvm.assume(i1 true) [ "align"(ptr %fptr, i64 8), "nonnull"(ptr %fptr) ]
   %a = call i32 @cuInit(i32 0) [ "other"(i64 1), "jl_roots"(ptr addrspace(10) %root), "gc-transition"() ]
   %b = call i32 @jlplt_cuInit_8(i32 0) [ "julia.gc_alloc_zeroinit"() ]
   %c = call i32 %fptr(i32 0) [ "julia.gc_alloc_zeroinit_indirect"() ]
   ret void
 }
 
-; CCALLS: call void @llvm.assume(i1 true) [ "align"(ptr %fptr, i64 8), "custom"() ]
+; CCALLS: call void @llvm.assume(i1 true) [ "align"(ptr %fptr, i64 8), "nonnull"(ptr %fptr) ]
 ; ALL:    call void @llvm.assume(i1 true), !irs.stashed_bundles
 ; COMMON:      %gc_state = call i8 @jl_gc_safe_enter()
 ; COMMON-NEXT: %a = call i32 @cuInit(i32 0) [ "jl_roots"(ptr addrspace(10) %root) ], !irs.stashed_bundles [[A:![0-9]+]]
