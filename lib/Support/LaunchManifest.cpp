@@ -14,33 +14,50 @@ using namespace llvm;
 namespace irs {
 namespace {
 
-json::Value toJSON(const ManifestOriginalParam &P) {
-  return json::Object{{"index", P.Index},
-                      {"type", P.Type},
-                      {"size", P.Size},
-                      {"passing", P.Passing}};
+// One writer for both the file and toJSON(): the file of a module with
+// thousands of kernels is streamed, never held as a json::Value tree.
+void write(json::OStream &J, const ManifestOriginalParam &P) {
+  J.object([&] {
+    J.attribute("index", P.Index);
+    J.attribute("type", P.Type);
+    J.attribute("size", P.Size);
+    J.attribute("passing", P.Passing);
+  });
 }
 
-json::Value toJSON(const ManifestParam &P) {
-  json::Array Path;
-  for (unsigned I : P.Path)
-    Path.push_back(I);
-  return json::Object{{"index", P.Index},           {"name", P.Name},
-                      {"type", P.Type},             {"orig_index", P.OrigIndex},
-                      {"path", std::move(Path)},    {"offset", P.Offset},
-                      {"size", P.Size},             {"pointer", P.Pointer},
-                      {"addrspace", P.AddrSpace}};
+/// One line per parameter: a module's manifest has one per leaf.
+void write(json::OStream &J, const ManifestParam &P) {
+  J.rawValue([&](raw_ostream &OS) {
+    json::OStream Line(OS);
+    Line.object([&] {
+      Line.attribute("index", P.Index);
+      Line.attribute("name", P.Name);
+      Line.attribute("type", P.Type);
+      Line.attribute("orig_index", P.OrigIndex);
+      Line.attributeArray("path", [&] {
+        for (unsigned I : P.Path)
+          Line.value(I);
+      });
+      Line.attribute("offset", P.Offset);
+      Line.attribute("size", P.Size);
+      Line.attribute("pointer", P.Pointer);
+      Line.attribute("addrspace", P.AddrSpace);
+    });
+  });
 }
 
-json::Value toJSON(const KernelManifest &K) {
-  json::Array Orig, Params;
-  for (const ManifestOriginalParam &P : K.OriginalParams)
-    Orig.push_back(toJSON(P));
-  for (const ManifestParam &P : K.Params)
-    Params.push_back(toJSON(P));
-  return json::Object{{"name", K.Name},
-                      {"original_params", std::move(Orig)},
-                      {"params", std::move(Params)}};
+void write(json::OStream &J, const KernelManifest &K) {
+  J.object([&] {
+    J.attribute("name", K.Name);
+    J.attributeArray("original_params", [&] {
+      for (const ManifestOriginalParam &P : K.OriginalParams)
+        write(J, P);
+    });
+    J.attributeArray("params", [&] {
+      for (const ManifestParam &P : K.Params)
+        write(J, P);
+    });
+  });
 }
 
 /// json::fromJSON has no overload for unsigned; read through uint64_t.
@@ -140,14 +157,24 @@ const KernelManifest *LaunchManifest::findKernel(StringRef Name) const {
   return nullptr;
 }
 
+void LaunchManifest::print(raw_ostream &OS, unsigned Indent) const {
+  json::OStream J(OS, Indent);
+  J.object([&] {
+    J.attribute("version", Version);
+    J.attribute("triple", Triple);
+    J.attribute("datalayout", DataLayout);
+    J.attributeArray("kernels", [&] {
+      for (const KernelManifest &K : Kernels)
+        write(J, K);
+    });
+  });
+}
+
 json::Value LaunchManifest::toJSON() const {
-  json::Array Ks;
-  for (const KernelManifest &K : Kernels)
-    Ks.push_back(irs::toJSON(K));
-  return json::Object{{"version", Version},
-                      {"triple", Triple},
-                      {"datalayout", DataLayout},
-                      {"kernels", std::move(Ks)}};
+  std::string Text;
+  raw_string_ostream OS(Text);
+  print(OS, 0);
+  return cantFail(json::parse(Text));
 }
 
 Expected<LaunchManifest> LaunchManifest::fromJSON(const json::Value &V) {
@@ -187,9 +214,9 @@ Expected<LaunchManifest> LaunchManifest::readFile(StringRef Path) {
 }
 
 Error LaunchManifest::writeFile(StringRef Path) const {
-  json::Value V = toJSON();
   return writeFileAtomically(Path, [&](raw_ostream &OS) {
-    OS << formatv("{0:2}", V) << "\n";
+    print(OS, 2);
+    OS << "\n";
   });
 }
 

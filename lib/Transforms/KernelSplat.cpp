@@ -5,7 +5,9 @@
 // metadata and body; the entry block rebuilds each aggregate from its leaves
 // (an insertvalue chain for by-value parameters, a stack copy for byval/byref
 // pointers) so every original use keeps its meaning; calls are rewritten to
-// pass the leaves; the old function goes.
+// pass the leaves; the old function goes. An extractvalue of a by-value
+// parameter reads its leaf directly instead of the rebuilt aggregate: the
+// same value, without a chain that ties every array's activity together.
 //
 //===----------------------------------------------------------------------===//
 #include "ir-sanitize/Transforms/KernelSplat.h"
@@ -20,6 +22,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <map>
 #include <optional>
 
 using namespace llvm;
@@ -246,13 +249,57 @@ Value *byteAddress(IRBuilder<> &B, Value *Base, uint64_t Offset) {
                 : Base;
 }
 
-Value *rebuildByValue(IRBuilder<> &B, const ParamPlan &P,
-                      ArrayRef<Argument *> Leaves, const Twine &Name) {
-  Value *Agg = PoisonValue::get(P.StorageTy);
-  for (unsigned I = 0; I != Leaves.size(); ++I)
-    Agg = B.CreateInsertValue(Agg, Leaves[I], P.Leaves[I].Path,
-                              I + 1 == Leaves.size() ? Name : Name + ".part");
+/// The part of by-value parameter \p P at \p Prefix: its leaf, or the
+/// sub-aggregate of type \p Ty rebuilt from the leaves under it.
+Value *rebuildPart(IRBuilder<> &B, const ParamPlan &P,
+                   ArrayRef<Argument *> Leaves, ArrayRef<unsigned> Prefix,
+                   Type *Ty) {
+  SmallVector<unsigned, 16> Under;
+  for (unsigned I = 0; I != Leaves.size(); ++I) {
+    ArrayRef<unsigned> Path = P.Leaves[I].Path;
+    if (Path.take_front(Prefix.size()) == Prefix)
+      Under.push_back(I);
+  }
+  if (Under.size() == 1 && P.Leaves[Under[0]].Path.size() == Prefix.size())
+    return Leaves[Under[0]];
+  Value *Agg = PoisonValue::get(Ty);
+  for (unsigned I : Under)
+    Agg = B.CreateInsertValue(
+        Agg, Leaves[I], ArrayRef<unsigned>(P.Leaves[I].Path).drop_front(Prefix.size()));
   return Agg;
+}
+
+/// An extractvalue of by-value parameter \p Old reads its leaf (or its part,
+/// rebuilt), so Enzyme sees each leaf's own activity; any other use (a
+/// store, a call, a debug record) gets the whole aggregate rebuilt at entry.
+/// The replaced extractvalues go to \p Dead: erasing one here could pull the
+/// builder's insertion point from under it.
+void replaceByValue(IRBuilder<> &B, const ParamPlan &P, Argument &Old,
+                    ArrayRef<Argument *> Leaves, StringRef Name,
+                    SmallVectorImpl<Instruction *> &Dead) {
+  std::map<std::vector<unsigned>, Value *> Parts;
+  bool NeedsWhole = Old.isUsedByMetadata();
+  for (User *U : make_early_inc_range(Old.users())) {
+    auto *EV = dyn_cast<ExtractValueInst>(U);
+    if (!EV) {
+      NeedsWhole = true;
+      continue;
+    }
+    Value *&Part = Parts[std::vector<unsigned>(EV->idx_begin(), EV->idx_end())];
+    if (!Part) {
+      Part = rebuildPart(B, P, Leaves, EV->getIndices(), EV->getType());
+      if (isa<Instruction>(Part))
+        Part->takeName(EV);
+    }
+    EV->replaceAllUsesWith(Part);
+    Dead.push_back(EV);
+  }
+  if (!NeedsWhole)
+    return;
+  Value *Whole = rebuildPart(B, P, Leaves, {}, P.StorageTy);
+  if (isa<Instruction>(Whole)) // a zero-sized aggregate is a constant
+    Whole->setName(Name);
+  Old.replaceAllUsesWith(Whole);
 }
 
 /// A private copy, like the one byval promises, at the original alignment;
@@ -280,6 +327,7 @@ Value *rebuildInMemory(IRBuilder<> &B, const ParamPlan &P, const Argument &Old,
 void rebuildArguments(const KernelPlan &Plan, Function &NF) {
   BasicBlock &Entry = NF.getEntryBlock();
   IRBuilder<> B(&Entry, Entry.getFirstInsertionPt());
+  SmallVector<Instruction *, 16> Dead;
   unsigned K = 0;
   for (unsigned I = 0; I != Plan.Params.size(); ++I) {
     const ParamPlan &P = Plan.Params[I];
@@ -296,14 +344,14 @@ void rebuildArguments(const KernelPlan &Plan, Function &NF) {
       Leaf->setName(Base + "." + joinPath(L.Path));
       Leaves.push_back(Leaf);
     }
-    if (Old.use_empty())
-      continue;
     Old.setName(Base + ".old");
-    Value *New = P.How == Passing::Value
-                     ? rebuildByValue(B, P, Leaves, Base)
-                     : rebuildInMemory(B, P, Old, Leaves, Base);
-    Old.replaceAllUsesWith(New);
+    if (P.How == Passing::Value)
+      replaceByValue(B, P, Old, Leaves, Base, Dead);
+    else if (!Old.use_empty() || Old.isUsedByMetadata())
+      Old.replaceAllUsesWith(rebuildInMemory(B, P, Old, Leaves, Base));
   }
+  for (Instruction *I : Dead)
+    I->eraseFromParent();
 }
 
 /// The leaves of actual argument \p Actual, read where the kernel's entry

@@ -66,9 +66,12 @@ struct LaunchManifest {
 
   const KernelManifest *findKernel(llvm::StringRef Name) const;
   llvm::json::Value toJSON() const;
+  /// Streams the JSON (keys in the order documented above); \p Indent 0
+  /// prints it on one line.
+  void print(llvm::raw_ostream &OS, unsigned Indent = 2) const;
   static llvm::Expected<LaunchManifest> fromJSON(const llvm::json::Value &V);
   static llvm::Expected<LaunchManifest> readFile(llvm::StringRef Path);
-  /// Writes toJSON() (pretty-printed) atomically; "-" is stdout.
+  /// Writes print() atomically; "-" is stdout.
   llvm::Error writeFile(llvm::StringRef Path) const;
 };
 

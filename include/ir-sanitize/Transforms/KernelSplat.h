@@ -5,7 +5,8 @@
 // parameter, so Enzyme can only give the whole closure one activity. The
 // splat replaces every aggregate kernel parameter (by value, or a byval /
 // byref pointer to one) with one parameter per scalar leaf, rebuilds the
-// aggregate from the leaves at entry so the body is reused unchanged, and
+// aggregate from the leaves at entry so the body is reused unchanged
+// (extractvalues of a by-value aggregate read their leaf directly), and
 // rewrites the module's calls to the kernel. The returned LaunchManifest says
 // where each new parameter lives inside the original arguments' bytes.
 //

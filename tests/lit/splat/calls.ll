@@ -11,19 +11,36 @@ target triple = "nvptx64-nvidia-cuda"
 
 %Pair = type { ptr addrspace(1), { i32, [0 x i64], double } }
 
+; An extractvalue of a leaf reads the leaf, one of a sub-aggregate gets that
+; part rebuilt, one of a zero-sized field is poison (it has no bits), and the
+; call that takes the whole aggregate gets it rebuilt at entry.
 ; CHECK-LABEL: define void @by_value(ptr addrspace(1) noundef %p.0, i32 noundef %p.1.0, double noundef %p.1.2, i32 %n)
 ; CHECK-NEXT:  entry:
-; CHECK-NEXT:    %p.part = insertvalue %Pair poison, ptr addrspace(1) %p.0, 0
-; CHECK-NEXT:    %p.part1 = insertvalue %Pair %p.part, i32 %p.1.0, 1, 0
-; CHECK-NEXT:    %p = insertvalue %Pair %p.part1, double %p.1.2, 1, 2
-; CHECK-NEXT:    %d = extractvalue %Pair %p, 1, 2
+; CHECK-DAG:     [[I0:%.*]] = insertvalue { i32, [0 x i64], double } poison, i32 %p.1.0, 0
+; CHECK-DAG:     %inner = insertvalue { i32, [0 x i64], double } [[I0]], double %p.1.2, 2
+; CHECK-DAG:     [[P0:%.*]] = insertvalue %Pair poison, ptr addrspace(1) %p.0, 0
+; CHECK-DAG:     [[P1:%.*]] = insertvalue %Pair [[P0]], i32 %p.1.0, 1, 0
+; CHECK-DAG:     %p = insertvalue %Pair [[P1]], double %p.1.2, 1, 2
+; CHECK:         store double %p.1.2, ptr addrspace(1) %p.0, align 8
+; CHECK-NEXT:    call void @sink(%Pair %p)
+; CHECK-NEXT:    call void @sink_inner({ i32, [0 x i64], double } %inner)
+; CHECK-NEXT:    call void @sink_empty([0 x i64] poison)
+; CHECK-NEXT:    ret void
 define void @by_value(%Pair noundef %p, i32 %n) {
 entry:
   %d = extractvalue %Pair %p, 1, 2
   %ptr = extractvalue %Pair %p, 0
   store double %d, ptr addrspace(1) %ptr, align 8
+  call void @sink(%Pair %p)
+  %inner = extractvalue %Pair %p, 1
+  call void @sink_inner({ i32, [0 x i64], double } %inner)
+  %empty = extractvalue %Pair %p, 1, 1
+  call void @sink_empty([0 x i64] %empty)
   ret void
 }
+declare void @sink(%Pair)
+declare void @sink_inner({ i32, [0 x i64], double })
+declare void @sink_empty([0 x i64])
 
 ; The pointer attributes of a byval parameter describe the copy, not the
 ; values inside it, so the leaves get none.
