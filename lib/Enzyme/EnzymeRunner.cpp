@@ -65,17 +65,29 @@ std::string originalName(StringRef Name) {
   return Name.str();
 }
 
+/// \p Text without metadata attachments (", !dbg !15"): they number
+/// Enzyme's copy of the module and mean nothing to the reader.
+std::string withoutAttachments(std::string Text) {
+  static const Regex Attachment(", ![A-Za-z_.0-9]+ ![0-9]+");
+  while (Attachment.match(Text))
+    Text = Attachment.sub("", Text);
+  return Text;
+}
+
 bool isStackDumpLine(StringRef L) {
+  static const Regex Frame("^ *#[0-9]+ 0x");
+  static const Regex Context("^[0-9]+\\.\t");
   return L.starts_with("PLEASE submit") || L.starts_with("Stack dump") ||
-         Regex("^ *#[0-9]+ 0x").match(L) || Regex("^[0-9]+\\.\t").match(L);
+         Frame.match(L) || Context.match(L);
 }
 
 /// "GradientUtils::getInvertedBundles" from a stack frame of a module other
 /// than LLVM, libc or opt itself (i.e. the plugin).
 std::optional<std::string> pluginFrame(StringRef L) {
   SmallVector<StringRef, 4> M;
-  if (!Regex("^ *#[0-9]+ 0x[0-9a-f]+ (.*) \\(([^()]*)\\+0x[0-9a-f]+\\)$")
-           .match(L, &M))
+  static const Regex Frame(
+      "^ *#[0-9]+ 0x[0-9a-f]+ (.*) \\(([^()]*)\\+0x[0-9a-f]+\\)$");
+  if (!Frame.match(L, &M))
     return std::nullopt;
   StringRef Module = sys::path::filename(M[2]);
   if (Module.starts_with("libLLVM") || Module.starts_with("libc.") ||
@@ -111,9 +123,10 @@ EnzymeLogDiagnosis diagnoseEnzymeLog(StringRef Log) {
   SmallVector<StringRef, 64> Lines;
   Log.split(Lines, '\n');
   std::string Fallback, Previous;
-  Regex InFunction("in function ([^ ]+) [^:]*: (Enzyme: .*)$");
-  Regex Unreachable("UNREACHABLE executed at (.*):([0-9]+)!");
-  Regex Assertion("^[^ ]*: (.*):([0-9]+): .*(Assertion `.*' failed\\.)");
+  static const Regex InFunction("in function ([^ ]+) [^:]*: (Enzyme: .*)$");
+  static const Regex Unreachable("UNREACHABLE executed at (.*):([0-9]+)!");
+  static const Regex Assertion(
+      "^[^ ]*: (.*):([0-9]+): .*(Assertion `.*' failed\\.)");
   for (StringRef L : Lines) {
     L = L.rtrim();
     SmallVector<StringRef, 4> M;
@@ -128,7 +141,7 @@ EnzymeLogDiagnosis diagnoseEnzymeLog(StringRef Log) {
     } else if (L.contains("at context:") && D.Instruction.empty()) {
       D.Instruction = squeeze(L.split("at context:").second);
     } else if (D.Message.empty() && L.starts_with("unsupported tag ")) {
-      D.Message = squeeze(L);
+      D.Message = withoutAttachments(squeeze(L));
       D.Instruction = squeeze(L.split(" for ").second);
     } else if (D.Message.empty() && L.starts_with("LLVM ERROR: ")) {
       D.Message = L.drop_front(strlen("LLVM ERROR: ")).str();
@@ -156,10 +169,7 @@ namespace {
 /// and the input: attribute group numbers and metadata attachments.
 std::string normaliseInstruction(StringRef Inst) {
   static const Regex AttrGroup(" #[0-9]+");
-  static const Regex Attachment(", ![A-Za-z_.0-9]+ ![0-9]+");
-  std::string S = squeeze(Inst);
-  while (Attachment.match(S))
-    S = Attachment.sub("", S);
+  std::string S = withoutAttachments(squeeze(Inst));
   while (AttrGroup.match(S))
     S = AttrGroup.sub("", S);
   return S;
