@@ -49,8 +49,10 @@ json::Value BundleReport::toJSON(BundleScope Scope) const {
     json::Object Site{{"callee", S.Callee}, {"bundles", std::move(Bundles)}};
     if (!S.Location.empty())
       Site["location"] = S.Location;
-    Functions.back().getAsObject()->getArray("call_sites")->push_back(
-        std::move(Site));
+    Functions.back()
+        .getAsObject()
+        ->getArray("call_sites")
+        ->push_back(std::move(Site));
   }
   json::Object Tags;
   for (auto &KV : TagCounts)

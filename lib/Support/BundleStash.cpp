@@ -182,9 +182,10 @@ RestoreOutcome restoreStashedBundles(CallBase &CB) {
   }
   // Merge by original position: the kept bundles stayed in order, so putting
   // each stashed one back at its index (lowest first) rebuilds the list.
-  llvm::stable_sort(Stashed, [](const StashedBundle &A, const StashedBundle &B) {
-    return A.Position < B.Position;
-  });
+  llvm::stable_sort(Stashed,
+                    [](const StashedBundle &A, const StashedBundle &B) {
+                      return A.Position < B.Position;
+                    });
   SmallVector<OperandBundleDef, 4> Merged;
   CB.getOperandBundlesAsDefs(Merged);
   for (StashedBundle &SB : Stashed) {

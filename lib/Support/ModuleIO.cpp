@@ -144,8 +144,8 @@ std::unique_ptr<Module> parseBitcode(MemoryBufferRef Buf, SMDiagnostic &Diag,
   static std::string FatalName;
   FatalName = Name.str();
   ScopedFatalErrorHandler Handler([](void *, const char *Reason, bool) {
-    errs() << "ir-sanitize: error: " << FatalName << ": invalid IR: "
-           << firstLine(Reason) << "\n";
+    errs() << "ir-sanitize: error: " << FatalName
+           << ": invalid IR: " << firstLine(Reason) << "\n";
     sys::Process::Exit(static_cast<int>(ExitCode::BadInput));
   });
   return parseIR(Buf, Diag, Ctx);
@@ -186,8 +186,9 @@ Expected<LoadedModule> readModule(StringRef Path, LLVMContext &Ctx) {
     return badInput(Name, "invalid IR: " + firstLine(VOS.str()));
   // The parser's deferred upgrade: strips broken or outdated debug info. With
   // current, valid debug info it would only run the verifier a second time.
-  if (!IsBitcode && (BrokenDebugInfo || getDebugMetadataVersionFromModule(
-                                            *Result.M) != DEBUG_METADATA_VERSION))
+  if (!IsBitcode &&
+      (BrokenDebugInfo ||
+       getDebugMetadataVersionFromModule(*Result.M) != DEBUG_METADATA_VERSION))
     UpgradeDebugInfo(*Result.M);
   return Result;
 }
@@ -212,8 +213,9 @@ Error verifyModuleOrError(const Module &M, StringRef What) {
   if (!verifyModule(M, &OS))
     return Error::success();
   return makeToolError(ExitCode::VerifierFailed,
-                       What + " failed the LLVM verifier (a bug in "
-                              "ir-sanitize, please report it): " +
+                       What +
+                           " failed the LLVM verifier (a bug in "
+                           "ir-sanitize, please report it): " +
                            firstLine(OS.str()));
 }
 

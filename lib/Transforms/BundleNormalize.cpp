@@ -43,8 +43,10 @@ bool normalizeCall(CallBase &Call, const BundlePolicy &Policy,
     OldKey = Out.Key;
     Changed = true;
   }
-  CallSiteRecord Site{CB->getFunction()->getName().str(), calleeName(*CB),
-                      debugLocation(*CB), {}};
+  CallSiteRecord Site{CB->getFunction()->getName().str(),
+                      calleeName(*CB),
+                      debugLocation(*CB),
+                      {}};
   SmallVector<OperandBundleDef, 2> Kept;
   SmallVector<StashedBundle, 2> Stashed;
   bool Lower = false;
@@ -85,8 +87,7 @@ bool normalizeBundles(Module &M, const BundlePolicy &Policy,
   return Changed;
 }
 
-PreservedAnalyses BundleNormalizePass::run(Module &M,
-                                           ModuleAnalysisManager &) {
+PreservedAnalyses BundleNormalizePass::run(Module &M, ModuleAnalysisManager &) {
   return normalizeBundles(M, Policy, Report) ? PreservedAnalyses::none()
                                              : PreservedAnalyses::all();
 }

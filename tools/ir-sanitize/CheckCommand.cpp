@@ -20,8 +20,8 @@ using namespace llvm;
 namespace irs::cli {
 
 CheckSection collectBundleSection(Module &M, const CheckOptions &Opts) {
-  CheckSection S{"bundles", "call sites with bundles Enzyme aborts on", true,
-                 {}};
+  CheckSection S{
+      "bundles", "call sites with bundles Enzyme aborts on", true, {}};
   for (Function &F : M)
     for (CallBase *CB : bundledCalls(F, Opts.Scope))
       for (unsigned I = 0, E = CB->getNumOperandBundles(); I != E; ++I) {

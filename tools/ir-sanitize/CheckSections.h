@@ -32,8 +32,8 @@ struct CheckFinding {
 };
 
 struct CheckSection {
-  std::string Key;   ///< JSON key, e.g. "bundles".
-  std::string Title; ///< Heading in the text output.
+  std::string Key;      ///< JSON key, e.g. "bundles".
+  std::string Title;    ///< Heading in the text output.
   bool Blocking = true; ///< Whether its findings make Enzyme abort (exit 1).
   std::vector<CheckFinding> Findings;
 };

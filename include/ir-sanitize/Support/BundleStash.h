@@ -20,9 +20,9 @@
 // the marker with it, so the pair survives as far as both are carried along.
 // restore finds the marker by KEY walking back from the call in its block,
 // then anywhere in the function where a unique dominating one exists. KEY is
-// unique in the module when stashed (copies share it; the search disambiguates).
-// Operand bundles with a token operand cannot be passed to a call and are
-// never stashed.
+// unique in the module when stashed (copies share it; the search
+// disambiguates). Operand bundles with a token operand cannot be passed to a
+// call and are never stashed.
 //
 //===----------------------------------------------------------------------===//
 #ifndef IR_SANITIZE_SUPPORT_BUNDLESTASH_H
@@ -89,8 +89,9 @@ unsigned eraseStashMarkers(llvm::Module &M);
 
 /// Replaces \p CB by an identical call or invoke carrying \p Bundles instead
 /// of its own (same callee, arguments, attributes, metadata, name, uses).
-llvm::CallBase *replaceOperandBundles(llvm::CallBase &CB,
-                                      llvm::ArrayRef<llvm::OperandBundleDef> Bundles);
+llvm::CallBase *
+replaceOperandBundles(llvm::CallBase &CB,
+                      llvm::ArrayRef<llvm::OperandBundleDef> Bundles);
 
 } // namespace irs
 

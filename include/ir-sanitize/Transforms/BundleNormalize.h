@@ -1,4 +1,4 @@
-//===- BundleNormalize.h - Make operand bundles Enzyme can handle -*- C++ -*-===//
+//===- BundleNormalize.h - Bundles Enzyme can handle ------------*- C++ -*-===//
 //
 // Enzyme aborts on any operand bundle other than jl_roots
 // (GradientUtils::getInvertedBundles). This pass applies a BundlePolicy to

@@ -1,4 +1,4 @@
-//===- GCSafeRegion.h - Explicit jl_gc_safe_enter/leave around a call -*- C++ -*-===//
+//===- GCSafeRegion.h - jl_gc_safe_enter/leave around a call ----*- C++ -*-===//
 //
 // Lowering of the `"gc-transition"` bundle to the form Julia used before 1.12:
 //

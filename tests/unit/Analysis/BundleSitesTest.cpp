@@ -8,8 +8,7 @@
 using namespace llvm;
 using namespace irs;
 
-TEST_CASE("bundledCalls honours the scope and names callees",
-          "[BundleSites]") {
+TEST_CASE("bundledCalls honours the scope and names callees", "[BundleSites]") {
   LLVMContext Ctx;
   SMDiagnostic Err;
   auto M = parseAssemblyString(R"(

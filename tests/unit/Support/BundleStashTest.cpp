@@ -157,7 +157,7 @@ define void @f() convergent {
   ret void
 }
 )");
-  auto *CB = cast<CallBase>(&*std::next(
-      M->getFunction("f")->getEntryBlock().begin()));
+  auto *CB =
+      cast<CallBase>(&*std::next(M->getFunction("f")->getEntryBlock().begin()));
   CHECK_FALSE(canStash(CB->getOperandBundleAt(0)));
 }
