@@ -4,7 +4,9 @@
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Twine.h"
+#include "llvm/Support/Signals.h"
 
+#include <atomic>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -19,6 +21,43 @@ extern char **environ;
 using namespace llvm;
 
 namespace irs {
+namespace {
+
+/// Running children. They have process groups of their own (so that a
+/// timeout kills what they started), which also keeps Ctrl-C from reaching
+/// them: if ir-sanitize is interrupted, it kills them itself.
+std::atomic<int> LiveGroups[16];
+
+void killLiveChildrenAndExit() {
+  for (std::atomic<int> &G : LiveGroups)
+    if (int Pid = G.load(); Pid > 0)
+      ::kill(-Pid, SIGKILL);
+  // LLVM calls this instead of ending the process: end it as interrupted.
+  ::signal(SIGINT, SIG_DFL);
+  ::raise(SIGINT);
+}
+
+void trackChild(int Pid) {
+  static const bool Installed = [] {
+    sys::SetInterruptFunction(killLiveChildrenAndExit);
+    return true;
+  }();
+  (void)Installed;
+  for (std::atomic<int> &G : LiveGroups) {
+    int Free = 0;
+    if (G.compare_exchange_strong(Free, Pid))
+      return;
+  }
+}
+
+void untrackChild(int Pid) {
+  for (std::atomic<int> &G : LiveGroups) {
+    int Expected = Pid;
+    G.compare_exchange_strong(Expected, 0);
+  }
+}
+
+} // namespace
 
 std::string signalName(int Signal) {
   switch (Signal) {
@@ -101,6 +140,7 @@ Expected<ChildProcess> ChildProcess::start(StringRef Program,
     return createStringError(inconvertibleErrorCode(),
                              Program + ": cannot run: " + strerror(Err));
   }
+  trackChild(Child.Pid);
   return Child;
 }
 
@@ -115,7 +155,13 @@ ChildProcess::~ChildProcess() {
   if (Pid > 0) {
     ::kill(-Pid, SIGKILL);
     ::waitpid(Pid, nullptr, 0);
+    forget();
   }
+}
+
+void ChildProcess::forget() {
+  untrackChild(Pid);
+  Pid = -1;
 }
 
 ChildOutcome ChildProcess::wait() {
@@ -132,13 +178,13 @@ ChildOutcome ChildProcess::wait() {
       // Reaped elsewhere or never ours: report it as a failed run.
       Out.How = ChildOutcome::Kind::Exited;
       Out.ExitCode = 127;
-      Pid = -1;
+      forget();
       return Out;
     }
     if (TimeoutSeconds && steady_clock::now() >= Deadline) {
       ::kill(-Pid, SIGKILL);
       ::waitpid(Pid, &Status, 0);
-      Pid = -1;
+      forget();
       Out.How = ChildOutcome::Kind::TimedOut;
       Out.Seconds = duration<double>(steady_clock::now() - Started).count();
       return Out;
@@ -146,7 +192,7 @@ ChildOutcome ChildProcess::wait() {
     std::this_thread::sleep_for(Poll);
     Poll = std::min(Poll * 2, milliseconds(20));
   }
-  Pid = -1;
+  forget();
   Out.Seconds = duration<double>(steady_clock::now() - Started).count();
   if (WIFSIGNALED(Status)) {
     Out.How = ChildOutcome::Kind::Signalled;

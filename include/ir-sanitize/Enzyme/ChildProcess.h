@@ -39,6 +39,8 @@ class ChildProcess {
 public:
   /// Starts \p Program with \p Args (argv[0] is added) in its own process
   /// group, stdout and stderr appended to \p LogPath (created or truncated).
+  /// Children still running when ir-sanitize is interrupted (SIGINT, SIGTERM,
+  /// SIGHUP) are killed with it.
   /// \p TimeoutSeconds == 0 means no limit. Errors: the log cannot be created
   /// or the program cannot be started.
   static llvm::Expected<ChildProcess> start(llvm::StringRef Program,
@@ -55,6 +57,8 @@ public:
 
 private:
   ChildProcess() = default;
+  /// The child has been reaped: stop tracking it.
+  void forget();
   int Pid = -1;
   unsigned TimeoutSeconds = 0;
   std::chrono::steady_clock::time_point Started;
