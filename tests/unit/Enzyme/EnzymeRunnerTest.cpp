@@ -1,4 +1,5 @@
 #include "ir-sanitize/Enzyme/EnzymeRunner.h"
+#include "EnzymeTestUtils.h"
 #include "ir-sanitize/Enzyme/PluginLocator.h"
 #include "ir-sanitize/Support/ExitCodes.h"
 
@@ -13,6 +14,7 @@
 
 using namespace llvm;
 using namespace irs;
+using namespace irs::test;
 
 namespace {
 
@@ -75,40 +77,6 @@ std::unique_ptr<Module> parse(LLVMContext &Ctx, StringRef IR) {
   REQUIRE(M);
   return M;
 }
-
-std::string fakePlugin(StringRef Name) {
-  SmallString<256> P(IRS_FAKE_PLUGINS_DIR);
-  sys::path::append(P, Name);
-  return std::string(P);
-}
-
-/// A work directory holding a small module for opt; removed afterwards.
-struct Work {
-  SmallString<256> Dir;
-  Work() {
-    REQUIRE(!sys::fs::createUniqueDirectory("irs-runner", Dir));
-    std::error_code EC;
-    raw_fd_ostream OS(path("in.ll"), EC);
-    REQUIRE(!EC);
-    OS << "define double @f(double %x) {\n  ret double %x\n}\n";
-  }
-  ~Work() { sys::fs::remove_directories(Dir); }
-  std::string path(StringRef Name) const {
-    SmallString<256> P(Dir);
-    sys::path::append(P, Name);
-    return std::string(P);
-  }
-  EnzymeInvocation invocation(StringRef Plugin, unsigned Timeout) const {
-    EnzymeInvocation Inv;
-    Inv.InputPath = path("in.ll");
-    Inv.OutputPath = path("out.ll");
-    Inv.LogPath = path("enzyme.log");
-    Inv.PluginPath = Plugin.str();
-    Inv.TimeoutSeconds = Timeout;
-    Inv.TextOutput = true;
-    return Inv;
-  }
-};
 
 } // namespace
 
@@ -192,21 +160,22 @@ TEST_CASE("a quoted instruction is traced back to its function",
 
 TEST_CASE("an aborting plugin is a diagnosed result, not a crash",
           "[EnzymeRunner]") {
-  Work W;
-  auto R = runEnzyme(W.invocation(fakePlugin("FakeEnzymeAbort.so"), 60));
+  WorkDir W;
+  auto R =
+      runEnzyme(enzymeRun(W, "abort", fakePlugin("FakeEnzymeAbort.so"), 60));
   REQUIRE(static_cast<bool>(R));
   CHECK_FALSE(R->ok());
   CHECK(R->Outcome.How == ChildOutcome::Kind::Signalled);
   CHECK(R->Diagnosis.Message.rfind("unsupported tag gc-transition", 0) == 0);
   CHECK(R->Diagnosis.Where == "GradientUtils.cpp:308");
-  CHECK(R->LogPath == W.path("enzyme.log"));
+  CHECK(R->LogPath == W.path("abort.log"));
   CHECK(sys::fs::exists(R->LogPath));
-  CHECK_FALSE(sys::fs::exists(W.path("out.ll")));
+  CHECK_FALSE(sys::fs::exists(W.path("abort.out.ll")));
 }
 
 TEST_CASE("a hanging plugin is killed at the time limit", "[EnzymeRunner]") {
-  Work W;
-  auto R = runEnzyme(W.invocation(fakePlugin("FakeEnzymeHang.so"), 1));
+  WorkDir W;
+  auto R = runEnzyme(enzymeRun(W, "hang", fakePlugin("FakeEnzymeHang.so"), 1));
   REQUIRE(static_cast<bool>(R));
   CHECK(R->Outcome.How == ChildOutcome::Kind::TimedOut);
   CHECK(R->summary() == "timed out after 1 s");
@@ -214,8 +183,8 @@ TEST_CASE("a hanging plugin is killed at the time limit", "[EnzymeRunner]") {
 
 TEST_CASE("a library that is no plugin makes opt fail, reported as such",
           "[EnzymeRunner]") {
-  Work W;
-  auto R = runEnzyme(W.invocation(fakePlugin("NotAPlugin.so"), 60));
+  WorkDir W;
+  auto R = runEnzyme(enzymeRun(W, "noentry", fakePlugin("NotAPlugin.so"), 60));
   REQUIRE(static_cast<bool>(R));
   CHECK(R->Outcome.How == ChildOutcome::Kind::Exited);
   CHECK(R->Outcome.ExitCode != 0);
@@ -224,8 +193,9 @@ TEST_CASE("a library that is no plugin makes opt fail, reported as such",
 
 TEST_CASE("a missing opt is an error with the no-Enzyme exit code",
           "[EnzymeRunner]") {
-  Work W;
-  EnzymeInvocation Inv = W.invocation(fakePlugin("FakeEnzymeAbort.so"), 5);
+  WorkDir W;
+  EnzymeInvocation Inv =
+      enzymeRun(W, "noopt", fakePlugin("FakeEnzymeAbort.so"), 5);
   Inv.OptPath = W.path("no-such-opt");
   auto R = runEnzyme(Inv);
   REQUIRE_FALSE(static_cast<bool>(R));
@@ -242,20 +212,17 @@ TEST_CASE("the real Enzyme differentiates a small function", "[EnzymeRunner]") {
     WARN("SKIPPED: no Enzyme plugin (" << toString(Plugin.takeError()) << ")");
     return;
   }
-  Work W;
-  {
-    std::error_code EC;
-    raw_fd_ostream OS(W.path("in.ll"), EC);
-    OS << "define double @sq(double %x) {\n  %y = fmul double %x, %x\n"
+  WorkDir W;
+  W.write("in.ll",
+          "define double @sq(double %x) {\n  %y = fmul double %x, %x\n"
           "  ret double %y\n}\n"
           "define double @d(double %x) {\n"
           "  %r = call double (...) @__enzyme_autodiff(ptr @sq, double %x)\n"
           "  ret double %r\n}\n"
-          "declare double @__enzyme_autodiff(...)\n";
-  }
-  auto R = runEnzyme(W.invocation(Plugin->Path, 120));
+          "declare double @__enzyme_autodiff(...)\n");
+  auto R = runEnzyme(enzymeRun(W, "real", Plugin->Path, 120));
   REQUIRE(static_cast<bool>(R));
   INFO(R->summary());
   CHECK(R->ok());
-  CHECK(sys::fs::exists(W.path("out.ll")));
+  CHECK(sys::fs::exists(W.path("real.out.ll")));
 }

@@ -1,4 +1,5 @@
 #include "ir-sanitize/Enzyme/PluginLocator.h"
+#include "EnzymeTestUtils.h"
 #include "ir-sanitize/Support/ExitCodes.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -11,38 +12,21 @@
 
 using namespace llvm;
 using namespace irs;
+using namespace irs::test;
 
 namespace {
 
-std::string fake(StringRef Name) {
-  SmallString<256> P(IRS_FAKE_PLUGINS_DIR);
-  sys::path::append(P, Name);
-  return std::string(P);
-}
-
 std::string otherMajorPlugin() {
-  return fake(enzymePluginFileName(hostLLVMMajor() - 1));
+  return fakePlugin(enzymePluginFileName(hostLLVMMajor() - 1));
 }
-
-/// An empty directory to search in; removed by the destructor.
-struct TempDir {
-  SmallString<256> Path;
-  TempDir() { REQUIRE(!sys::fs::createUniqueDirectory("irs-plugins", Path)); }
-  ~TempDir() { sys::fs::remove_directories(Path); }
-  std::string file(StringRef Name) const {
-    SmallString<256> P(Path);
-    sys::path::append(P, Name);
-    return std::string(P);
-  }
-};
 
 /// A search that sees only \p Dir: no environment, no configured default.
-PluginSearch isolatedSearch(const TempDir &Dir) {
+PluginSearch isolatedSearch(const WorkDir &Dir) {
   PluginSearch S;
   S.ExecutablePath = "/nonexistent/bin/ir-sanitize";
   S.UseEnvironment = false;
   S.UseConfiguredDefault = false;
-  S.LibraryDirs = {std::string(Dir.Path)};
+  S.LibraryDirs = {std::string(Dir.Dir)};
   return S;
 }
 
@@ -58,7 +42,7 @@ ExitCode codeOf(Error E) {
 
 TEST_CASE("inspectPlugin reads the LLVM major from DT_NEEDED, else the name",
           "[PluginLocator]") {
-  auto Abort = inspectPlugin(fake("FakeEnzymeAbort.so"));
+  auto Abort = inspectPlugin(fakePlugin("FakeEnzymeAbort.so"));
   REQUIRE(static_cast<bool>(Abort));
   REQUIRE(Abort->LLVMMajor);
   CHECK(*Abort->LLVMMajor == hostLLVMMajor());
@@ -69,7 +53,7 @@ TEST_CASE("inspectPlugin reads the LLVM major from DT_NEEDED, else the name",
   REQUIRE(Other->LLVMMajor);
   CHECK(*Other->LLVMMajor == hostLLVMMajor() - 1);
 
-  auto NoEntry = inspectPlugin(fake("NotAPlugin.so"));
+  auto NoEntry = inspectPlugin(fakePlugin("NotAPlugin.so"));
   REQUIRE(static_cast<bool>(NoEntry));
   CHECK_FALSE(NoEntry->HasEntryPoint);
 }
@@ -77,7 +61,8 @@ TEST_CASE("inspectPlugin reads the LLVM major from DT_NEEDED, else the name",
 TEST_CASE("checkPlugin refuses other majors, non-plugins and non-libraries",
           "[PluginLocator]") {
   unsigned Major = hostLLVMMajor();
-  CHECK(static_cast<bool>(checkPlugin(fake("FakeEnzymeAbort.so"), Major)));
+  CHECK(
+      static_cast<bool>(checkPlugin(fakePlugin("FakeEnzymeAbort.so"), Major)));
 
   auto Other = checkPlugin(otherMajorPlugin(), Major);
   REQUIRE_FALSE(static_cast<bool>(Other));
@@ -86,28 +71,23 @@ TEST_CASE("checkPlugin refuses other majors, non-plugins and non-libraries",
         std::string::npos);
   CHECK(Msg.find("needs " + enzymePluginFileName(Major)) != std::string::npos);
 
-  auto NoEntry = checkPlugin(fake("NotAPlugin.so"), Major);
+  auto NoEntry = checkPlugin(fakePlugin("NotAPlugin.so"), Major);
   REQUIRE_FALSE(static_cast<bool>(NoEntry));
   CHECK(toString(NoEntry.takeError()).find("llvmGetPassPluginInfo") !=
         std::string::npos);
 
-  TempDir Dir;
-  std::string Text = Dir.file("LLVMEnzyme.so");
-  {
-    std::error_code EC;
-    raw_fd_ostream OS(Text, EC);
-    OS << "not a library\n";
-  }
+  WorkDir Dir;
+  std::string Text = Dir.write("LLVMEnzyme.so", "not a library\n");
   CHECK(codeOf(checkPlugin(Text, Major).takeError()) == ExitCode::NoEnzyme);
-  CHECK(codeOf(checkPlugin(Dir.file("missing.so"), Major).takeError()) ==
+  CHECK(codeOf(checkPlugin(Dir.path("missing.so"), Major).takeError()) ==
         ExitCode::NoEnzyme);
 }
 
 TEST_CASE("the search finds a plugin in the library directories",
           "[PluginLocator]") {
-  TempDir Dir;
-  std::string Target = Dir.file(enzymePluginFileName(hostLLVMMajor()));
-  REQUIRE(!sys::fs::copy_file(fake("FakeEnzymeAbort.so"), Target));
+  WorkDir Dir;
+  std::string Target = Dir.path(enzymePluginFileName(hostLLVMMajor()));
+  REQUIRE(!sys::fs::copy_file(fakePlugin("FakeEnzymeAbort.so"), Target));
   auto Found = locateEnzymePlugin(isolatedSearch(Dir));
   REQUIRE(static_cast<bool>(Found));
   CHECK(Found->Path == Target);
@@ -116,36 +96,37 @@ TEST_CASE("the search finds a plugin in the library directories",
 
 TEST_CASE("next to the binary comes before the library directories",
           "[PluginLocator]") {
-  TempDir Bin, Lib;
+  WorkDir Bin, Lib;
   std::string Name = enzymePluginFileName(hostLLVMMajor());
-  REQUIRE(!sys::fs::copy_file(fake("FakeEnzymeAbort.so"), Bin.file(Name)));
-  REQUIRE(!sys::fs::copy_file(fake("FakeEnzymeHang.so"), Lib.file(Name)));
+  REQUIRE(
+      !sys::fs::copy_file(fakePlugin("FakeEnzymeAbort.so"), Bin.path(Name)));
+  REQUIRE(!sys::fs::copy_file(fakePlugin("FakeEnzymeHang.so"), Lib.path(Name)));
   PluginSearch S = isolatedSearch(Lib);
-  S.ExecutablePath = Bin.file("ir-sanitize");
+  S.ExecutablePath = Bin.path("ir-sanitize");
   auto Found = locateEnzymePlugin(S);
   REQUIRE(static_cast<bool>(Found));
-  CHECK(Found->Path == Bin.file(Name));
+  CHECK(Found->Path == Bin.path(Name));
   CHECK(Found->Origin == "next to ir-sanitize");
 }
 
 TEST_CASE("an explicit or environment plugin wins and is never skipped",
           "[PluginLocator]") {
-  TempDir Dir;
-  REQUIRE(!sys::fs::copy_file(fake("FakeEnzymeAbort.so"),
-                              Dir.file(enzymePluginFileName(hostLLVMMajor()))));
+  WorkDir Dir;
+  REQUIRE(!sys::fs::copy_file(fakePlugin("FakeEnzymeAbort.so"),
+                              Dir.path(enzymePluginFileName(hostLLVMMajor()))));
   PluginSearch S = isolatedSearch(Dir);
-  S.Explicit = fake("FakeEnzymeHang.so");
+  S.Explicit = fakePlugin("FakeEnzymeHang.so");
   auto Found = locateEnzymePlugin(S);
   REQUIRE(static_cast<bool>(Found));
   CHECK(Found->Origin == "--enzyme-plugin");
 
   // A bad explicit plugin is an error even though the search would succeed.
-  S.Explicit = fake("NotAPlugin.so");
+  S.Explicit = fakePlugin("NotAPlugin.so");
   CHECK(codeOf(locateEnzymePlugin(S).takeError()) == ExitCode::NoEnzyme);
 
   S.Explicit.clear();
   S.UseEnvironment = true;
-  ::setenv("ENZYME_PLUGIN", fake("FakeEnzymeHang.so").c_str(), 1);
+  ::setenv("ENZYME_PLUGIN", fakePlugin("FakeEnzymeHang.so").c_str(), 1);
   auto FromEnv = locateEnzymePlugin(S);
   ::unsetenv("ENZYME_PLUGIN");
   REQUIRE(static_cast<bool>(FromEnv));
@@ -154,7 +135,7 @@ TEST_CASE("an explicit or environment plugin wins and is never skipped",
 
 TEST_CASE("nothing usable: exit code 6, where it looked, what it rejected",
           "[PluginLocator]") {
-  TempDir Dir;
+  WorkDir Dir;
   auto None = locateEnzymePlugin(isolatedSearch(Dir));
   REQUIRE_FALSE(static_cast<bool>(None));
   std::string Msg;
@@ -165,12 +146,12 @@ TEST_CASE("nothing usable: exit code 6, where it looked, what it rejected",
   });
   CHECK(Code == ExitCode::NoEnzyme);
   CHECK(Msg.find("--enzyme-plugin") != std::string::npos);
-  CHECK(Msg.find(std::string(Dir.Path)) != std::string::npos);
+  CHECK(Msg.find(std::string(Dir.Dir)) != std::string::npos);
   CHECK(Msg.find('\n') == std::string::npos);
 
   // A wrong-major file under the searched name is reported, not used.
   REQUIRE(!sys::fs::copy_file(otherMajorPlugin(),
-                              Dir.file(enzymePluginFileName(hostLLVMMajor()))));
+                              Dir.path(enzymePluginFileName(hostLLVMMajor()))));
   auto Wrong = locateEnzymePlugin(isolatedSearch(Dir));
   REQUIRE_FALSE(static_cast<bool>(Wrong));
   CHECK(toString(Wrong.takeError()).find("rejected") != std::string::npos);

@@ -1,4 +1,5 @@
 #include "ir-sanitize/Enzyme/Triage.h"
+#include "EnzymeTestUtils.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -8,47 +9,13 @@
 
 using namespace llvm;
 using namespace irs;
-
-namespace {
-
-std::string fakePlugin(StringRef Name) {
-  SmallString<256> P(IRS_FAKE_PLUGINS_DIR);
-  sys::path::append(P, Name);
-  return std::string(P);
-}
-
-struct Work {
-  SmallString<256> Dir;
-  Work() {
-    REQUIRE(!sys::fs::createUniqueDirectory("irs-triage", Dir));
-    std::error_code EC;
-    raw_fd_ostream OS(path("in.ll"), EC);
-    OS << "define double @f(double %x) {\n  ret double %x\n}\n";
-  }
-  ~Work() { sys::fs::remove_directories(Dir); }
-  std::string path(StringRef Name) const {
-    SmallString<256> P(Dir);
-    sys::path::append(P, Name);
-    return std::string(P);
-  }
-  EnzymeInvocation run(StringRef Stem, StringRef Plugin, unsigned Timeout) {
-    EnzymeInvocation Inv;
-    Inv.InputPath = path("in.ll");
-    Inv.OutputPath = path((Stem + ".out.ll").str());
-    Inv.LogPath = path((Stem + ".log").str());
-    Inv.PluginPath = fakePlugin(Plugin);
-    Inv.TimeoutSeconds = Timeout;
-    Inv.TextOutput = true;
-    return Inv;
-  }
-};
-
-} // namespace
+using namespace irs::test;
 
 TEST_CASE("triage: original aborts, sanitised differentiates", "[Triage]") {
-  Work W;
-  auto R = runTriage(W.run("original", "FakeEnzymeAbort.so", 60),
-                     W.run("sanitised", "FakeEnzymeNoop.so", 60));
+  WorkDir W;
+  auto R =
+      runTriage(enzymeRun(W, "original", fakePlugin("FakeEnzymeAbort.so"), 60),
+                enzymeRun(W, "sanitised", fakePlugin("FakeEnzymeNoop.so"), 60));
   REQUIRE(static_cast<bool>(R));
   R->InputName = "dump.bc";
   R->Changes = {"1 bundles on 1 call sites: lowered 1"};
@@ -71,9 +38,10 @@ TEST_CASE("triage: original aborts, sanitised differentiates", "[Triage]") {
 
 TEST_CASE("triage runs both sides at once, each with its time limit",
           "[Triage]") {
-  Work W;
-  auto R = runTriage(W.run("original", "FakeEnzymeHang.so", 2),
-                     W.run("sanitised", "FakeEnzymeHang.so", 2));
+  WorkDir W;
+  auto R =
+      runTriage(enzymeRun(W, "original", fakePlugin("FakeEnzymeHang.so"), 2),
+                enzymeRun(W, "sanitised", fakePlugin("FakeEnzymeHang.so"), 2));
   REQUIRE(static_cast<bool>(R));
   CHECK(R->Original.Outcome.How == ChildOutcome::Kind::TimedOut);
   CHECK(R->Sanitised.Outcome.How == ChildOutcome::Kind::TimedOut);

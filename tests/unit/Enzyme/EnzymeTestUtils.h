@@ -1,0 +1,63 @@
+//===- EnzymeTestUtils.h - Shared helpers of the Enzyme unit tests -*- C++
+//-*-===//
+#ifndef IR_SANITIZE_TESTS_ENZYMETESTUTILS_H
+#define IR_SANITIZE_TESTS_ENZYMETESTUTILS_H
+
+#include "ir-sanitize/Enzyme/EnzymeRunner.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <catch2/catch.hpp>
+
+namespace irs::test {
+
+/// A stand-in plugin built by tests/fake-plugins.
+inline std::string fakePlugin(llvm::StringRef Name) {
+  llvm::SmallString<256> P(IRS_FAKE_PLUGINS_DIR);
+  llvm::sys::path::append(P, Name);
+  return std::string(P);
+}
+
+/// A fresh directory, removed with everything in it by the destructor.
+struct WorkDir {
+  llvm::SmallString<256> Dir;
+  explicit WorkDir(llvm::StringRef Prefix = "irs-enzyme-test") {
+    REQUIRE(!llvm::sys::fs::createUniqueDirectory(Prefix, Dir));
+  }
+  ~WorkDir() { llvm::sys::fs::remove_directories(Dir); }
+  std::string path(llvm::StringRef Name) const {
+    llvm::SmallString<256> P(Dir);
+    llvm::sys::path::append(P, Name);
+    return std::string(P);
+  }
+  std::string write(llvm::StringRef Name, llvm::StringRef Text) const {
+    std::string P = path(Name);
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(P, EC);
+    REQUIRE(!EC);
+    OS << Text;
+    return P;
+  }
+};
+
+/// Enzyme on \p Dir's in.ll (written here if absent) with \p Plugin; output
+/// and log named after \p Stem.
+inline EnzymeInvocation enzymeRun(const WorkDir &Dir, llvm::StringRef Stem,
+                                  llvm::StringRef Plugin, unsigned Timeout) {
+  EnzymeInvocation Inv;
+  Inv.InputPath = Dir.path("in.ll");
+  if (!llvm::sys::fs::exists(Inv.InputPath))
+    Dir.write("in.ll", "define double @f(double %x) {\n  ret double %x\n}\n");
+  Inv.OutputPath = Dir.path((Stem + ".out.ll").str());
+  Inv.LogPath = Dir.path((Stem + ".log").str());
+  Inv.PluginPath = Plugin.str();
+  Inv.TimeoutSeconds = Timeout;
+  Inv.TextOutput = true;
+  return Inv;
+}
+
+} // namespace irs::test
+
+#endif
