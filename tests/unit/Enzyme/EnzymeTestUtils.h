@@ -1,5 +1,4 @@
-//===- EnzymeTestUtils.h - Shared helpers of the Enzyme unit tests -*- C++
-//-*-===//
+//===- EnzymeTestUtils.h - Helpers of the Enzyme unit tests ----*- C++ -*-===//
 #ifndef IR_SANITIZE_TESTS_ENZYMETESTUTILS_H
 #define IR_SANITIZE_TESTS_ENZYMETESTUTILS_H
 
