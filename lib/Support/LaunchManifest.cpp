@@ -25,24 +25,31 @@ void write(json::OStream &J, const ManifestOriginalParam &P) {
   });
 }
 
-/// One line per parameter: a module's manifest has one per leaf.
+/// A JSON string; names and types rarely need escaping, so check first.
+void writeString(raw_ostream &OS, StringRef S) {
+  if (all_of(S, [](char C) {
+        return C >= 0x20 && C != '"' && C != '\\' && !(C & 0x80);
+      })) {
+    OS << '"' << S << '"';
+    return;
+  }
+  json::OStream(OS).value(S);
+}
+
+/// One line per parameter, written directly: a module's manifest has one
+/// per leaf, hundreds of thousands for a big module.
 void write(json::OStream &J, const ManifestParam &P) {
   J.rawValue([&](raw_ostream &OS) {
-    json::OStream Line(OS);
-    Line.object([&] {
-      Line.attribute("index", P.Index);
-      Line.attribute("name", P.Name);
-      Line.attribute("type", P.Type);
-      Line.attribute("orig_index", P.OrigIndex);
-      Line.attributeArray("path", [&] {
-        for (unsigned I : P.Path)
-          Line.value(I);
-      });
-      Line.attribute("offset", P.Offset);
-      Line.attribute("size", P.Size);
-      Line.attribute("pointer", P.Pointer);
-      Line.attribute("addrspace", P.AddrSpace);
-    });
+    OS << "{\"index\":" << P.Index << ",\"name\":";
+    writeString(OS, P.Name);
+    OS << ",\"type\":";
+    writeString(OS, P.Type);
+    OS << ",\"orig_index\":" << P.OrigIndex << ",\"path\":[";
+    for (size_t I = 0; I != P.Path.size(); ++I)
+      OS << (I ? "," : "") << P.Path[I];
+    OS << "],\"offset\":" << P.Offset << ",\"size\":" << P.Size
+       << ",\"pointer\":" << (P.Pointer ? "true" : "false")
+       << ",\"addrspace\":" << P.AddrSpace << "}";
   });
 }
 

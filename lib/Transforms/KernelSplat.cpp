@@ -15,6 +15,7 @@
 #include "ir-sanitize/Analysis/KernelInfo.h"
 #include "ir-sanitize/Support/ExitCodes.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/IR/Constants.h"
@@ -58,13 +59,22 @@ struct KernelPlan {
   SmallVector<ParamPlan, 8> Params;
 };
 
-/// As the type is spelled in the IR: "%Array1" for a named struct.
-std::string typeString(const Type *Ty) {
-  std::string S;
-  raw_string_ostream OS(S);
-  Ty->print(OS, /*IsForDebug=*/false, /*NoDetails=*/true);
-  return S;
-}
+/// Types as spelled in the IR ("%Array1" for a named struct), printed once
+/// each: thousands of kernels share a handful of leaf types.
+class TypeNames {
+public:
+  const std::string &operator()(Type *Ty) {
+    std::string &S = Names[Ty];
+    if (S.empty()) {
+      raw_string_ostream OS(S);
+      Ty->print(OS, /*IsForDebug=*/false, /*NoDetails=*/true);
+    }
+    return S;
+  }
+
+private:
+  DenseMap<Type *, std::string> Names;
+};
 
 /// "bc" for a named parameter, "arg2" for the unnamed third one.
 std::string baseName(const Argument &A) {
@@ -154,31 +164,37 @@ std::optional<KernelPlan> planKernel(Function &F, const SplatOptions &Opts) {
   return Plan;
 }
 
-/// The manifest entry for a plan; parameter names are the intended ones
-/// (the rewrite records the final ones).
-KernelManifest describePlan(const KernelPlan &Plan) {
+/// The manifest entry for a plan. Leaf names are the intended ones; the
+/// rewrite names the parameters after them and records any LLVM uniqued.
+KernelManifest describePlan(const KernelPlan &Plan, TypeNames &TypeName) {
   const Function &F = *Plan.F;
   const DataLayout &DL = F.getParent()->getDataLayout();
   KernelManifest K;
   K.Name = F.getName().str();
+  K.OriginalParams.reserve(Plan.Params.size());
+  size_t NumParams = 0;
+  for (const ParamPlan &P : Plan.Params)
+    NumParams += P.Splat ? P.Leaves.size() : 1;
+  K.Params.reserve(NumParams);
   for (unsigned I = 0; I != Plan.Params.size(); ++I) {
     const ParamPlan &P = Plan.Params[I];
     const Argument &A = *F.getArg(I);
     uint64_t Size = DL.getTypeAllocSize(P.StorageTy).getKnownMinValue();
     K.OriginalParams.push_back(
-        {I, typeString(P.StorageTy), Size, passingName(P.How).str()});
+        {I, TypeName(P.StorageTy), Size, passingName(P.How).str()});
     if (!P.Splat) {
       Type *Ty = A.getType();
       K.Params.push_back({static_cast<unsigned>(K.Params.size()),
-                          A.getName().str(), typeString(Ty), I, {}, 0, Size,
+                          A.getName().str(), TypeName(Ty), I, {}, 0, Size,
                           Ty->isPointerTy(),
                           Ty->isPointerTy() ? Ty->getPointerAddressSpace() : 0});
       continue;
     }
+    std::string Base = baseName(A) + ".";
     for (const AggregateLeaf &L : P.Leaves)
       K.Params.push_back(
-          {static_cast<unsigned>(K.Params.size()),
-           baseName(A) + "." + joinPath(L.Path), typeString(L.Ty), I,
+          {static_cast<unsigned>(K.Params.size()), Base + joinPath(L.Path),
+           TypeName(L.Ty), I,
            std::vector<unsigned>(L.Path.begin(), L.Path.end()), L.Offset,
            L.Size, L.Ty->isPointerTy(),
            L.Ty->isPointerTy() ? L.Ty->getPointerAddressSpace() : 0});
@@ -322,29 +338,35 @@ Value *rebuildInMemory(IRBuilder<> &B, const ParamPlan &P, const Argument &Old,
   return B.CreateAddrSpaceCast(Slot, Old.getType(), Name + ".cast");
 }
 
-/// Names the new parameters and points every use of the old ones at them or
-/// at the aggregate rebuilt from them.
-void rebuildArguments(const KernelPlan &Plan, Function &NF) {
+/// Names the new parameters as \p K says (recording where LLVM had to
+/// unique a name) and points every use of the old ones at them or at the
+/// aggregate rebuilt from them.
+void rebuildArguments(const KernelPlan &Plan, Function &NF,
+                      KernelManifest &K) {
   BasicBlock &Entry = NF.getEntryBlock();
   IRBuilder<> B(&Entry, Entry.getFirstInsertionPt());
   SmallVector<Instruction *, 16> Dead;
-  unsigned K = 0;
+  unsigned Next = 0;
   for (unsigned I = 0; I != Plan.Params.size(); ++I) {
     const ParamPlan &P = Plan.Params[I];
     Argument &Old = *Plan.F->getArg(I);
     if (!P.Splat) {
-      NF.getArg(K)->takeName(&Old);
-      Old.replaceAllUsesWith(NF.getArg(K++));
+      NF.getArg(Next)->takeName(&Old);
+      Old.replaceAllUsesWith(NF.getArg(Next++));
       continue;
     }
-    std::string Base = baseName(Old);
     SmallVector<Argument *, 8> Leaves;
-    for (const AggregateLeaf &L : P.Leaves) {
-      Argument *Leaf = NF.getArg(K++);
-      Leaf->setName(Base + "." + joinPath(L.Path));
+    for (unsigned L = 0; L != P.Leaves.size(); ++L, ++Next) {
+      Argument *Leaf = NF.getArg(Next);
+      std::string &Name = K.Params[Next].Name;
+      Leaf->setName(Name);
+      if (Leaf->getName() != Name)
+        Name = Leaf->getName().str();
       Leaves.push_back(Leaf);
     }
-    Old.setName(Base + ".old");
+    // The old arguments live in the old function's symbol table: the
+    // rebuilt aggregate can take the original name as it is.
+    std::string Base = baseName(Old);
     if (P.How == Passing::Value)
       replaceByValue(B, P, Old, Leaves, Base, Dead);
     else if (!Old.use_empty() || Old.isUsedByMetadata())
@@ -403,8 +425,8 @@ void rewriteCall(CallBase &CB, const KernelPlan &Plan, Function &NF) {
   CB.eraseFromParent();
 }
 
-/// Rewrites the kernel of \p Plan and returns the new function.
-Function *rewriteKernel(const KernelPlan &Plan) {
+/// Rewrites the kernel of \p Plan as \p K describes.
+void rewriteKernel(const KernelPlan &Plan, KernelManifest &K) {
   Function &F = *Plan.F;
   Function *NF = createSplatFunction(Plan);
 #if LLVM_VERSION_MAJOR <= 20
@@ -412,7 +434,7 @@ Function *rewriteKernel(const KernelPlan &Plan) {
   NF->setIsNewDbgInfoFormat(F.IsNewDbgInfoFormat);
 #endif
   NF->splice(NF->begin(), &F);
-  rebuildArguments(Plan, *NF);
+  rebuildArguments(Plan, *NF, K);
   SmallVector<CallBase *, 4> Calls;
   for (User *U : F.users())
     if (auto *CB = dyn_cast<CallBase>(U))
@@ -422,7 +444,6 @@ Function *rewriteKernel(const KernelPlan &Plan) {
   // What is left: !nvvm.annotations entries and used lists.
   F.replaceAllUsesWith(NF);
   F.eraseFromParent();
-  return NF;
 }
 
 /// The kernels the options select, in module order.
@@ -476,9 +497,10 @@ Expected<LaunchManifest> planSplat(Module &M, const SplatOptions &Opts) {
   if (!Kernels)
     return Kernels.takeError();
   LaunchManifest Manifest = emptyManifest(M);
+  TypeNames TypeName;
   for (Function *F : *Kernels)
     if (std::optional<KernelPlan> Plan = planKernel(*F, Opts))
-      Manifest.Kernels.push_back(describePlan(*Plan));
+      Manifest.Kernels.push_back(describePlan(*Plan, TypeName));
   return Manifest;
 }
 
@@ -487,15 +509,13 @@ Expected<LaunchManifest> splatKernels(Module &M, const SplatOptions &Opts) {
   if (!Kernels)
     return Kernels.takeError();
   LaunchManifest Manifest = emptyManifest(M);
+  TypeNames TypeName;
   for (Function *F : *Kernels) {
     std::optional<KernelPlan> Plan = planKernel(*F, Opts);
     if (!Plan)
       continue;
-    KernelManifest K = describePlan(*Plan);
-    Function *NF = rewriteKernel(*Plan);
-    // LLVM may have uniqued a leaf name against a body value.
-    for (ManifestParam &P : K.Params)
-      P.Name = NF->getArg(P.Index)->getName().str();
+    KernelManifest K = describePlan(*Plan, TypeName);
+    rewriteKernel(*Plan, K);
     Manifest.Kernels.push_back(std::move(K));
   }
   return Manifest;
