@@ -81,8 +81,10 @@ std::string driverName(StringRef FnName, DiffMode Mode) {
   return (FnName + (Mode == DiffMode::Forward ? ".fwd" : ".rev")).str();
 }
 
-Expected<GeneratedDriver> generateDriver(Module &M, Function &Fn, DiffMode Mode,
-                                         const ActivityMap &Activities) {
+namespace {
+
+Error checkRequest(const Module &M, const Function &Fn, DiffMode Mode,
+                   const ActivityMap &Activities, StringRef Name) {
   if (Fn.isDeclaration())
     return usage(Fn.getName() + " has no body to differentiate");
   if (Fn.isVarArg())
@@ -92,24 +94,23 @@ Expected<GeneratedDriver> generateDriver(Module &M, Function &Fn, DiffMode Mode,
     return usage("activity list for " + Fn.getName() + " has " +
                  Twine(Activities.size()) + " entries, it has " +
                  Twine(Fn.arg_size()) + " parameters");
-  std::string Name = driverName(Fn.getName(), Mode);
+  if (Mode == DiffMode::Forward && is_contained(Activities, Activity::Out))
+    return usage("a parameter of " + Fn.getName() +
+                 " cannot be 'out' in forward mode");
   if (M.getNamedValue(Name))
     return usage("the module already has a global named " + Name);
+  return Error::success();
+}
 
-  LLVMContext &Ctx = M.getContext();
-  bool Kernel = isKernel(Fn);
-  GeneratedDriver G;
-  G.Mode = Mode;
-  G.Activities = Activities;
-
-  // Parameters: each primal, then its shadow where the activity has one.
+/// Fills G.Params (each primal parameter, then its shadow where the activity
+/// has one) and returns the driver's type: fwddiff returns the tangent of the
+/// result, autodiff the gradients of the `out` arguments (one value, or a
+/// struct of several).
+FunctionType *driverType(const Function &Fn, GeneratedDriver &G) {
   SmallVector<Type *, 16> ParamTys;
   SmallVector<Type *, 4> OutTys;
-  for (Argument &A : Fn.args()) {
-    Activity Act = Activities[A.getArgNo()];
-    if (Act == Activity::Out && Mode == DiffMode::Forward)
-      return usage("parameter " + Twine(A.getArgNo()) + " of " + Fn.getName() +
-                   " cannot be 'out' in forward mode");
+  for (const Argument &A : Fn.args()) {
+    Activity Act = G.Activities[A.getArgNo()];
     if (Act == Activity::Out)
       OutTys.push_back(A.getType());
     ParamTys.push_back(A.getType());
@@ -119,52 +120,54 @@ Expected<GeneratedDriver> generateDriver(Module &M, Function &Fn, DiffMode Mode,
       G.Params.push_back({A.getArgNo(), true});
     }
   }
-  // fwddiff returns the tangent of the result; autodiff the gradients of
-  // the `out` arguments (one value, or a struct of several).
+  LLVMContext &Ctx = Fn.getContext();
   Type *RetTy = Fn.getReturnType();
-  if (Mode == DiffMode::Reverse)
+  if (G.Mode == DiffMode::Reverse)
     RetTy = OutTys.empty()       ? Type::getVoidTy(Ctx)
             : OutTys.size() == 1 ? OutTys.front()
                                  : StructType::get(Ctx, OutTys);
-  if (Kernel && !RetTy->isVoidTy())
-    return usage("a driver for kernel " + Fn.getName() +
-                 " cannot return values; make scalar parameters const");
+  return FunctionType::get(RetTy, ParamTys, /*isVarArg=*/false);
+}
 
-  G.Primal = makePrimalCopy(Fn);
-  FunctionType *DriverTy = FunctionType::get(RetTy, ParamTys, false);
-  Function *Driver =
-      Function::Create(DriverTy, GlobalValue::ExternalLinkage, Name, M);
-  G.Driver = Driver;
-  Driver->setCallingConv(Fn.getCallingConv());
+/// Calling convention, function attributes, parameter attributes and names
+/// from NAME; shadows are called "<name>.shadow".
+void copySignatureDetails(const Function &Fn, const GeneratedDriver &G) {
+  LLVMContext &Ctx = Fn.getContext();
+  Function &Driver = *G.Driver;
+  Driver.setCallingConv(Fn.getCallingConv());
   AttrBuilder FnAttrs(Ctx, Fn.getAttributes().getFnAttrs());
   FnAttrs.removeAttribute(Attribute::Memory);
-  Driver->addFnAttrs(FnAttrs);
+  Driver.addFnAttrs(FnAttrs);
   for (unsigned I = 0; I < G.Params.size(); ++I) {
     const DriverParam &P = G.Params[I];
-    Argument *Arg = Driver->getArg(I);
-    Argument *Orig = Fn.getArg(P.PrimalIndex);
-    Driver->addParamAttrs(
-        I,
-        AttrBuilder(Ctx, driverParamAttrs(Ctx, Fn.getAttributes().getParamAttrs(
-                                                   P.PrimalIndex))));
+    AttributeSet Attrs = Fn.getAttributes().getParamAttrs(P.PrimalIndex);
+    Driver.addParamAttrs(I, AttrBuilder(Ctx, driverParamAttrs(Ctx, Attrs)));
+    const Argument *Orig = Fn.getArg(P.PrimalIndex);
     std::string Base = Orig->hasName() ? Orig->getName().str()
                                        : "arg" + std::to_string(P.PrimalIndex);
-    Arg->setName(P.IsShadow ? Base + ".shadow" : Base);
+    Driver.getArg(I)->setName(P.IsShadow ? Base + ".shadow" : Base);
   }
+}
 
-  IRBuilder<> B(BasicBlock::Create(Ctx, "entry", Driver));
+/// The body: one __enzyme_* call on the copy with a marker per parameter.
+void emitEnzymeCall(Module &M, const GeneratedDriver &G) {
+  LLVMContext &Ctx = M.getContext();
+  Function &Driver = *G.Driver;
+  IRBuilder<> B(BasicBlock::Create(Ctx, "entry", &Driver));
   SmallVector<Value *, 32> Args = {G.Primal};
   for (unsigned I = 0; I < G.Params.size(); ++I) {
     const DriverParam &P = G.Params[I];
     if (!P.IsShadow)
       Args.push_back(MetadataAsValue::get(
-          Ctx, MDString::get(Ctx, activityMarker(Activities[P.PrimalIndex]))));
-    Args.push_back(Driver->getArg(I));
+          Ctx,
+          MDString::get(Ctx, activityMarker(G.Activities[P.PrimalIndex]))));
+    Args.push_back(Driver.getArg(I));
   }
   // Enzyme finds its entry points by name and takes the call's own type, so
   // one declaration serves calls of every return type.
   StringRef Entry =
-      Mode == DiffMode::Forward ? "__enzyme_fwddiff" : "__enzyme_autodiff";
+      G.Mode == DiffMode::Forward ? "__enzyme_fwddiff" : "__enzyme_autodiff";
+  Type *RetTy = Driver.getReturnType();
   FunctionType *EntryTy =
       FunctionType::get(RetTy, {G.Primal->getType()}, /*isVarArg=*/true);
   FunctionCallee Callee = M.getOrInsertFunction(Entry, EntryTy);
@@ -173,14 +176,40 @@ Expected<GeneratedDriver> generateDriver(Module &M, Function &Fn, DiffMode Mode,
     B.CreateRetVoid();
   else
     B.CreateRet(Call);
+}
 
-  // A kernel driver is a kernel the same way NAME is.
-  if (NamedMDNode *NMD = M.getNamedMetadata("nvvm.annotations"))
-    for (const MDNode *N : nvvmAnnotationsOf(Fn)) {
-      SmallVector<Metadata *, 4> Ops(N->op_begin(), N->op_end());
-      Ops[0] = ValueAsMetadata::get(Driver);
-      NMD->addOperand(MDNode::get(Ctx, Ops));
-    }
+/// A kernel driver is a kernel the same way NAME is.
+void copyNVVMAnnotations(const Function &From, Function &To) {
+  NamedMDNode *NMD = To.getParent()->getNamedMetadata("nvvm.annotations");
+  if (!NMD)
+    return;
+  for (const MDNode *N : nvvmAnnotationsOf(From)) {
+    SmallVector<Metadata *, 4> Ops(N->op_begin(), N->op_end());
+    Ops[0] = ValueAsMetadata::get(&To);
+    NMD->addOperand(MDNode::get(To.getContext(), Ops));
+  }
+}
+
+} // namespace
+
+Expected<GeneratedDriver> generateDriver(Module &M, Function &Fn, DiffMode Mode,
+                                         const ActivityMap &Activities) {
+  std::string Name = driverName(Fn.getName(), Mode);
+  if (Error E = checkRequest(M, Fn, Mode, Activities, Name))
+    return E;
+  GeneratedDriver G;
+  G.Mode = Mode;
+  G.Activities = Activities;
+  FunctionType *Ty = driverType(Fn, G);
+  if (isKernel(Fn) && !Ty->getReturnType()->isVoidTy())
+    return usage("a driver for kernel " + Fn.getName() +
+                 " cannot return values; make scalar parameters const");
+
+  G.Primal = makePrimalCopy(Fn);
+  G.Driver = Function::Create(Ty, GlobalValue::ExternalLinkage, Name, M);
+  copySignatureDetails(Fn, G);
+  emitEnzymeCall(M, G);
+  copyNVVMAnnotations(Fn, *G.Driver);
   return G;
 }
 
