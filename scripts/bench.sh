@@ -8,7 +8,8 @@
 # 60) with tens of thousands of bundled ccalls is generated
 # (scripts/gen-julia-module.py). Each command runs RUNS times (default 5),
 # the cases interleaved so that machine noise hits them alike; the table shows
-# median wall time and peak RSS. Targets: sanitize/opt <= 1.10 (time and
+# median wall time, median CPU time (user + system: steadier than wall time on
+# a shared machine) and peak RSS. Targets: sanitize/opt <= 1.10 (time and
 # memory); check well under the round trip.
 # Environment: IRS (default build/llvm-19/bin/ir-sanitize), LLVM_BIN
 # (default /usr/lib/llvm-19/bin), BENCH_MB.
@@ -33,11 +34,11 @@ echo "input: $IN ($(du -m "$IN" | cut -f1) MB, $(grep -c '"gc-transition"' "$IN"
 names=() baselines=() tools=()
 add_case() { names+=("$1"); baselines+=("$2"); tools+=("$3"); }
 
-# One measurement: "seconds kilobytes" of a command (output discarded).
+# One measurement: "wall_s kilobytes cpu_s" of a command (output discarded).
 measure() {
-  /usr/bin/time -f "%e %M" -o "$W/time" bash -c "$1" > /dev/null 2>&1 ||
+  /usr/bin/time -f "%e %M %U %S" -o "$W/time" bash -c "$1" > /dev/null 2>&1 ||
     { echo "bench: command failed: $1" >&2; exit 1; }
-  cat "$W/time"
+  awk '{ printf "%s %s %.2f\n", $1, $2, $3 + $4 }' "$W/time"
 }
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
@@ -48,12 +49,15 @@ run_cases() {
       measure "${tools[$i]}" >> "$W/tool.$i"
     done
   done
-  printf '%-10s %9s %9s %7s %10s %10s %7s\n' case base_s tool_s time_x base_MB tool_MB mem_x
+  printf '%-10s %7s %7s %7s %7s %7s %7s %8s %8s %6s\n' case base_s tool_s time_x \
+    bcpu_s tcpu_s cpu_x base_MB tool_MB mem_x
   for i in "${!names[@]}"; do
     bt=$(cut -d' ' -f1 "$W/base.$i" | median) tt=$(cut -d' ' -f1 "$W/tool.$i" | median)
+    bc=$(cut -d' ' -f3 "$W/base.$i" | median) tc=$(cut -d' ' -f3 "$W/tool.$i" | median)
     bm=$(cut -d' ' -f2 "$W/base.$i" | sort -n | tail -1) tm=$(cut -d' ' -f2 "$W/tool.$i" | sort -n | tail -1)
-    awk -v n="${names[$i]}" -v bt="$bt" -v tt="$tt" -v bm="$bm" -v tm="$tm" 'BEGIN {
-      printf "%-10s %9.2f %9.2f %7.3f %10.1f %10.1f %7.3f\n", n, bt, tt, tt / bt, bm / 1024, tm / 1024, tm / bm }'
+    awk -v n="${names[$i]}" -v bt="$bt" -v tt="$tt" -v bc="$bc" -v tc="$tc" -v bm="$bm" -v tm="$tm" 'BEGIN {
+      printf "%-10s %7.2f %7.2f %7.3f %7.2f %7.2f %7.3f %8.1f %8.1f %6.3f\n", n, bt, tt, tt / bt,
+        bc, tc, tc / bc, bm / 1024, tm / 1024, tm / bm }'
   done
 }
 
@@ -62,3 +66,5 @@ add_case sanitize "$llvm_bin/opt -S $IN -o $W/opt.ll" "$irs $IN -q -o $W/irs.ll"
 add_case check "$llvm_bin/opt -S $IN -o $W/opt.ll" "$irs check $IN || [ \$? -eq 1 ]"
 add_case restore "$llvm_bin/opt -S $IN -o $W/opt.ll" "$irs restore $IN -q -o $W/restore.ll"
 run_cases
+# Without an INPUT, also the kernel splat on a module of thousands of kernels.
+[ -n "${1:-}" ] || scripts/bench-splat.sh 5000 "$runs"

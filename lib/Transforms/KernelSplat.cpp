@@ -504,6 +504,26 @@ Expected<LaunchManifest> planSplat(Module &M, const SplatOptions &Opts) {
   return Manifest;
 }
 
+Expected<std::vector<KernelSplatSummary>>
+summarizeSplat(Module &M, const SplatOptions &Opts) {
+  Expected<SmallVector<Function *>> Kernels = selectKernels(M, Opts);
+  if (!Kernels)
+    return Kernels.takeError();
+  std::vector<KernelSplatSummary> Summaries;
+  for (Function *F : *Kernels) {
+    std::optional<KernelPlan> Plan = planKernel(*F, Opts);
+    if (!Plan)
+      continue;
+    KernelSplatSummary S;
+    S.Kernel = F;
+    for (const ParamPlan &P : Plan->Params)
+      S.Params.emplace_back(passingName(P.How).str(),
+                            P.Splat ? static_cast<int>(P.Leaves.size()) : -1);
+    Summaries.push_back(std::move(S));
+  }
+  return Summaries;
+}
+
 Expected<LaunchManifest> splatKernels(Module &M, const SplatOptions &Opts) {
   Expected<SmallVector<Function *>> Kernels = selectKernels(M, Opts);
   if (!Kernels)

@@ -19,37 +19,37 @@ CheckSection collectKernelSection(Module &M, const CheckOptions &) {
   CheckSection S{"kernels", "kernels whose aggregate parameters would be splatted",
                  /*Blocking=*/false, {}};
   // Without --kernel names planning cannot fail.
-  LaunchManifest Plan = cantFail(planSplat(M, {}));
-  for (const KernelManifest &K : Plan.Kernels) {
-    const Function &F = *M.getFunction(K.Name);
-    std::string Text = formatv("{0}: {1} parameters -> {2}:", K.Name,
-                               K.OriginalParams.size(), K.Params.size());
-    json::Array Splatted;
-    for (const ManifestOriginalParam &O : K.OriginalParams) {
-      unsigned Leaves = 0;
-      bool Kept = false;
-      for (const ManifestParam &P : K.Params)
-        if (P.OrigIndex == O.Index) {
-          ++Leaves;
-          Kept |= P.Path.empty();
-        }
-      if (Kept)
+  for (const KernelSplatSummary &K : cantFail(summarizeSplat(M, {}))) {
+    const Function &F = *K.Kernel;
+    size_t After = 0;
+    for (auto &[Passing, Leaves] : K.Params)
+      After += Leaves < 0 ? 1 : Leaves;
+    std::string Text = formatv("{0}: {1} parameters -> {2}:", F.getName(),
+                               K.Params.size(), After);
+    // Parallel arrays, one entry per splatted parameter: a json::Object per
+    // parameter would cost kilobytes each on a module of thousands.
+    json::Array Index, Name, Passing, Leaves;
+    for (unsigned I = 0; I != K.Params.size(); ++I) {
+      if (K.Params[I].second < 0)
         continue;
-      StringRef Name = F.getArg(O.Index)->getName();
+      StringRef ArgName = F.getArg(I)->getName();
       Text += formatv("{0} #{1}{2}{3} ({4}, {5} leaves)",
-                      Splatted.empty() ? "" : ",", O.Index,
-                      Name.empty() ? "" : " ", Name, O.Passing, Leaves);
-      Splatted.push_back(json::Object{{"index", O.Index},
-                                      {"name", Name},
-                                      {"passing", O.Passing},
-                                      {"leaves", Leaves}});
+                      Index.empty() ? "" : ",", I, ArgName.empty() ? "" : " ",
+                      ArgName, K.Params[I].first, K.Params[I].second);
+      Index.push_back(I);
+      Name.push_back(ArgName);
+      Passing.push_back(K.Params[I].first);
+      Leaves.push_back(K.Params[I].second);
     }
     CheckFinding Finding;
     Finding.Text = std::move(Text);
-    Finding.Fields = {{"kernel", K.Name},
-                      {"params", K.OriginalParams.size()},
-                      {"splatted_params", K.Params.size()},
-                      {"splat", std::move(Splatted)}};
+    Finding.Fields = {{"kernel", F.getName().str()},
+                      {"params", K.Params.size()},
+                      {"splatted_params", After},
+                      {"splat_index", std::move(Index)},
+                      {"splat_name", std::move(Name)},
+                      {"splat_passing", std::move(Passing)},
+                      {"splat_leaves", std::move(Leaves)}};
     S.Findings.push_back(std::move(Finding));
   }
   return S;

@@ -43,6 +43,17 @@ struct SplatOptions {
 llvm::Expected<LaunchManifest> planSplat(llvm::Module &M,
                                          const SplatOptions &Opts);
 
+/// How the splat would split one kernel: per original parameter, how it is
+/// passed ("value", "byval", "byref", "scalar") and its leaf count, or -1
+/// for a parameter that stays as it is. Lighter than planSplat: no names,
+/// types or offsets are kept.
+struct KernelSplatSummary {
+  const llvm::Function *Kernel = nullptr;
+  std::vector<std::pair<std::string, int>> Params;
+};
+llvm::Expected<std::vector<KernelSplatSummary>>
+summarizeSplat(llvm::Module &M, const SplatOptions &Opts);
+
 /// Splats the selected kernels of \p M and returns their manifest. A module
 /// with nothing to splat is left untouched (empty manifest).
 llvm::Expected<LaunchManifest> splatKernels(llvm::Module &M,
