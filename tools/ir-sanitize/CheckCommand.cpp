@@ -104,7 +104,8 @@ public:
   }
 
   int run() override {
-    LLVMContext Ctx;
+    // Never torn down: the process ends right after (see SanitizeCommand).
+    LLVMContext &Ctx = *new LLVMContext;
     Expected<LoadedModule> LM = readModule(Input, Ctx);
     if (!LM)
       return reportError(LM.takeError(), ToolName);
@@ -118,6 +119,7 @@ public:
       printJSON(outs(), LM->DisplayName, Sections, Clean);
     else
       printText(outs(), LM->DisplayName, Sections);
+    LM->M.release();
     return static_cast<int>(Clean ? ExitCode::Ok : ExitCode::Findings);
   }
 

@@ -35,7 +35,8 @@ public:
   }
 
   int run() override {
-    LLVMContext Ctx;
+    // Never torn down: the process ends right after (see SanitizeCommand).
+    LLVMContext &Ctx = *new LLVMContext;
     Expected<LoadedModule> LM = readModule(Input, Ctx);
     if (!LM)
       return reportError(LM.takeError(), ToolName);
@@ -48,6 +49,7 @@ public:
     IRFormat Format = outputFormatFor(Output, parseIRFormat(Emit));
     if (Error E = writeModule(*LM->M, Output, Format, LM->DbgForm))
       return reportError(std::move(E), ToolName);
+    LM->M.release();
     if (!Quiet)
       errs() << ToolName << ": " << LM->DisplayName << ": restored "
              << Stats.Bundles << " bundles on " << Stats.Calls << " calls\n";

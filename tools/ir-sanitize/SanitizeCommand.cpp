@@ -37,7 +37,9 @@ public:
       errs() << ToolName << ": error: no input file (see --help)\n";
       return static_cast<int>(ExitCode::Usage);
     }
-    LLVMContext Ctx;
+    // Like clang's -disable-free: the process ends right after writing, so
+    // the context and module are never torn down (saves ~5% on big modules).
+    LLVMContext &Ctx = *new LLVMContext;
     Expected<LoadedModule> LM = readModule(Input, Ctx);
     if (!LM)
       return reportError(LM.takeError(), ToolName);
@@ -49,6 +51,7 @@ public:
       return reportError(std::move(E), ToolName);
     if (Error E = writeManifest(Opts, Result, Output))
       return reportError(std::move(E), ToolName);
+    LM->M.release();
     return static_cast<int>(ExitCode::Ok);
   }
 
