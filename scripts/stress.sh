@@ -18,6 +18,10 @@ irs=${IRS:-build/llvm-19/bin/ir-sanitize}
 llvm_bin=${LLVM_BIN:-/usr/lib/llvm-19/bin}
 stress=/usr/lib/llvm-19/bin/llvm-stress
 [ -x "$stress" ] || stress=$llvm_bin/llvm-stress
+if [ ! -x "$stress" ]; then
+  echo "SKIPPED: stress: no llvm-stress (install llvm-19)"
+  exit 77 # ctest SKIP_RETURN_CODE
+fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/irs-stress.XXXXXX")
 [ "${KEEP:-0}" = 1 ] || trap 'rm -rf "$work"' EXIT
 
