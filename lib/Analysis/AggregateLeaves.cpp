@@ -36,8 +36,8 @@ public:
     }
     if (Found++ == Limit)
       return false;
-    Leaves.push_back({Ty, Path, Offset,
-                      DL.getTypeStoreSize(Ty).getKnownMinValue()});
+    Leaves.push_back(
+        {Ty, Path, Offset, DL.getTypeStoreSize(Ty).getKnownMinValue()});
     return true;
   }
 

@@ -96,11 +96,11 @@ static bool fromJSON(const json::Value &V, ManifestOriginalParam &Out,
 static bool fromJSON(const json::Value &V, ManifestParam &Out, json::Path P) {
   json::ObjectMapper O(V, P);
   std::vector<uint64_t> Path;
-  if (!(O && mapUnsigned(O, "index", Out.Index, P) &&
-        O.map("name", Out.Name) && O.map("type", Out.Type) &&
-        mapUnsigned(O, "orig_index", Out.OrigIndex, P) &&
-        O.map("path", Path) && O.map("offset", Out.Offset) &&
-        O.map("size", Out.Size) && O.map("pointer", Out.Pointer) &&
+  if (!(O && mapUnsigned(O, "index", Out.Index, P) && O.map("name", Out.Name) &&
+        O.map("type", Out.Type) &&
+        mapUnsigned(O, "orig_index", Out.OrigIndex, P) && O.map("path", Path) &&
+        O.map("offset", Out.Offset) && O.map("size", Out.Size) &&
+        O.map("pointer", Out.Pointer) &&
         mapUnsigned(O, "addrspace", Out.AddrSpace, P)))
     return false;
   for (uint64_t I : Path) {
@@ -114,8 +114,7 @@ static bool fromJSON(const json::Value &V, ManifestParam &Out, json::Path P) {
 }
 
 /// Field-level parsing plus the cross-references a launcher relies on.
-static bool fromJSON(const json::Value &V, KernelManifest &Out,
-                     json::Path P) {
+static bool fromJSON(const json::Value &V, KernelManifest &Out, json::Path P) {
   json::ObjectMapper O(V, P);
   if (!(O && O.map("name", Out.Name) &&
         O.map("original_params", Out.OriginalParams) &&
@@ -134,8 +133,8 @@ static bool fromJSON(const json::Value &V, KernelManifest &Out,
       return false;
     }
     uint64_t OrigSize = Out.OriginalParams[Param.OrigIndex].Size;
-    if (!Param.Path.empty() && (Param.Offset > OrigSize ||
-                                Param.Size > OrigSize - Param.Offset)) {
+    if (!Param.Path.empty() &&
+        (Param.Offset > OrigSize || Param.Size > OrigSize - Param.Offset)) {
       Field.field("offset").report("leaf lies outside its original parameter");
       return false;
     }

@@ -97,8 +97,7 @@ ParamPlan planParam(const Argument &A, const DataLayout &DL,
   if (P.How == Passing::Scalar || !isAggregateType(P.StorageTy) ||
       !P.StorageTy->isSized())
     return P;
-  P.Splat =
-      collectLeaves(P.StorageTy, DL, P.Leaves, Opts.MaxLeavesPerParam);
+  P.Splat = collectLeaves(P.StorageTy, DL, P.Leaves, Opts.MaxLeavesPerParam);
   if (!P.Splat) {
     P.Leaves.clear();
     TooManyLeaves = true;
@@ -108,8 +107,8 @@ ParamPlan planParam(const Argument &A, const DataLayout &DL,
 
 bool isUsedList(const User *U) {
   auto *GV = dyn_cast<GlobalVariable>(U);
-  return GV &&
-         (GV->getName() == "llvm.used" || GV->getName() == "llvm.compiler.used");
+  return GV && (GV->getName() == "llvm.used" ||
+                GV->getName() == "llvm.compiler.used");
 }
 
 /// llvm.used and llvm.compiler.used entries follow the kernel through RAUW.
@@ -184,10 +183,16 @@ KernelManifest describePlan(const KernelPlan &Plan, TypeNames &TypeName) {
         {I, TypeName(P.StorageTy), Size, passingName(P.How).str()});
     if (!P.Splat) {
       Type *Ty = A.getType();
-      K.Params.push_back({static_cast<unsigned>(K.Params.size()),
-                          A.getName().str(), TypeName(Ty), I, {}, 0, Size,
-                          Ty->isPointerTy(),
-                          Ty->isPointerTy() ? Ty->getPointerAddressSpace() : 0});
+      K.Params.push_back(
+          {static_cast<unsigned>(K.Params.size()),
+           A.getName().str(),
+           TypeName(Ty),
+           I,
+           {},
+           0,
+           Size,
+           Ty->isPointerTy(),
+           Ty->isPointerTy() ? Ty->getPointerAddressSpace() : 0});
       continue;
     }
     std::string Base = baseName(A) + ".";
@@ -243,8 +248,7 @@ Function *createSplatFunction(const KernelPlan &Plan) {
       ParamTys.push_back(L.Ty);
   }
   auto *Ty = FunctionType::get(F.getReturnType(), ParamTys, F.isVarArg());
-  Function *NF =
-      Function::Create(Ty, F.getLinkage(), F.getAddressSpace(), "");
+  Function *NF = Function::Create(Ty, F.getLinkage(), F.getAddressSpace(), "");
   NF->copyAttributesFrom(&F);
   AttributeList Attrs = F.getAttributes();
   NF->setAttributes(AttributeList::get(
@@ -281,7 +285,8 @@ Value *rebuildPart(IRBuilder<> &B, const ParamPlan &P,
   Value *Agg = PoisonValue::get(Ty);
   for (unsigned I : Under)
     Agg = B.CreateInsertValue(
-        Agg, Leaves[I], ArrayRef<unsigned>(P.Leaves[I].Path).drop_front(Prefix.size()));
+        Agg, Leaves[I],
+        ArrayRef<unsigned>(P.Leaves[I].Path).drop_front(Prefix.size()));
   return Agg;
 }
 
@@ -341,8 +346,7 @@ Value *rebuildInMemory(IRBuilder<> &B, const ParamPlan &P, const Argument &Old,
 /// Names the new parameters as \p K says (recording where LLVM had to
 /// unique a name) and points every use of the old ones at them or at the
 /// aggregate rebuilt from them.
-void rebuildArguments(const KernelPlan &Plan, Function &NF,
-                      KernelManifest &K) {
+void rebuildArguments(const KernelPlan &Plan, Function &NF, KernelManifest &K) {
   BasicBlock &Entry = NF.getEntryBlock();
   IRBuilder<> B(&Entry, Entry.getFirstInsertionPt());
   SmallVector<Instruction *, 16> Dead;
@@ -379,8 +383,7 @@ void rebuildArguments(const KernelPlan &Plan, Function &NF,
 /// The leaves of actual argument \p Actual, read where the kernel's entry
 /// will rebuild them.
 void appendLeafOperands(IRBuilder<> &B, const ParamPlan &P, Value *Actual,
-                        MaybeAlign KnownAlign,
-                        SmallVectorImpl<Value *> &Out) {
+                        MaybeAlign KnownAlign, SmallVectorImpl<Value *> &Out) {
   for (const AggregateLeaf &L : P.Leaves) {
     if (P.How == Passing::Value) {
       Out.push_back(B.CreateExtractValue(Actual, L.Path));

@@ -16,8 +16,10 @@ using namespace llvm;
 namespace irs::cli {
 
 CheckSection collectKernelSection(Module &M, const CheckOptions &) {
-  CheckSection S{"kernels", "kernels whose aggregate parameters would be splatted",
-                 /*Blocking=*/false, {}};
+  CheckSection S{"kernels",
+                 "kernels whose aggregate parameters would be splatted",
+                 /*Blocking=*/false,
+                 {}};
   // Without --kernel names planning cannot fail.
   for (const KernelSplatSummary &K : cantFail(summarizeSplat(M, {}))) {
     const Function &F = *K.Kernel;

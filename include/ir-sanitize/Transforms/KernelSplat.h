@@ -63,7 +63,8 @@ llvm::Expected<LaunchManifest> splatKernels(llvm::Module &M,
 /// rewrite; both parameters are optional and `kernel` may repeat.
 class KernelSplatPass : public llvm::PassInfoMixin<KernelSplatPass> {
 public:
-  explicit KernelSplatPass(SplatOptions Opts = {}, std::string ManifestPath = {})
+  explicit KernelSplatPass(SplatOptions Opts = {},
+                           std::string ManifestPath = {})
       : Opts(std::move(Opts)), ManifestPath(std::move(ManifestPath)) {}
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
   static bool isRequired() { return true; }

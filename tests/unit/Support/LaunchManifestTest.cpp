@@ -1,5 +1,5 @@
-#include "ir-sanitize/Support/ExitCodes.h"
 #include "ir-sanitize/Support/LaunchManifest.h"
+#include "ir-sanitize/Support/ExitCodes.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -98,8 +98,8 @@ TEST_CASE("Malformed manifests are rejected with the place of the problem",
   CHECK(Msg.find("params[2]") != std::string::npos);
 
   std::string BadOrig = Good;
-  BadOrig.replace(BadOrig.rfind("\"orig_index\":1"),
-                  strlen("\"orig_index\":1"), "\"orig_index\":7");
+  BadOrig.replace(BadOrig.rfind("\"orig_index\":1"), strlen("\"orig_index\":1"),
+                  "\"orig_index\":7");
   auto NoSuchParam = parseText(BadOrig);
   REQUIRE_FALSE(static_cast<bool>(NoSuchParam));
   CHECK(messageOf(NoSuchParam.takeError()).find("no such original parameter") !=

@@ -1,8 +1,8 @@
+#include "ir-sanitize/Transforms/KernelSplat.h"
 #include "ir-sanitize/Analysis/AggregateLeaves.h"
 #include "ir-sanitize/Analysis/KernelInfo.h"
 #include "ir-sanitize/Support/ExitCodes.h"
 #include "ir-sanitize/Support/ModuleIO.h"
-#include "ir-sanitize/Transforms/KernelSplat.h"
 
 #include "llvm/Config/llvm-config.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
@@ -92,13 +92,15 @@ public:
 
   /// Integer leaves default to N (lengths, dims, defaults), i8 to 1 (keep);
   /// \p Overrides maps "argno.path" to another integer value.
-  LaunchArgs(const Function &K, const std::map<std::string, uint64_t> &Overrides) {
+  LaunchArgs(const Function &K,
+             const std::map<std::string, uint64_t> &Overrides) {
     const DataLayout &DL = K.getParent()->getDataLayout();
     std::mt19937 Rng(42);
     std::uniform_real_distribution<float> Dist(-1.0f, 1.0f);
     for (const Argument &A : K.args()) {
       Type *Ty = storageType(A);
-      Bytes.emplace_back((DL.getTypeAllocSize(Ty) + 7) / 8, 0xABABABABABABABABull);
+      Bytes.emplace_back((DL.getTypeAllocSize(Ty) + 7) / 8,
+                         0xABABABABABABABABull);
       SmallVector<AggregateLeaf, 16> Leaves;
       REQUIRE(collectLeaves(Ty, DL, Leaves));
       for (const AggregateLeaf &L : Leaves) {
@@ -120,8 +122,8 @@ public:
         } else {
           REQUIRE(L.Ty->isIntegerTy());
           auto It = Overrides.find(Key);
-          uint64_t V = It != Overrides.end() ? It->second
-                       : L.Ty->isIntegerTy(8) ? 1
+          uint64_t V = It != Overrides.end()   ? It->second
+                       : L.Ty->isIntegerTy(8)  ? 1
                        : L.Ty->isIntegerTy(64) ? N
                                                : 0;
           std::memcpy(At, &V, L.Size); // little-endian host
@@ -177,9 +179,9 @@ private:
 void addLauncher(Module &M, Function &K) {
   LLVMContext &Ctx = M.getContext();
   auto *PtrTy = PointerType::get(Ctx, 0);
-  Function *L = Function::Create(
-      FunctionType::get(Type::getVoidTy(Ctx), {PtrTy}, false),
-      GlobalValue::ExternalLinkage, "__irs_launch", M);
+  Function *L =
+      Function::Create(FunctionType::get(Type::getVoidTy(Ctx), {PtrTy}, false),
+                       GlobalValue::ExternalLinkage, "__irs_launch", M);
   IRBuilder<> B(BasicBlock::Create(Ctx, "entry", L));
   SmallVector<Value *, 32> Args;
   for (Argument &A : K.args()) {
@@ -187,7 +189,8 @@ void addLauncher(Module &M, Function &K) {
         B.CreateConstInBoundsGEP1_64(PtrTy, L->getArg(0), A.getArgNo());
     Value *P = B.CreateLoad(PtrTy, Slot);
     bool InMemory = A.hasByValAttr() || A.getParamByRefType();
-    Args.push_back(InMemory ? P : B.CreateAlignedLoad(A.getType(), P, Align(1)));
+    Args.push_back(InMemory ? P
+                            : B.CreateAlignedLoad(A.getType(), P, Align(1)));
   }
   CallInst *Call = B.CreateCall(&K, Args);
   Call->setAttributes(K.getAttributes());
@@ -226,7 +229,8 @@ void launch(orc::LLJIT &J, std::unique_ptr<Module> M,
   raw_string_ostream OS(Problems);
   INFO(Problems);
   REQUIRE_FALSE(verifyModule(*M, &OS));
-  if (Error E = J.addIRModule(orc::ThreadSafeModule(std::move(M), std::move(Ctx))))
+  if (Error E =
+          J.addIRModule(orc::ThreadSafeModule(std::move(M), std::move(Ctx))))
     FAIL(toString(std::move(E)));
   Expected<orc::ExecutorAddr> Fn = J.lookup("__irs_launch");
   if (!Fn)
@@ -240,8 +244,9 @@ struct RunResult {
 
 /// Runs \p Kernel before and after the splat on the same argument bytes and
 /// requires every array to come out bit-identical.
-RunResult checkSameResults(StringRef Kernel, std::map<std::string, uint64_t> Overrides,
-                 const SplatOptions &Opts = {}) {
+RunResult checkSameResults(StringRef Kernel,
+                           std::map<std::string, uint64_t> Overrides,
+                           const SplatOptions &Opts = {}) {
   std::unique_ptr<orc::LLJIT> JOrig = makeJIT(), JSplat = makeJIT();
   auto CtxOrig = std::make_unique<LLVMContext>();
   std::unique_ptr<Module> Orig = loadForJIT(*CtxOrig, *JOrig);
@@ -282,11 +287,11 @@ TEST_CASE("Splatted host kernels compute the same bytes through the manifest",
       REQUIRE(R.After[1][I] == R.Before[2][I] + R.Before[3][2]);
   }
   SECTION("2-D x .+ y with an n x 1 y, read through a spilled Broadcasted") {
-    std::map<std::string, uint64_t> Dims{
-        {"1.2.0", 6},       {"1.2.1", 8},       {"2.1.0.0", 6},
-        {"2.1.1.0", 8},     {"2.0.0.0.2.0", 6}, {"2.0.0.0.2.1", 8},
-        {"2.0.1.0.2.0", 6}, {"2.0.1.0.2.1", 1}, {"2.0.1.1.1", 0},
-        {"2.0.1.2.1", 1}};
+    std::map<std::string, uint64_t> Dims{{"1.2.0", 6},       {"1.2.1", 8},
+                                         {"2.1.0.0", 6},     {"2.1.1.0", 8},
+                                         {"2.0.0.0.2.0", 6}, {"2.0.0.0.2.1", 8},
+                                         {"2.0.1.0.2.0", 6}, {"2.0.1.0.2.1", 1},
+                                         {"2.0.1.1.1", 0},   {"2.0.1.2.1", 1}};
     checkSameResults("add_2d", Dims);
   }
   SECTION("-b .- b, one array in two leaves") {
