@@ -41,6 +41,7 @@ struct EnzymeOptions {
   std::vector<std::string> Activity;
   std::string PluginPath;
   std::string LogPath;
+  std::vector<std::string> ExtraOptArgs;
   unsigned TimeoutSeconds = 300;
   bool Triage = false;
   bool EmitDriverOnly = false;
@@ -145,6 +146,7 @@ Expected<EnzymeInvocation> prepareRun(Module &M, StringRef WorkDir,
                                 : LogPath.str();
   Inv.PluginPath = Plugin.Path;
   Inv.TimeoutSeconds = O.TimeoutSeconds;
+  Inv.ExtraArgs = O.ExtraOptArgs;
   if (Error E =
           writeModule(M, Inv.InputPath, IRFormat::Text, DebugInfoForm::Records))
     return E;
@@ -253,6 +255,11 @@ void EnzymeCommand::addOptions(CLI::App &App) {
   App.add_option("--enzyme-timeout", O.TimeoutSeconds,
                  "seconds Enzyme may run before it is killed (0: no limit)")
       ->type_name("SECONDS");
+  App.add_option("--enzyme-arg", O.ExtraOptArgs,
+                 "pass ARG to the opt that runs Enzyme, e.g. "
+                 "--enzyme-arg=-enzyme-print (repeatable)")
+      ->type_name("ARG")
+      ->allow_extra_args(false);
   App.add_option("--enzyme-log", O.LogPath,
                  "keep Enzyme's log here (default: in the work directory)")
       ->type_name("FILE");
