@@ -3,7 +3,10 @@
 ; from the caller's memory at the manifest's offsets. Non-kernels keep their
 ; aggregate parameters, and a kernel whose address escapes is left alone.
 ; RUN: opt -load-pass-plugin=%plugin -passes=ir-sanitize-splat -S %s -o %t.ll 2>%t.err
-; RUN: FileCheck %s --input-file=%t.ll
+; LLVM 22 reads a "kernel" annotation as the ptx_kernel calling convention
+; and launch bounds as function attributes; LLVM 19 keeps the annotations,
+; which must then name the new functions.
+; RUN: FileCheck %s --check-prefixes=CHECK,%if llvm-19 %{ANN19%} %else %{ANN22%} --input-file=%t.ll
 ; RUN: FileCheck %s --check-prefix=NOTE --input-file=%t.err
 
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
@@ -14,7 +17,7 @@ target triple = "nvptx64-nvidia-cuda"
 ; An extractvalue of a leaf reads the leaf, one of a sub-aggregate gets that
 ; part rebuilt, one of a zero-sized field is poison (it has no bits), and the
 ; call that takes the whole aggregate gets it rebuilt at entry.
-; CHECK-LABEL: define void @by_value(ptr addrspace(1) noundef %p.0, i32 noundef %p.1.0, double noundef %p.1.2, i32 %n)
+; CHECK-LABEL: define {{(ptx_kernel )?}}void @by_value(ptr addrspace(1) noundef %p.0, i32 noundef %p.1.0, double noundef %p.1.2, i32 %n)
 ; CHECK-NEXT:  entry:
 ; CHECK-DAG:     [[I0:%.*]] = insertvalue { i32, [0 x i64], double } poison, i32 %p.1.0, 0
 ; CHECK-DAG:     %inner = insertvalue { i32, [0 x i64], double } [[I0]], double %p.1.2, 2
@@ -44,7 +47,7 @@ declare void @sink_empty([0 x i64])
 
 ; The pointer attributes of a byval parameter describe the copy, not the
 ; values inside it, so the leaves get none.
-; CHECK-LABEL: define void @by_val(ptr addrspace(1) %q.0, i32 %q.1.0, double %q.1.2)
+; CHECK-LABEL: define {{(ptx_kernel )?}}void @by_val(ptr addrspace(1) %q.0, i32 %q.1.0, double %q.1.2)
 ; CHECK-NEXT:  entry:
 ; CHECK-NEXT:    %q = alloca %Pair, align 16
 ; CHECK-NEXT:    store ptr addrspace(1) %q.0, ptr %q, align 16
@@ -95,9 +98,10 @@ define ptx_kernel void @escapes(%Pair %p) {
   ret void
 }
 
-; CHECK: !nvvm.annotations = !{![[A:[0-9]+]], ![[B:[0-9]+]]}
-; CHECK: ![[A]] = !{ptr @by_value, !"kernel", i32 1}
-; CHECK: ![[B]] = !{ptr @by_val, !"kernel", i32 1, !"maxntidx", i32 128}
+; ANN19: !nvvm.annotations = !{![[A:[0-9]+]], ![[B:[0-9]+]]}
+; ANN19: ![[A]] = !{ptr @by_value, !"kernel", i32 1}
+; ANN19: ![[B]] = !{ptr @by_val, !"kernel", i32 1, !"maxntidx", i32 128}
+; ANN22: attributes #0 = { "nvvm.maxntid"="128" }
 !nvvm.annotations = !{!0, !1}
 !0 = !{ptr @by_value, !"kernel", i32 1}
 !1 = !{ptr @by_val, !"kernel", i32 1, !"maxntidx", i32 128}
