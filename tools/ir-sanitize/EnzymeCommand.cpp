@@ -377,7 +377,12 @@ int EnzymeCommand::runOnce(LoadedModule &LM, const LocatedPlugin &Plugin) {
   }
   printSuccess(LM, *R, Stats);
   finish(*WorkDir, /*Keep=*/false);
-  return exitCode(Stats.Lost ? ExitCode::Findings : ExitCode::Ok);
+  if (!Stats.Lost)
+    return exitCode(ExitCode::Ok);
+  errs() << ToolName << ": warning: " << LM.DisplayName << ": " << Stats.Lost
+         << " stashed bundles could not be restored after Enzyme (their "
+            "operand record was lost)\n";
+  return exitCode(ExitCode::Findings);
 }
 
 int EnzymeCommand::runTriageMode(LoadedModule &LM,
