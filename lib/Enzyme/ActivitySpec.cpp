@@ -140,8 +140,9 @@ unsigned specificity(StringRef Key, const ParamKeys &P) {
 std::string describeParams(ArrayRef<ParamKeys> Params, const Function &Fn) {
   std::string S;
   raw_string_ostream OS(S);
-  for (const ParamKeys &P : Params) {
-    if (&P != Params.begin())
+  for (size_t I = 0; I < Params.size(); ++I) {
+    const ParamKeys &P = Params[I];
+    if (I)
       OS << ", ";
     OS << P.Index;
     if (!P.IRName.empty())
@@ -150,7 +151,7 @@ std::string describeParams(ArrayRef<ParamKeys> Params, const Function &Fn) {
       OS << " [" << P.Path << "]";
     if (!P.LeafName.empty() && P.LeafName != P.IRName)
       OS << " (" << P.LeafName << ")";
-    OS << ": " << *Fn.getArg(std::stoul(P.Index))->getType();
+    OS << ": " << *Fn.getArg(I)->getType();
   }
   return OS.str();
 }
