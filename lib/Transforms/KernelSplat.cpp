@@ -349,6 +349,7 @@ Value *rebuildInMemory(IRBuilder<> &B, const ParamPlan &P, const Argument &Old,
 void rebuildArguments(const KernelPlan &Plan, Function &NF, KernelManifest &K) {
   BasicBlock &Entry = NF.getEntryBlock();
   IRBuilder<> B(&Entry, Entry.getFirstInsertionPt());
+  B.SetCurrentDebugLocation(DebugLoc()); // prologue code has no source line
   SmallVector<Instruction *, 16> Dead;
   unsigned Next = 0;
   for (unsigned I = 0; I != Plan.Params.size(); ++I) {
