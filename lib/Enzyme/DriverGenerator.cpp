@@ -50,7 +50,7 @@ AttributeSet driverParamAttrs(LLVMContext &Ctx, AttributeSet Primal) {
 Function *makePrimalCopy(Function &Fn) {
   ValueToValueMapTy VMap;
   Function *Copy = CloneFunction(&Fn, VMap);
-  Copy->setName(Fn.getName() + ".primal");
+  Copy->setName(primalCopyName(Fn.getName()));
   Copy->setLinkage(GlobalValue::InternalLinkage);
   Copy->setVisibility(GlobalValue::DefaultVisibility);
   Copy->setDLLStorageClass(GlobalValue::DefaultStorageClass);
@@ -75,6 +75,18 @@ bool hasEnzymeCalls(const Module &M) {
               return true;
   }
   return false;
+}
+
+std::string primalCopyName(StringRef FnName) {
+  return (FnName + ".primal").str();
+}
+
+std::string userFacingName(const Module &M, StringRef Name) {
+  StringRef Base = Name;
+  if (Base.consume_back(".primal"))
+    if (const Function *F = M.getFunction(Base); F && !F->isDeclaration())
+      return Base.str();
+  return Name.str();
 }
 
 std::string driverName(StringRef FnName, DiffMode Mode) {

@@ -1,6 +1,7 @@
 //===- EnzymeRunner.cpp - Running Enzyme on a module file -----------------===//
 #include "ir-sanitize/Enzyme/EnzymeRunner.h"
 #include "ir-sanitize/Config.h"
+#include "ir-sanitize/Enzyme/DriverGenerator.h"
 #include "ir-sanitize/Support/ExitCodes.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -208,8 +209,9 @@ std::vector<std::string> differentiatedFunctions(const Module &M) {
       if (!CB || CB->getCalledOperand() != &F || CB->arg_size() == 0)
         continue;
       const Value *Callee = CB->getArgOperand(0)->stripPointerCasts();
-      if (Callee->hasName() && !is_contained(Names, Callee->getName()))
-        Names.push_back(Callee->getName().str());
+      std::string Name = userFacingName(M, Callee->getName());
+      if (Callee->hasName() && !is_contained(Names, Name))
+        Names.push_back(Name);
     }
   }
   return Names;
@@ -277,6 +279,7 @@ void attributeToFunction(EnzymeResult &R, const Module &Input) {
   EnzymeLogDiagnosis &D = R.Diagnosis;
   if (D.Function.empty() && !D.Instruction.empty())
     D.Function = findFunctionWithInstruction(Input, D.Instruction);
+  D.Function = userFacingName(Input, D.Function);
   if (D.Differentiating.empty())
     D.Differentiating = join(differentiatedFunctions(Input), ", ");
 }

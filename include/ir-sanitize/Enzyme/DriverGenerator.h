@@ -30,6 +30,13 @@ bool hasEnzymeCalls(const llvm::Module &M);
 /// "NAME.fwd" / "NAME.rev".
 std::string driverName(llvm::StringRef FnName, DiffMode Mode);
 
+/// "NAME.primal": the internal copy of NAME a generated driver differentiates.
+std::string primalCopyName(llvm::StringRef FnName);
+
+/// NAME when \p Name is the copy "NAME.primal" of a function \p M defines,
+/// else \p Name: what messages should call the function.
+std::string userFacingName(const llvm::Module &M, llvm::StringRef Name);
+
 /// Where each parameter of a generated driver comes from.
 struct DriverParam {
   unsigned PrimalIndex = 0; ///< Parameter of the differentiated function.

@@ -58,7 +58,8 @@ EnzymeLogDiagnosis diagnoseEnzymeLog(llvm::StringRef Log);
 std::string findFunctionWithInstruction(const llvm::Module &M,
                                         llvm::StringRef Inst);
 
-/// The functions passed to __enzyme_fwddiff / __enzyme_autodiff / ... in \p M.
+/// The functions passed to __enzyme_fwddiff / __enzyme_autodiff / ... in \p M
+/// (NAME for the copy NAME.primal a generated driver differentiates).
 std::vector<std::string> differentiatedFunctions(const llvm::Module &M);
 
 struct EnzymeResult {

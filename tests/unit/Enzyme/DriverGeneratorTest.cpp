@@ -231,3 +231,17 @@ declare double @__enzyme_autodiff(...)
   auto Plain = parse(Ctx, HostIR);
   CHECK_FALSE(hasEnzymeCalls(*Plain));
 }
+
+TEST_CASE("messages name the function, not its internal copy",
+          "[DriverGenerator]") {
+  LLVMContext Ctx;
+  auto M = parse(Ctx, HostIR);
+  auto G = generateDriver(*M, *M->getFunction("f"), DiffMode::Forward,
+                          {Activity::Dup, Activity::Dup, Activity::Const});
+  REQUIRE(static_cast<bool>(G));
+  CHECK(G->Primal->getName() == primalCopyName("f"));
+  CHECK(userFacingName(*M, G->Primal->getName()) == "f");
+  CHECK(userFacingName(*M, "f") == "f");
+  // Only a copy of a function the module defines is renamed.
+  CHECK(userFacingName(*M, "g.primal") == "g.primal");
+}
