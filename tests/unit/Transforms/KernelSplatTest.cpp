@@ -10,6 +10,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
@@ -459,4 +460,30 @@ TEST_CASE("Corpus kernels: manifest agrees with the data layout, output "
   }
   CHECK(Parsed >= 20);
   CHECK(Kernels >= 12);
+}
+
+TEST_CASE("Planning and summarising change nothing and agree with the splat",
+          "[KernelSplat]") {
+  LLVMContext Ctx;
+  std::unique_ptr<Module> M = load(HostKernels, Ctx);
+  std::string Before = printModule(*M);
+  Expected<LaunchManifest> Plan = planSplat(*M, {});
+  REQUIRE(static_cast<bool>(Plan));
+  Expected<std::vector<KernelSplatSummary>> Summary = summarizeSplat(*M, {});
+  REQUIRE(static_cast<bool>(Summary));
+  CHECK(printModule(*M) == Before);
+
+  REQUIRE(Summary->size() == Plan->Kernels.size());
+  const KernelSplatSummary &Add = Summary->front();
+  CHECK(Add.Kernel->getName() == "add_1d");
+  using P = std::pair<std::string, int>;
+  CHECK(Add.Params ==
+        std::vector<P>{{"value", 2}, {"value", 4}, {"value", 13}});
+  const KernelSplatSummary &ByVal = (*Summary)[1];
+  CHECK(ByVal.Params == std::vector<P>{{"byval", 13}, {"value", 4}});
+
+  Expected<LaunchManifest> Done = splatKernels(*M, {});
+  REQUIRE(static_cast<bool>(Done));
+  CHECK(formatv("{0}", Done->toJSON()).str() ==
+        formatv("{0}", Plan->toJSON()).str());
 }
