@@ -140,10 +140,11 @@ EnzymeLogDiagnosis diagnoseEnzymeLog(StringRef Log) {
       D.Function = originalName(M[1]);
       D.Message = M[2].str();
     } else if (L.contains("at context:") && D.Instruction.empty()) {
-      D.Instruction = squeeze(L.split("at context:").second);
+      D.Instruction =
+          withoutAttachments(squeeze(L.split("at context:").second));
     } else if (D.Message.empty() && L.starts_with("unsupported tag ")) {
       D.Message = withoutAttachments(squeeze(L));
-      D.Instruction = squeeze(L.split(" for ").second);
+      D.Instruction = withoutAttachments(squeeze(L.split(" for ").second));
     } else if (D.Message.empty() && L.starts_with("LLVM ERROR: ")) {
       D.Message = L.drop_front(strlen("LLVM ERROR: ")).str();
     } else if (Assertion.match(L, &M)) {

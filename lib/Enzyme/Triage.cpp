@@ -4,6 +4,8 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <cmath>
+
 using namespace llvm;
 
 namespace irs {
@@ -33,6 +35,52 @@ Expected<TriageReport> runTriage(const EnzymeInvocation &Original,
   R.Original = First->finish();
   R.Sanitised = Second->finish();
   return R;
+}
+
+static json::Value runToJSON(const EnzymeResult &R) {
+  json::Object O;
+  const ChildOutcome &C = R.Outcome;
+  switch (C.How) {
+  case ChildOutcome::Kind::Exited:
+    O["status"] = C.ExitCode == 0 ? "ok" : "failed";
+    O["exit_code"] = C.ExitCode;
+    break;
+  case ChildOutcome::Kind::Signalled:
+    O["status"] = "aborted";
+    O["signal"] = C.Signal;
+    O["signal_name"] = signalName(C.Signal);
+    break;
+  case ChildOutcome::Kind::TimedOut:
+    O["status"] = "timed_out";
+    O["timeout_seconds"] = R.TimeoutSeconds;
+    break;
+  }
+  O["seconds"] = std::round(C.Seconds * 1000) / 1000;
+  O["log"] = R.LogPath;
+  const EnzymeLogDiagnosis &D = R.Diagnosis;
+  for (auto [Key, Value] : {std::pair{"message", &D.Message},
+                            {"function", &D.Function},
+                            {"differentiating", &D.Differentiating},
+                            {"phase", &D.Phase},
+                            {"frame", &D.Frame},
+                            {"where", &D.Where},
+                            {"instruction", &D.Instruction}})
+    if (!Value->empty())
+      O[Key] = *Value;
+  return O;
+}
+
+json::Value triageToJSON(const TriageReport &R) {
+  json::Array Changes;
+  for (const std::string &C : R.Changes)
+    Changes.push_back(C);
+  return json::Object{{"input", R.InputName},
+                      {"verdict", R.verdict()},
+                      {"fixed", !R.Original.ok() && R.Sanitised.ok()},
+                      {"sanitised_ok", R.sanitisedOk()},
+                      {"original", runToJSON(R.Original)},
+                      {"sanitised", runToJSON(R.Sanitised)},
+                      {"changes", std::move(Changes)}};
 }
 
 static void printRow(raw_ostream &OS, StringRef Label, StringRef Text) {

@@ -44,6 +44,7 @@ struct EnzymeOptions {
   std::vector<std::string> ExtraOptArgs;
   unsigned TimeoutSeconds = 300;
   bool Triage = false;
+  bool Json = false;
   bool EmitDriverOnly = false;
   bool KeepTemps = false;
 };
@@ -266,6 +267,8 @@ void EnzymeCommand::addOptions(CLI::App &App) {
   App.add_flag("--triage", O.Triage,
                "run Enzyme on the input as given and sanitised; print a "
                "verdict (exit 0 when the sanitised module differentiates)");
+  App.add_flag("--json", O.Json,
+               "with --triage: print the verdict as JSON instead of a table");
   App.add_flag("--keep-temps", O.KeepTemps,
                "keep the work directory even when Enzyme succeeds");
   addSanitizeOptions(App, Opts);
@@ -284,10 +287,13 @@ void EnzymeCommand::finish(StringRef WorkDir, bool Keep) const {
 }
 
 int EnzymeCommand::run() {
-  if (O.Triage && O.EmitDriverOnly) {
-    errs() << ToolName
-           << ": error: --triage and --emit-driver-only exclude "
-              "each other\n";
+  const char *Conflict = nullptr;
+  if (O.Triage && O.EmitDriverOnly)
+    Conflict = "--triage and --emit-driver-only exclude each other";
+  else if (O.Json && !O.Triage)
+    Conflict = "--json needs --triage";
+  if (Conflict) {
+    errs() << ToolName << ": error: " << Conflict << "\n";
     return exitCode(ExitCode::Usage);
   }
   LLVMContext Ctx;
@@ -419,7 +425,10 @@ int EnzymeCommand::runTriageMode(LoadedModule &LM,
   attributeToFunction(Report->Original, *Original);
   attributeToFunction(Report->Sanitised, *LM.M);
   Report->Changes = describeChanges(Result);
-  printTriage(outs(), *Report);
+  if (O.Json)
+    outs() << formatv("{0:2}", triageToJSON(*Report)) << "\n";
+  else
+    printTriage(outs(), *Report);
   outs().flush();
 
   bool Ok = Report->sanitisedOk();

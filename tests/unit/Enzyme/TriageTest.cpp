@@ -34,6 +34,27 @@ TEST_CASE("triage: original aborts, sanitised differentiates", "[Triage]") {
   CHECK(Table.find("  changes    1 bundles on 1 call sites") !=
         std::string::npos);
   CHECK(Table.find("  verdict    fixed:") != std::string::npos);
+
+  json::Value J = triageToJSON(*R);
+  const json::Object *Obj = J.getAsObject();
+  REQUIRE(Obj);
+  CHECK(Obj->getBoolean("fixed") == true);
+  CHECK(Obj->getBoolean("sanitised_ok") == true);
+  CHECK(Obj->getString("input") == "dump.bc");
+  const json::Object *Orig = Obj->getObject("original");
+  REQUIRE(Orig);
+  CHECK(Orig->getString("status") == "aborted");
+  CHECK(Orig->getInteger("signal") == 6);
+  CHECK(Orig->getString("signal_name") == "SIGABRT");
+  CHECK(Orig->getString("where") == "GradientUtils.cpp:308");
+  CHECK(Orig->getString("log") == W.path("original.log"));
+  const json::Object *San = Obj->getObject("sanitised");
+  REQUIRE(San);
+  CHECK(San->getString("status") == "ok");
+  CHECK(San->getInteger("exit_code") == 0);
+  CHECK_FALSE(San->get("message"));
+  REQUIRE(Obj->getArray("changes"));
+  CHECK(Obj->getArray("changes")->size() == 1);
 }
 
 TEST_CASE("triage runs both sides at once, each with its time limit",
