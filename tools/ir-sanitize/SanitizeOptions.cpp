@@ -95,10 +95,17 @@ Error writeManifest(const SanitizeOptions &Opts, const SanitizeResult &Result,
   if (Opts.NoSplat)
     return Error::success();
   std::string Path = Opts.ManifestPath;
-  if (Path.empty() && !Result.Manifest.Kernels.empty() && Output != "-")
+  bool Splatted = !Result.Manifest.Kernels.empty();
+  if (Path.empty() && Splatted && Output != "-")
     Path = (Output + ".manifest.json").str();
-  if (Path.empty())
+  if (Path.empty()) {
+    // Without the manifest a launcher cannot call the splatted kernels.
+    if (Splatted && !Opts.Quiet)
+      errs() << ToolName
+             << ": note: kernels were splatted but no launch manifest was "
+                "written (output is stdout; use --manifest=FILE)\n";
     return Error::success();
+  }
   return Result.Manifest.writeFile(Path);
 }
 
