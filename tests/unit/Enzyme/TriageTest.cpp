@@ -5,6 +5,8 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <chrono>
+
 #include <catch2/catch.hpp>
 
 using namespace llvm;
@@ -60,16 +62,18 @@ TEST_CASE("triage: original aborts, sanitised differentiates", "[Triage]") {
 TEST_CASE("triage runs both sides at once, each with its time limit",
           "[Triage]") {
   WorkDir W;
+  auto Begin = std::chrono::steady_clock::now();
   auto R =
       runTriage(enzymeRun(W, "original", fakePlugin("FakeEnzymeHang.so"), 2),
                 enzymeRun(W, "sanitised", fakePlugin("FakeEnzymeHang.so"), 2));
+  double Total =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Begin)
+          .count();
   REQUIRE(static_cast<bool>(R));
   CHECK(R->Original.Outcome.How == ChildOutcome::Kind::TimedOut);
   CHECK(R->Sanitised.Outcome.How == ChildOutcome::Kind::TimedOut);
-  // Side by side: the second had used up its limit by the time the first
-  // was killed, not twice the limit.
-  CHECK(R->Original.Outcome.Seconds + R->Sanitised.Outcome.Seconds < 6.0);
-  CHECK(R->Sanitised.Outcome.Seconds < 3.5);
+  // Side by side: both limits ran out together, not one after the other.
+  CHECK(Total < 3.5);
   CHECK(R->verdict().rfind("not fixed:", 0) == 0);
   CHECK_FALSE(R->sanitisedOk());
 }
