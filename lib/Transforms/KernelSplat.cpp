@@ -125,7 +125,10 @@ bool usesAreRewritable(const Function &F) {
   for (const Use &U : F.uses()) {
     const User *Usr = U.getUser();
     if (auto *CB = dyn_cast<CallBase>(Usr)) {
+      // A musttail caller would have to change its own signature too.
+      auto *CI = dyn_cast<CallInst>(CB);
       if (!CB->isCallee(&U) || isa<CallBrInst>(CB) ||
+          (CI && CI->isMustTailCall()) ||
           CB->getFunctionType() != F.getFunctionType())
         return false;
       continue;
@@ -156,7 +159,7 @@ std::optional<KernelPlan> planKernel(Function &F, const SplatOptions &Opts) {
     if (Opts.Note)
       Opts.Note(("kernel '" + F.getName() +
                  "' is not splatted: its address is used other than by "
-                 "direct calls")
+                 "direct (non-musttail) calls")
                     .str());
     return std::nullopt;
   }
@@ -250,6 +253,7 @@ Function *createSplatFunction(const KernelPlan &Plan) {
   auto *Ty = FunctionType::get(F.getReturnType(), ParamTys, F.isVarArg());
   Function *NF = Function::Create(Ty, F.getLinkage(), F.getAddressSpace(), "");
   NF->copyAttributesFrom(&F);
+  NF->setComdat(F.getComdat()); // not among the attributes copied
   AttributeList Attrs = F.getAttributes();
   NF->setAttributes(AttributeList::get(
       F.getContext(), Attrs.getFnAttrs(), Attrs.getRetAttrs(),

@@ -92,17 +92,13 @@ define void @helper(%Pair %p) {
 
 ; Its address escapes into a global, so it keeps its signature.
 ; CHECK-LABEL: define ptx_kernel void @escapes(%Pair %p)
-; NOTE: kernel 'escapes' is not splatted: its address is used other than by direct calls
+; NOTE: kernel 'escapes' is not splatted: its address is used other than by direct (non-musttail) calls
 @table = global ptr @escapes
 define ptx_kernel void @escapes(%Pair %p) {
   ret void
 }
 
-; ANN19: !nvvm.annotations = !{![[A:[0-9]+]], ![[B:[0-9]+]]}
-; ANN19: ![[A]] = !{ptr @by_value, !"kernel", i32 1}
-; ANN19: ![[B]] = !{ptr @by_val, !"kernel", i32 1, !"maxntidx", i32 128}
-; ANN22: attributes #0 = { "nvvm.maxntid"="128" }
-!nvvm.annotations = !{!0, !1}
+!nvvm.annotations = !{!0, !1, !20, !21}
 !0 = !{ptr @by_value, !"kernel", i32 1}
 !1 = !{ptr @by_val, !"kernel", i32 1, !"maxntidx", i32 128}
 
@@ -114,3 +110,28 @@ define ptx_kernel void @escapes(%Pair %p) {
 !10 = distinct !DISubprogram(name: "caller", scope: !3, file: !3, line: 1, type: !11, spFlags: DISPFlagDefinition, unit: !2)
 !11 = !DISubroutineType(types: !{})
 !12 = !DILocation(line: 2, scope: !10)
+
+; A kernel in a comdat stays in it.
+; CHECK-LABEL: define {{(ptx_kernel )?}}void @in_comdat(ptr addrspace(1) %p.0, i32 %p.1.0, double %p.1.2) comdat {
+$in_comdat = comdat any
+define void @in_comdat(%Pair %p) comdat {
+  ret void
+}
+
+; A musttail caller would need the old signature: the kernel is left alone.
+; CHECK-LABEL: define {{(ptx_kernel )?}}void @tail_called(%Pair %p)
+; NOTE: kernel 'tail_called' is not splatted: its address is used other than by direct (non-musttail) calls
+define void @tail_called(%Pair %p) {
+  ret void
+}
+define void @tail_caller(%Pair %p) {
+  musttail call void @tail_called(%Pair %p)
+  ret void
+}
+!20 = !{ptr @in_comdat, !"kernel", i32 1}
+!21 = !{ptr @tail_called, !"kernel", i32 1}
+
+; ANN19: !nvvm.annotations = !{![[A:[0-9]+]], ![[B:[0-9]+]],
+; ANN19: ![[A]] = !{ptr @by_value, !"kernel", i32 1}
+; ANN19: ![[B]] = !{ptr @by_val, !"kernel", i32 1, !"maxntidx", i32 128}
+; ANN22: attributes #0 = { "nvvm.maxntid"="128" }
