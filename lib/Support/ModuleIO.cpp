@@ -219,6 +219,67 @@ Error verifyModuleOrError(const Module &M, StringRef What) {
                            firstLine(OS.str()));
 }
 
+namespace {
+
+Error outputError(StringRef Path, const Twine &Why) {
+  return makeToolError(ExitCode::OutputError,
+                       Path + ": cannot write output: " + Why);
+}
+
+/// Writes straight into \p Path: for stdout, devices and pipes (/dev/null,
+/// /dev/stdout, a FIFO), which a rename would replace instead of writing to.
+Error writeDirectly(StringRef Path, function_ref<void(raw_ostream &)> Fill) {
+  std::error_code EC;
+  raw_fd_ostream OS(Path, EC, sys::fs::OF_None);
+  if (EC)
+    return outputError(Path, EC.message());
+  Fill(OS);
+  OS.close();
+  if (!OS.has_error())
+    return Error::success();
+  std::string Why = OS.error().message();
+  OS.clear_error();
+  return outputError(Path, Why);
+}
+
+/// Writes a temporary file beside \p Target and renames it onto \p Target,
+/// so that readers never see a partial file. \p Target is a real path, so a
+/// symbolic link given as -o keeps pointing at the file it named.
+Error writeByRename(StringRef Shown, StringRef Target,
+                    function_ref<void(raw_ostream &)> Fill) {
+  SmallString<256> Model(Target);
+  sys::path::remove_filename(Model);
+  if (Model.empty())
+    Model = ".";
+  sys::path::append(Model, "." + sys::path::filename(Target) + ".%%%%%%.tmp");
+  int FD;
+  SmallString<256> TempPath;
+  if (std::error_code EC = sys::fs::createUniqueFile(Model, FD, TempPath))
+    return outputError(Shown, EC.message());
+  sys::RemoveFileOnSignal(TempPath);
+  auto Discard = [&](const Twine &Why) {
+    sys::fs::remove(TempPath);
+    sys::DontRemoveFileOnSignal(TempPath);
+    return outputError(Shown, Why);
+  };
+  {
+    raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    Fill(OS);
+    OS.close();
+    if (OS.has_error()) {
+      std::string Why = OS.error().message();
+      OS.clear_error();
+      return Discard(Why);
+    }
+  }
+  if (std::error_code EC = sys::fs::rename(TempPath, Target))
+    return Discard(EC.message());
+  sys::DontRemoveFileOnSignal(TempPath);
+  return Error::success();
+}
+
+} // namespace
+
 Error writeFileAtomically(StringRef Path,
                           function_ref<void(raw_ostream &)> Fill) {
   if (Path == "-") {
@@ -230,41 +291,17 @@ Error writeFileAtomically(StringRef Path,
     }
     return Error::success();
   }
-  auto Fail = [&](const Twine &Why) {
-    return makeToolError(ExitCode::OutputError,
-                         Path + ": cannot write output: " + Why);
-  };
-  if (sys::fs::is_directory(Path))
-    return Fail("is a directory");
-  SmallString<256> Model(Path);
-  sys::path::remove_filename(Model);
-  if (Model.empty())
-    Model = ".";
-  sys::path::append(Model, "." + sys::path::filename(Path) + ".%%%%%%.tmp");
-  int FD;
-  SmallString<256> TempPath;
-  if (std::error_code EC = sys::fs::createUniqueFile(Model, FD, TempPath))
-    return Fail(EC.message());
-  sys::RemoveFileOnSignal(TempPath);
-  {
-    raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    Fill(OS);
-    OS.close();
-    if (OS.has_error()) {
-      std::string Why = OS.error().message();
-      OS.clear_error();
-      sys::fs::remove(TempPath);
-      sys::DontRemoveFileOnSignal(TempPath);
-      return Fail(Why);
-    }
-  }
-  std::error_code EC = sys::fs::rename(TempPath, Path);
-  sys::DontRemoveFileOnSignal(TempPath);
-  if (EC) {
-    sys::fs::remove(TempPath);
-    return Fail(EC.message());
-  }
-  return Error::success();
+  sys::fs::file_status Status;
+  if (sys::fs::status(Path, Status)) // Does not exist yet: create it.
+    return writeByRename(Path, Path, Fill);
+  if (sys::fs::is_directory(Status))
+    return outputError(Path, "is a directory");
+  if (!sys::fs::is_regular_file(Status))
+    return writeDirectly(Path, Fill);
+  SmallString<256> Real;
+  if (sys::fs::real_path(Path, Real))
+    Real = Path;
+  return writeByRename(Path, Real, Fill);
 }
 
 Error writeModule(Module &M, StringRef Path, IRFormat Format,

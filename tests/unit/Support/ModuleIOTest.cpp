@@ -164,3 +164,27 @@ declare void @llvm.dbg.value(metadata, metadata, metadata)
     sys::fs::remove(P);
 }
 #endif
+
+TEST_CASE("writeFileAtomically writes into devices instead of replacing them",
+          "[ModuleIO]") {
+  REQUIRE(!writeFileAtomically("/dev/null", [](raw_ostream &OS) { OS << "x"; }));
+  sys::fs::file_status Status;
+  REQUIRE(!sys::fs::status("/dev/null", Status));
+  CHECK(Status.type() == sys::fs::file_type::character_file);
+}
+
+TEST_CASE("writeFileAtomically keeps a symbolic link pointing at its file",
+          "[ModuleIO]") {
+  std::string Target = writeTemp("old", "txt");
+  std::string Link = Target + ".link";
+  REQUIRE(!sys::fs::create_link(Target, Link));
+  REQUIRE(!writeFileAtomically(Link, [](raw_ostream &OS) { OS << "new"; }));
+  sys::fs::file_status Status;
+  REQUIRE(!sys::fs::status(Link, Status, /*Follow=*/false));
+  CHECK(Status.type() == sys::fs::file_type::symlink_file);
+  auto Buf = MemoryBuffer::getFile(Target);
+  REQUIRE(Buf);
+  CHECK((*Buf)->getBuffer() == "new");
+  sys::fs::remove(Link);
+  sys::fs::remove(Target);
+}
