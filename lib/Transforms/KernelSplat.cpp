@@ -81,8 +81,10 @@ std::string baseName(const Argument &A) {
   return A.hasName() ? A.getName().str() : "arg" + std::to_string(A.getArgNo());
 }
 
+/// How \p A would be split. A parameter that could be but stays whole gets
+/// the reason in \p Why.
 ParamPlan planParam(const Argument &A, const DataLayout &DL,
-                    const SplatOptions &Opts, bool &TooManyLeaves) {
+                    const SplatOptions &Opts, std::string &Why) {
   ParamPlan P;
   P.StorageTy = A.getType();
   if (Type *T = A.getParamByValType()) {
@@ -97,10 +99,19 @@ ParamPlan planParam(const Argument &A, const DataLayout &DL,
   if (P.How == Passing::Scalar || !isAggregateType(P.StorageTy) ||
       !P.StorageTy->isSized())
     return P;
+  // The stack copy must be castable to the parameter's address space: the
+  // stack's own, or generic (0). AMDGPU's byref kernarg pointers (4) are not.
+  unsigned AS =
+      P.How == Passing::Value ? 0 : A.getType()->getPointerAddressSpace();
+  if (AS != 0 && AS != DL.getAllocaAddrSpace()) {
+    Why = "points into address space " + std::to_string(AS) +
+          ", where no stack copy can be made";
+    return P;
+  }
   P.Splat = collectLeaves(P.StorageTy, DL, P.Leaves, Opts.MaxLeavesPerParam);
   if (!P.Splat) {
     P.Leaves.clear();
-    TooManyLeaves = true;
+    Why = "has more than " + std::to_string(Opts.MaxLeavesPerParam) + " leaves";
   }
   return P;
 }
@@ -144,15 +155,16 @@ std::optional<KernelPlan> planKernel(Function &F, const SplatOptions &Opts) {
   const DataLayout &DL = F.getParent()->getDataLayout();
   KernelPlan Plan;
   Plan.F = &F;
-  bool Changes = false, TooManyLeaves = false;
+  bool Changes = false;
   for (const Argument &A : F.args()) {
-    Plan.Params.push_back(planParam(A, DL, Opts, TooManyLeaves));
+    std::string Why;
+    Plan.Params.push_back(planParam(A, DL, Opts, Why));
     Changes |= Plan.Params.back().Splat;
+    if (!Why.empty() && Opts.Note)
+      Opts.Note(("kernel '" + F.getName() + "': parameter #" +
+                 Twine(A.getArgNo()) + " stays whole: it " + Why)
+                    .str());
   }
-  if (TooManyLeaves && Opts.Note)
-    Opts.Note(("kernel '" + F.getName() + "': a parameter with more than " +
-               Twine(Opts.MaxLeavesPerParam) + " leaves stays an aggregate")
-                  .str());
   if (!Changes)
     return std::nullopt;
   if (!usesAreRewritable(F)) {

@@ -98,7 +98,7 @@ define ptx_kernel void @escapes(%Pair %p) {
   ret void
 }
 
-!nvvm.annotations = !{!0, !1, !20, !21}
+!nvvm.annotations = !{!0, !1, !20, !21, !22}
 !0 = !{ptr @by_value, !"kernel", i32 1}
 !1 = !{ptr @by_val, !"kernel", i32 1, !"maxntidx", i32 128}
 
@@ -130,6 +130,17 @@ define void @tail_caller(%Pair %p) {
 }
 !20 = !{ptr @in_comdat, !"kernel", i32 1}
 !21 = !{ptr @tail_called, !"kernel", i32 1}
+
+
+; An AMDGPU-style byref pointer into constant memory (address space 4)
+; cannot be replaced by a stack copy: that parameter stays, the others split.
+; CHECK-LABEL: define {{(ptx_kernel )?}}void @kernarg(ptr addrspace(4) byref(%Pair) align 8 %k, ptr addrspace(1) %v.0, i32 %v.1.0, double %v.1.2)
+; NOTE: kernel 'kernarg': parameter #0 stays whole: it points into address space 4, where no stack copy can be made
+define void @kernarg(ptr addrspace(4) byref(%Pair) align 8 %k, %Pair %v) {
+  %x = load i64, ptr addrspace(4) %k, align 8
+  ret void
+}
+!22 = !{ptr @kernarg, !"kernel", i32 1}
 
 ; ANN19: !nvvm.annotations = !{![[A:[0-9]+]], ![[B:[0-9]+]],
 ; ANN19: ![[A]] = !{ptr @by_value, !"kernel", i32 1}
