@@ -2,7 +2,9 @@
 #include "ir-sanitize/Analysis/AggregateLeaves.h"
 
 #include "llvm/IR/DerivedTypes.h"
-#include "llvm/Support/raw_ostream.h"
+
+#include <charconv>
+#include <iterator>
 
 using namespace llvm;
 
@@ -69,10 +71,15 @@ bool collectLeaves(Type *Ty, const DataLayout &DL,
 }
 
 std::string joinPath(ArrayRef<unsigned> Path) {
+  // Built in place: one call per leaf parameter of every kernel, so no
+  // stream; paths of a few short indices stay in the small-string buffer.
   std::string S;
-  raw_string_ostream OS(S);
-  for (unsigned I = 0; I != Path.size(); ++I)
-    OS << (I ? "." : "") << Path[I];
+  for (unsigned I = 0; I != Path.size(); ++I) {
+    if (I)
+      S += '.';
+    char Digits[16];
+    S.append(Digits, std::to_chars(Digits, std::end(Digits), Path[I]).ptr);
+  }
   return S;
 }
 

@@ -7,7 +7,9 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <charconv>
 #include <climits>
+#include <iterator>
 
 using namespace llvm;
 
@@ -16,14 +18,6 @@ namespace {
 
 // One writer for both the file and toJSON(): the file of a module with
 // thousands of kernels is streamed, never held as a json::Value tree.
-void write(json::OStream &J, const ManifestOriginalParam &P) {
-  J.object([&] {
-    J.attribute("index", P.Index);
-    J.attribute("type", P.Type);
-    J.attribute("size", P.Size);
-    J.attribute("passing", P.Passing);
-  });
-}
 
 /// A JSON string; names and types rarely need escaping, so check first.
 void writeString(raw_ostream &OS, StringRef S) {
@@ -36,26 +30,59 @@ void writeString(raw_ostream &OS, StringRef S) {
   json::OStream(OS).value(S);
 }
 
+/// J.attribute(Key, S) without building a json::Value (a copy of S, a UTF-8
+/// check and a character-by-character quote): type spellings are long.
+void stringAttribute(json::OStream &J, StringRef Key, StringRef S) {
+  J.attributeBegin(Key);
+  J.rawValue([&](raw_ostream &OS) { writeString(OS, S); });
+  J.attributeEnd();
+}
+
+void write(json::OStream &J, const ManifestOriginalParam &P) {
+  J.object([&] {
+    J.attribute("index", P.Index);
+    stringAttribute(J, "type", P.Type);
+    J.attribute("size", P.Size);
+    stringAttribute(J, "passing", P.Passing);
+  });
+}
+
+/// A number in decimal, without raw_ostream's general integer formatting
+/// (styles, signs, a reversed buffer): a parameter line has seven of them.
+struct Decimal {
+  uint64_t V;
+};
+
+raw_ostream &operator<<(raw_ostream &OS, Decimal D) {
+  char Digits[20];
+  return OS.write(Digits,
+                  std::to_chars(Digits, std::end(Digits), D.V).ptr - Digits);
+}
+
 /// One line per parameter, written directly: a module's manifest has one
 /// per leaf, hundreds of thousands for a big module.
 void write(json::OStream &J, const ManifestParam &P) {
   J.rawValue([&](raw_ostream &OS) {
-    OS << "{\"index\":" << P.Index << ",\"name\":";
+    OS << "{\"index\":" << Decimal{P.Index} << ",\"name\":";
     writeString(OS, P.Name);
     OS << ",\"type\":";
     writeString(OS, P.Type);
-    OS << ",\"orig_index\":" << P.OrigIndex << ",\"path\":[";
-    for (size_t I = 0; I != P.Path.size(); ++I)
-      OS << (I ? "," : "") << P.Path[I];
-    OS << "],\"offset\":" << P.Offset << ",\"size\":" << P.Size
+    OS << ",\"orig_index\":" << Decimal{P.OrigIndex} << ",\"path\":[";
+    for (size_t I = 0; I != P.Path.size(); ++I) {
+      if (I)
+        OS << ',';
+      OS << Decimal{P.Path[I]};
+    }
+    OS << "],\"offset\":" << Decimal{P.Offset}
+       << ",\"size\":" << Decimal{P.Size}
        << ",\"pointer\":" << (P.Pointer ? "true" : "false")
-       << ",\"addrspace\":" << P.AddrSpace << "}";
+       << ",\"addrspace\":" << Decimal{P.AddrSpace} << "}";
   });
 }
 
 void write(json::OStream &J, const KernelManifest &K) {
   J.object([&] {
-    J.attribute("name", K.Name);
+    stringAttribute(J, "name", K.Name);
     J.attributeArray("original_params", [&] {
       for (const ManifestOriginalParam &P : K.OriginalParams)
         write(J, P);

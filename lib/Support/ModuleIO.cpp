@@ -226,6 +226,10 @@ Error outputError(StringRef Path, const Twine &Why) {
                        Path + ": cannot write output: " + Why);
 }
 
+/// A file's stream would buffer one file-system block (4 KiB): thousands of
+/// write calls for a module or manifest of tens of megabytes.
+constexpr size_t OutputBufferSize = 256 * 1024;
+
 /// Writes straight into \p Path: for stdout, devices and pipes (/dev/null,
 /// /dev/stdout, a FIFO), which a rename would replace instead of writing to.
 Error writeDirectly(StringRef Path, function_ref<void(raw_ostream &)> Fill) {
@@ -264,6 +268,7 @@ Error writeByRename(StringRef Shown, StringRef Target,
   };
   {
     raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    OS.SetBufferSize(OutputBufferSize);
     Fill(OS);
     OS.close();
     if (OS.has_error()) {

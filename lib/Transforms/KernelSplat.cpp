@@ -23,8 +23,8 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <map>
 #include <optional>
+#include <unordered_map>
 
 using namespace llvm;
 
@@ -51,7 +51,38 @@ struct ParamPlan {
   Passing How = Passing::Scalar;
   Type *StorageTy = nullptr; ///< The value type, or the byval/byref pointee.
   bool Splat = false;
-  SmallVector<AggregateLeaf, 8> Leaves;
+  ArrayRef<AggregateLeaf> Leaves; ///< Owned by the LeafCache; empty if whole.
+};
+
+/// The leaves of each aggregate type, collected once: thousands of kernels
+/// share a handful of parameter types. Entries never move, so plans can
+/// point into them.
+class LeafCache {
+public:
+  LeafCache(const DataLayout &DL, size_t Limit) : DL(DL), Limit(Limit) {}
+
+  /// The leaves of \p Ty, or nothing when it has more than the limit.
+  std::optional<ArrayRef<AggregateLeaf>> get(Type *Ty) {
+    auto [It, New] = Lists.try_emplace(Ty);
+    LeafList &L = It->second;
+    if (New) {
+      L.Complete = collectLeaves(Ty, DL, L.Leaves, Limit);
+      if (!L.Complete)
+        L.Leaves.clear();
+    }
+    if (!L.Complete)
+      return std::nullopt;
+    return ArrayRef<AggregateLeaf>(L.Leaves);
+  }
+
+private:
+  struct LeafList {
+    bool Complete = false;
+    SmallVector<AggregateLeaf, 8> Leaves;
+  };
+  const DataLayout &DL;
+  size_t Limit;
+  std::unordered_map<Type *, LeafList> Lists;
 };
 
 struct KernelPlan {
@@ -84,7 +115,8 @@ std::string baseName(const Argument &A) {
 /// How \p A would be split. A parameter that could be but stays whole gets
 /// the reason in \p Why.
 ParamPlan planParam(const Argument &A, const DataLayout &DL,
-                    const SplatOptions &Opts, std::string &Why) {
+                    const SplatOptions &Opts, LeafCache &Leaves,
+                    std::string &Why) {
   ParamPlan P;
   P.StorageTy = A.getType();
   if (Type *T = A.getParamByValType()) {
@@ -108,11 +140,12 @@ ParamPlan planParam(const Argument &A, const DataLayout &DL,
           ", where no stack copy can be made";
     return P;
   }
-  P.Splat = collectLeaves(P.StorageTy, DL, P.Leaves, Opts.MaxLeavesPerParam);
-  if (!P.Splat) {
-    P.Leaves.clear();
+  std::optional<ArrayRef<AggregateLeaf>> List = Leaves.get(P.StorageTy);
+  P.Splat = List.has_value();
+  if (P.Splat)
+    P.Leaves = *List;
+  else
     Why = "has more than " + std::to_string(Opts.MaxLeavesPerParam) + " leaves";
-  }
   return P;
 }
 
@@ -151,14 +184,15 @@ bool usesAreRewritable(const Function &F) {
 }
 
 /// The plan for \p F, or nothing when no parameter would change.
-std::optional<KernelPlan> planKernel(Function &F, const SplatOptions &Opts) {
+std::optional<KernelPlan> planKernel(Function &F, const SplatOptions &Opts,
+                                     LeafCache &Leaves) {
   const DataLayout &DL = F.getParent()->getDataLayout();
   KernelPlan Plan;
   Plan.F = &F;
   bool Changes = false;
   for (const Argument &A : F.args()) {
     std::string Why;
-    Plan.Params.push_back(planParam(A, DL, Opts, Why));
+    Plan.Params.push_back(planParam(A, DL, Opts, Leaves, Why));
     Changes |= Plan.Params.back().Splat;
     if (!Why.empty() && Opts.Note)
       Opts.Note(("kernel '" + F.getName() + "': parameter #" +
@@ -314,7 +348,9 @@ Value *rebuildPart(IRBuilder<> &B, const ParamPlan &P,
 void replaceByValue(IRBuilder<> &B, const ParamPlan &P, Argument &Old,
                     ArrayRef<Argument *> Leaves, StringRef Name,
                     SmallVectorImpl<Instruction *> &Dead) {
-  std::map<std::vector<unsigned>, Value *> Parts;
+  // Parts by index path; the paths point into extractvalues that stay
+  // alive (in Dead) until the caller is done. A parameter has few parts.
+  SmallVector<std::pair<ArrayRef<unsigned>, Value *>, 16> Parts;
   bool NeedsWhole = Old.isUsedByMetadata();
   for (User *U : make_early_inc_range(Old.users())) {
     auto *EV = dyn_cast<ExtractValueInst>(U);
@@ -322,11 +358,14 @@ void replaceByValue(IRBuilder<> &B, const ParamPlan &P, Argument &Old,
       NeedsWhole = true;
       continue;
     }
-    Value *&Part = Parts[std::vector<unsigned>(EV->idx_begin(), EV->idx_end())];
+    ArrayRef<unsigned> Path = EV->getIndices();
+    auto It = find_if(Parts, [&](const auto &KV) { return KV.first == Path; });
+    Value *Part = It != Parts.end() ? It->second : nullptr;
     if (!Part) {
-      Part = rebuildPart(B, P, Leaves, EV->getIndices(), EV->getType());
+      Part = rebuildPart(B, P, Leaves, Path, EV->getType());
       if (isa<Instruction>(Part))
         Part->takeName(EV);
+      Parts.emplace_back(Path, Part);
     }
     EV->replaceAllUsesWith(Part);
     Dead.push_back(EV);
@@ -518,8 +557,9 @@ Expected<LaunchManifest> planSplat(Module &M, const SplatOptions &Opts) {
     return Kernels.takeError();
   LaunchManifest Manifest = emptyManifest(M);
   TypeNames TypeName;
+  LeafCache Leaves(M.getDataLayout(), Opts.MaxLeavesPerParam);
   for (Function *F : *Kernels)
-    if (std::optional<KernelPlan> Plan = planKernel(*F, Opts))
+    if (std::optional<KernelPlan> Plan = planKernel(*F, Opts, Leaves))
       Manifest.Kernels.push_back(describePlan(*Plan, TypeName));
   return Manifest;
 }
@@ -530,8 +570,9 @@ summarizeSplat(Module &M, const SplatOptions &Opts) {
   if (!Kernels)
     return Kernels.takeError();
   std::vector<KernelSplatSummary> Summaries;
+  LeafCache Leaves(M.getDataLayout(), Opts.MaxLeavesPerParam);
   for (Function *F : *Kernels) {
-    std::optional<KernelPlan> Plan = planKernel(*F, Opts);
+    std::optional<KernelPlan> Plan = planKernel(*F, Opts, Leaves);
     if (!Plan)
       continue;
     KernelSplatSummary S;
@@ -550,8 +591,9 @@ Expected<LaunchManifest> splatKernels(Module &M, const SplatOptions &Opts) {
     return Kernels.takeError();
   LaunchManifest Manifest = emptyManifest(M);
   TypeNames TypeName;
+  LeafCache Leaves(M.getDataLayout(), Opts.MaxLeavesPerParam);
   for (Function *F : *Kernels) {
-    std::optional<KernelPlan> Plan = planKernel(*F, Opts);
+    std::optional<KernelPlan> Plan = planKernel(*F, Opts, Leaves);
     if (!Plan)
       continue;
     KernelManifest K = describePlan(*Plan, TypeName);
