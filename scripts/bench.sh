@@ -12,7 +12,7 @@
 # a shared machine) and peak RSS. Targets: sanitize/opt <= 1.10 (time and
 # memory); check well under the round trip.
 # Environment: IRS (default build/llvm-19/bin/ir-sanitize), LLVM_BIN
-# (default /usr/lib/llvm-19/bin), BENCH_MB.
+# (default /usr/lib/llvm-19/bin), BENCH_MB, BENCH_OUTPUT_BASELINE (below).
 #
 # To add a case: write a line `add_case NAME "BASELINE CMD" "TOOL CMD"` in
 # the list at the end (use $IN for the input and $W for the scratch dir).
@@ -65,6 +65,13 @@ export IN W
 add_case sanitize "$llvm_bin/opt -S $IN -o $W/opt.ll" "$irs $IN -q -o $W/irs.ll"
 add_case check "$llvm_bin/opt -S $IN -o $W/opt.ll" "$irs check $IN || [ \$? -eq 1 ]"
 add_case restore "$llvm_bin/opt -S $IN -o $W/opt.ll" "$irs restore $IN -q -o $W/restore.ll"
+# BENCH_OUTPUT_BASELINE=1: the same rewrite against opt's parse-and-print of
+# the rewritten module, for a rewrite whose output is much larger than its
+# input (the splat): the floor for a tool that has to print that output.
+if [ -n "${BENCH_OUTPUT_BASELINE:-}" ]; then
+  "$irs" "$IN" -q -o "$W/rewritten.ll"
+  add_case vs_output "$llvm_bin/opt -S $W/rewritten.ll -o $W/opt2.ll" "$irs $IN -q -o $W/irs.ll"
+fi
 run_cases
 # Without an INPUT, also the kernel splat on a module of thousands of kernels.
 [ -n "${1:-}" ] || scripts/bench-splat.sh 5000 "$runs"
