@@ -62,6 +62,20 @@ TEST_CASE("Zero-sized fields have no leaves", "[AggregateLeaves]") {
   CHECK(None.empty());
 }
 
+TEST_CASE("Paths join multi-digit indices", "[AggregateLeaves]") {
+  LLVMContext Ctx;
+  DataLayout DL(NVPTXLayout);
+  auto *T = ArrayType::get(ArrayType::get(Type::getInt8Ty(Ctx), 300), 12);
+  SmallVector<AggregateLeaf, 4> Leaves;
+  REQUIRE(collectLeaves(T, DL, Leaves));
+  REQUIRE(Leaves.size() == 3600);
+  CHECK(joinPath(Leaves[1234].Path) == "4.34");
+  CHECK(joinPath(Leaves.back().Path) == "11.299");
+  CHECK(Leaves.back().Offset == 3599);
+  CHECK(joinPath({}) == "");
+  CHECK(joinPath({0, 10, 4294967295u}) == "0.10.4294967295");
+}
+
 TEST_CASE("Leaves follow the data layout: packed structs, vectors, scalars",
           "[AggregateLeaves]") {
   LLVMContext Ctx;

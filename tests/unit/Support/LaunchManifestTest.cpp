@@ -58,6 +58,38 @@ TEST_CASE("A manifest survives a JSON round trip", "[LaunchManifest]") {
   CHECK(formatv("{0}", Back->toJSON()).str() == Text);
 }
 
+TEST_CASE("Strings that need escaping and large numbers survive printing",
+          "[LaunchManifest]") {
+  LaunchManifest M = sampleManifest();
+  KernelManifest &K = M.Kernels[0];
+  const std::string Odd = "q\"b\\t\tu\xc3\xa9";
+  K.Name += Odd;
+  K.OriginalParams[1].Type = "{ %\"T" + Odd + "\" }";
+  K.OriginalParams[1].Size = uint64_t(1) << 40;
+  K.Params[1].Name = "bc" + Odd;
+  K.Params[1].Type = "ptr addrspace(" + Odd + ")";
+  K.Params[1].Path = {10, 4294967295u};
+  K.Params[1].Offset = (uint64_t(1) << 40) - 8;
+  K.Params[1].AddrSpace = 4294967295u;
+  for (unsigned Indent : {0u, 2u}) {
+    std::string Text;
+    raw_string_ostream OS(Text);
+    M.print(OS, Indent);
+    Expected<LaunchManifest> Back = parseText(Text);
+    REQUIRE(static_cast<bool>(Back));
+    const KernelManifest &B = Back->Kernels[0];
+    CHECK(B.Name == K.Name);
+    CHECK(B.OriginalParams[1].Type == K.OriginalParams[1].Type);
+    CHECK(B.OriginalParams[1].Size == K.OriginalParams[1].Size);
+    CHECK(B.Params[1].Name == K.Params[1].Name);
+    CHECK(B.Params[1].Type == K.Params[1].Type);
+    CHECK(B.Params[1].Path == K.Params[1].Path);
+    CHECK(B.Params[1].Offset == K.Params[1].Offset);
+    CHECK(B.Params[1].AddrSpace == K.Params[1].AddrSpace);
+    CHECK(B.Params[2].Offset == 8);
+  }
+}
+
 TEST_CASE("Parameters are found by path string", "[LaunchManifest]") {
   LaunchManifest M = sampleManifest();
   const KernelManifest *K = M.findKernel("_Z16broadcast_kernel");
