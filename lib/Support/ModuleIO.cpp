@@ -9,6 +9,7 @@
 #include "llvm/Config/llvm-config.h"
 #include "llvm/IR/AutoUpgrade.h"
 #include "llvm/IR/DebugInfo.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/IRReader/IRReader.h"
 #include "llvm/Support/CommandLine.h"
@@ -79,6 +80,7 @@ Expected<std::unique_ptr<MemoryBuffer>> readInputBuffer(StringRef Path,
   return std::move(*Buf);
 }
 
+#if LLVM_VERSION_MAJOR < 21
 /// Sets a boolean LLVM cl::opt by name if this LLVM has it.
 void setLLVMFlag(StringRef Name, bool Value) {
   auto &Opts = cl::getRegisteredOptions();
@@ -86,6 +88,7 @@ void setLLVMFlag(StringRef Name, bool Value) {
   if (It != Opts.end())
     It->second->addOccurrence(0, Name, Value ? "true" : "false");
 }
+#endif
 
 /// Puts \p M into the debug-info form the output must use.
 void applyDebugInfoForm(Module &M, DebugInfoForm Form) {
@@ -121,6 +124,39 @@ void prepareForBitcode(Module &M) {
 #else
   (void)M;
 #endif
+}
+
+/// The first call that passes `metadata` as a variadic argument (Enzyme's
+/// `__enzyme_fwddiff(f, metadata !"enzyme_dup", ...)` markers). LLVM's
+/// bitcode writer stores such an argument as a reference to some unrelated
+/// value, so the module read back differs silently.
+const CallBase *findMetadataVarArg(const Module &M) {
+  for (const Function &F : M)
+    for (const Instruction &I : instructions(F)) {
+      const auto *CB = dyn_cast<CallBase>(&I);
+      if (!CB || !CB->getFunctionType()->isVarArg())
+        continue;
+      unsigned Fixed = CB->getFunctionType()->getNumParams();
+      for (unsigned A = Fixed, E = CB->arg_size(); A != E; ++A)
+        if (CB->getArgOperand(A)->getType()->isMetadataTy())
+          return CB;
+    }
+  return nullptr;
+}
+
+/// Refuses bitcode that LLVM would write wrongly (see findMetadataVarArg).
+Error checkBitcodeCanHold(const Module &M, StringRef Path) {
+  const CallBase *CB = findMetadataVarArg(M);
+  if (!CB)
+    return Error::success();
+  const Function *Callee = CB->getCalledFunction();
+  std::string What = Callee ? ("@" + Callee->getName()).str() : "a pointer";
+  return makeToolError(
+      ExitCode::OutputError,
+      Path + ": cannot write output: bitcode cannot hold the metadata "
+             "arguments of the varargs call to " +
+          What + " in @" + CB->getFunction()->getName() +
+          " (LLVM writes them as other values); write text (.ll) instead");
 }
 
 /// Text IR without the parser's own debug-info upgrade: that upgrade runs
@@ -313,6 +349,9 @@ Error writeModule(Module &M, StringRef Path, IRFormat Format,
                   DebugInfoForm DbgForm) {
   if (Error E = verifyModuleOrError(M, "the rewritten module"))
     return E;
+  if (Format == IRFormat::Bitcode)
+    if (Error E = checkBitcodeCanHold(M, Path))
+      return E;
   if (Format == IRFormat::Text)
     applyDebugInfoForm(M, DbgForm);
   else

@@ -316,15 +316,8 @@ int EnzymeCommand::run() {
 
 int EnzymeCommand::writeDriverOnly(LoadedModule &LM,
                                    const SanitizeResult &Result) {
+  // writeModule refuses bitcode here: it cannot hold the enzyme_* markers.
   IRFormat Format = outputFormatFor(O.Output, parseIRFormat(O.Emit));
-  if (Format == IRFormat::Bitcode) {
-    // LLVM's bitcode writer stores a `metadata` argument of a varargs call
-    // as an unrelated value: the enzyme_* markers would be corrupted.
-    errs() << ToolName << ": error: " << O.Output
-           << ": drivers cannot be written as bitcode (it cannot hold "
-              "Enzyme's metadata markers); write text (.ll)\n";
-    return exitCode(ExitCode::Usage);
-  }
   if (Error E = writeModule(*LM.M, O.Output, Format, LM.DbgForm))
     return reportError(std::move(E), ToolName);
   if (Error E = writeManifest(Opts, Result, O.Output))

@@ -188,3 +188,26 @@ TEST_CASE("writeFileAtomically keeps a symbolic link pointing at its file",
   sys::fs::remove(Link);
   sys::fs::remove(Target);
 }
+
+TEST_CASE("writeModule refuses bitcode that would corrupt metadata varargs",
+          "[ModuleIO]") {
+  std::string In = writeTemp(
+      "declare double @__enzyme_fwddiff(...)\n"
+      "define double @f(double %x) {\n  ret double %x\n}\n"
+      "define double @d(double %x) {\n"
+      "  %r = call double (...) @__enzyme_fwddiff(ptr @f, metadata "
+      "!\"enzyme_out\", double %x)\n  ret double %r\n}\n",
+      "ll");
+  LLVMContext Ctx;
+  auto M = readModule(In, Ctx);
+  REQUIRE(static_cast<bool>(M));
+  std::string Out = In + ".bc";
+  Error E = writeModule(*M->M, Out, IRFormat::Bitcode, M->DbgForm);
+  REQUIRE(static_cast<bool>(E));
+  CHECK(toString(std::move(E)).find("@__enzyme_fwddiff in @d") !=
+        std::string::npos);
+  CHECK(!sys::fs::exists(Out));
+  CHECK(!writeModule(*M->M, In + ".out.ll", IRFormat::Text, M->DbgForm));
+  sys::fs::remove(In + ".out.ll");
+  sys::fs::remove(In);
+}
