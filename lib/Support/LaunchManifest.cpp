@@ -246,11 +246,13 @@ Expected<LaunchManifest> LaunchManifest::readFile(StringRef Path) {
   return M;
 }
 
+void LaunchManifest::printFile(raw_ostream &OS) const {
+  print(OS, 2);
+  OS << "\n";
+}
+
 Error LaunchManifest::writeFile(StringRef Path) const {
-  return writeFileAtomically(Path, [&](raw_ostream &OS) {
-    print(OS, 2);
-    OS << "\n";
-  });
+  return writeFileAtomically(Path, [&](raw_ostream &OS) { printFile(OS); });
 }
 
 } // namespace irs

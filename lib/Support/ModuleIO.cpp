@@ -266,83 +266,105 @@ Error outputError(StringRef Path, const Twine &Why) {
 /// write calls for a module or manifest of tens of megabytes.
 constexpr size_t OutputBufferSize = 256 * 1024;
 
-/// Writes straight into \p Path: for stdout, devices and pipes (/dev/null,
-/// /dev/stdout, a FIFO), which a rename would replace instead of writing to.
-Error writeDirectly(StringRef Path, function_ref<void(raw_ostream &)> Fill) {
-  std::error_code EC;
-  raw_fd_ostream OS(Path, EC, sys::fs::OF_None);
-  if (EC)
-    return outputError(Path, EC.message());
-  Fill(OS);
-  OS.close();
-  if (!OS.has_error())
-    return Error::success();
-  std::string Why = OS.error().message();
-  OS.clear_error();
-  return outputError(Path, Why);
+} // namespace
+
+bool AtomicOutputFile::writesInPlace(StringRef Path) {
+  sys::fs::file_status Status;
+  if (Path == "-")
+    return true;
+  return !sys::fs::status(Path, Status) && !sys::fs::is_directory(Status) &&
+         !sys::fs::is_regular_file(Status);
 }
 
-/// Writes a temporary file beside \p Target and renames it onto \p Target,
-/// so that readers never see a partial file. \p Target is a real path, so a
-/// symbolic link given as -o keeps pointing at the file it named.
-Error writeByRename(StringRef Shown, StringRef Target,
-                    function_ref<void(raw_ostream &)> Fill) {
-  SmallString<256> Model(Target);
+Expected<std::unique_ptr<AtomicOutputFile>>
+AtomicOutputFile::open(StringRef Path) {
+  std::unique_ptr<AtomicOutputFile> F(new AtomicOutputFile);
+  F->Shown = Path.str();
+  if (Path == "-") {
+    F->OS = &outs();
+    return F;
+  }
+  sys::fs::file_status Status;
+  bool Exists = !sys::fs::status(Path, Status);
+  if (Exists && sys::fs::is_directory(Status))
+    return outputError(Path, "is a directory");
+  std::error_code EC;
+  if (Exists && !sys::fs::is_regular_file(Status)) {
+    // Stdout, devices and pipes (/dev/null, /dev/stdout, a FIFO): a rename
+    // would replace them instead of writing to them.
+    F->File = std::make_unique<raw_fd_ostream>(Path, EC, sys::fs::OF_None);
+    if (EC)
+      return outputError(Path, EC.message());
+    F->OS = F->File.get();
+    return F;
+  }
+  // A real path, so that a symbolic link given as -o keeps pointing at the
+  // file it named.
+  SmallString<256> Real;
+  if (!Exists || sys::fs::real_path(Path, Real))
+    Real = Path;
+  F->Target = Real.str().str();
+  SmallString<256> Model(Real);
   sys::path::remove_filename(Model);
   if (Model.empty())
     Model = ".";
-  sys::path::append(Model, "." + sys::path::filename(Target) + ".%%%%%%.tmp");
+  sys::path::append(Model, "." + sys::path::filename(Real) + ".%%%%%%.tmp");
   int FD;
-  SmallString<256> TempPath;
-  if (std::error_code EC = sys::fs::createUniqueFile(Model, FD, TempPath))
-    return outputError(Shown, EC.message());
-  sys::RemoveFileOnSignal(TempPath);
-  auto Discard = [&](const Twine &Why) {
-    sys::fs::remove(TempPath);
-    sys::DontRemoveFileOnSignal(TempPath);
-    return outputError(Shown, Why);
-  };
-  {
-    raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    OS.SetBufferSize(OutputBufferSize);
-    Fill(OS);
-    OS.close();
-    if (OS.has_error()) {
-      std::string Why = OS.error().message();
-      OS.clear_error();
-      return Discard(Why);
-    }
+  if ((EC = sys::fs::createUniqueFile(Model, FD, F->TempPath)))
+    return outputError(Path, EC.message());
+  sys::RemoveFileOnSignal(F->TempPath);
+  F->File = std::make_unique<raw_fd_ostream>(FD, /*shouldClose=*/true);
+  F->File->SetBufferSize(OutputBufferSize);
+  F->OS = F->File.get();
+  return F;
+}
+
+Error AtomicOutputFile::commit() {
+  if (!File) {
+    outs().flush();
+    if (!outs().has_error())
+      return Error::success();
+    outs().clear_error();
+    return makeToolError(ExitCode::OutputError, "cannot write to stdout");
   }
-  if (std::error_code EC = sys::fs::rename(TempPath, Target))
-    return Discard(EC.message());
+  File->close();
+  std::error_code EC = File->error();
+  File->clear_error();
+  File.reset();
+  if (!EC && !TempPath.empty())
+    EC = sys::fs::rename(TempPath, Target);
+  if (EC) {
+    discard();
+    return outputError(Shown, EC.message());
+  }
   sys::DontRemoveFileOnSignal(TempPath);
+  TempPath.clear();
   return Error::success();
 }
 
-} // namespace
+void AtomicOutputFile::discard() {
+  if (File) {
+    File->close(); // Flushes what is left into the file removed below.
+    File->clear_error();
+    File.reset();
+  }
+  if (TempPath.empty())
+    return;
+  sys::fs::remove(TempPath);
+  sys::DontRemoveFileOnSignal(TempPath);
+  TempPath.clear();
+}
+
+AtomicOutputFile::~AtomicOutputFile() { discard(); }
 
 Error writeFileAtomically(StringRef Path,
                           function_ref<void(raw_ostream &)> Fill) {
-  if (Path == "-") {
-    Fill(outs());
-    outs().flush();
-    if (outs().has_error()) {
-      outs().clear_error();
-      return makeToolError(ExitCode::OutputError, "cannot write to stdout");
-    }
-    return Error::success();
-  }
-  sys::fs::file_status Status;
-  if (sys::fs::status(Path, Status)) // Does not exist yet: create it.
-    return writeByRename(Path, Path, Fill);
-  if (sys::fs::is_directory(Status))
-    return outputError(Path, "is a directory");
-  if (!sys::fs::is_regular_file(Status))
-    return writeDirectly(Path, Fill);
-  SmallString<256> Real;
-  if (sys::fs::real_path(Path, Real))
-    Real = Path;
-  return writeByRename(Path, Real, Fill);
+  Expected<std::unique_ptr<AtomicOutputFile>> File =
+      AtomicOutputFile::open(Path);
+  if (!File)
+    return File.takeError();
+  Fill((*File)->os());
+  return (*File)->commit();
 }
 
 Error writeModule(Module &M, StringRef Path, IRFormat Format,

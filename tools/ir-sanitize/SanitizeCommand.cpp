@@ -47,9 +47,12 @@ public:
     if (Error E = runSanitizePipeline(*LM->M, Opts, LM->DisplayName, Result))
       return reportError(std::move(E), ToolName);
     IRFormat Format = outputFormatFor(Output, parseIRFormat(Emit));
+    // The manifest is serialised on a second thread while the module is
+    // verified and printed, and appears only once the module has.
+    ManifestWriter Manifest(Opts, Result, Output);
     if (Error E = writeModule(*LM->M, Output, Format, LM->DbgForm))
       return reportError(std::move(E), ToolName);
-    if (Error E = writeManifest(Opts, Result, Output))
+    if (Error E = Manifest.commit())
       return reportError(std::move(E), ToolName);
     LM->M.release();
     return static_cast<int>(ExitCode::Ok);

@@ -90,23 +90,69 @@ std::string splatSummary(const SanitizeOptions &Opts,
 
 } // namespace
 
-Error writeManifest(const SanitizeOptions &Opts, const SanitizeResult &Result,
-                    StringRef Output) {
+/// Where the manifest goes: --manifest, else OUTPUT.manifest.json when a
+/// kernel was splatted and OUTPUT is a file; empty for none.
+static std::string manifestPath(const SanitizeOptions &Opts,
+                                const SanitizeResult &Result,
+                                StringRef Output) {
   if (Opts.NoSplat)
-    return Error::success();
-  std::string Path = Opts.ManifestPath;
-  bool Splatted = !Result.Manifest.Kernels.empty();
-  if (Path.empty() && Splatted && Output != "-")
-    Path = (Output + ".manifest.json").str();
+    return "";
+  if (!Opts.ManifestPath.empty())
+    return Opts.ManifestPath;
+  if (!Result.Manifest.Kernels.empty() && Output != "-")
+    return (Output + ".manifest.json").str();
+  return "";
+}
+
+ManifestWriter::ManifestWriter(const SanitizeOptions &Opts,
+                               const SanitizeResult &Result, StringRef Output)
+    : Opts(Opts), Manifest(Result.Manifest),
+      Path(manifestPath(Opts, Result, Output)) {
+  if (Path.empty() || AtomicOutputFile::writesInPlace(Path))
+    return;
+  // Only reads Manifest, which nothing changes while the module is written.
+  Writer = std::thread([this] {
+    Expected<std::unique_ptr<AtomicOutputFile>> F =
+        AtomicOutputFile::open(Path);
+    if (!F) {
+      OpenError = F.takeError();
+      return;
+    }
+    File = std::move(*F);
+    Manifest.printFile(File->os());
+  });
+}
+
+void ManifestWriter::wait() {
+  if (Writer.joinable())
+    Writer.join();
+}
+
+ManifestWriter::~ManifestWriter() {
+  wait();
+  consumeError(std::move(OpenError));
+}
+
+Error ManifestWriter::commit() {
+  wait();
   if (Path.empty()) {
     // Without the manifest a launcher cannot call the splatted kernels.
-    if (Splatted && !Opts.Quiet)
+    if (!Opts.NoSplat && !Manifest.Kernels.empty() && !Opts.Quiet)
       errs() << ToolName
              << ": note: kernels were splatted but no launch manifest was "
                 "written (output is stdout; use --manifest=FILE)\n";
     return Error::success();
   }
-  return Result.Manifest.writeFile(Path);
+  if (OpenError)
+    return std::move(OpenError);
+  if (!File) // Written in place, so only now.
+    return Manifest.writeFile(Path);
+  return File->commit();
+}
+
+Error writeManifest(const SanitizeOptions &Opts, const SanitizeResult &Result,
+                    StringRef Output) {
+  return ManifestWriter(Opts, Result, Output).commit();
 }
 
 void addSanitizeOptions(CLI::App &App, SanitizeOptions &Opts) {

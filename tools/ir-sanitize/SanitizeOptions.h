@@ -10,13 +10,16 @@
 
 #include "ir-sanitize/Support/BundleReport.h"
 #include "ir-sanitize/Support/LaunchManifest.h"
+#include "ir-sanitize/Support/ModuleIO.h"
 
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Error.h"
 
 #include <CLI/CLI.hpp>
 
+#include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace irs::cli {
@@ -58,6 +61,33 @@ llvm::Error runSanitizePipeline(llvm::Module &M, const SanitizeOptions &Opts,
 llvm::Error writeManifest(const SanitizeOptions &Opts,
                           const SanitizeResult &Result,
                           llvm::StringRef Output);
+
+/// writeManifest in two steps, so that the manifest is written while the
+/// module is: the constructor starts serialising it into a temporary file on
+/// a second thread; commit(), called once the module is written, waits for
+/// that and renames the file into place. Destroyed uncommitted (the module
+/// could not be written), it leaves no file. A manifest written in place
+/// (stdout, a device, a FIFO) is written by commit(), after the module.
+/// \p Result must outlive it.
+class ManifestWriter {
+public:
+  ManifestWriter(const SanitizeOptions &Opts, const SanitizeResult &Result,
+                 llvm::StringRef Output);
+  ManifestWriter(const ManifestWriter &) = delete;
+  ManifestWriter &operator=(const ManifestWriter &) = delete;
+  ~ManifestWriter();
+  llvm::Error commit();
+
+private:
+  void wait();
+
+  const SanitizeOptions &Opts;
+  const LaunchManifest &Manifest;
+  std::string Path; ///< Empty: no manifest.
+  std::thread Writer;
+  std::unique_ptr<AtomicOutputFile> File;         ///< Set by Writer.
+  llvm::Error OpenError = llvm::Error::success(); ///< Set by Writer.
+};
 
 } // namespace irs::cli
 

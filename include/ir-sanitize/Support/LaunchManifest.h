@@ -71,7 +71,9 @@ struct LaunchManifest {
   void print(llvm::raw_ostream &OS, unsigned Indent = 2) const;
   static llvm::Expected<LaunchManifest> fromJSON(const llvm::json::Value &V);
   static llvm::Expected<LaunchManifest> readFile(llvm::StringRef Path);
-  /// Writes print() atomically; "-" is stdout.
+  /// A manifest file's content: print() indented, then a newline.
+  void printFile(llvm::raw_ostream &OS) const;
+  /// Writes printFile() atomically; "-" is stdout.
   llvm::Error writeFile(llvm::StringRef Path) const;
 };
 

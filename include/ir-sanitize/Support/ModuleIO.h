@@ -10,6 +10,7 @@
 #define IR_SANITIZE_SUPPORT_MODULEIO_H
 
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
@@ -60,6 +61,40 @@ llvm::Error writeModule(llvm::Module &M, llvm::StringRef Path, IRFormat Format,
 llvm::Error
 writeFileAtomically(llvm::StringRef Path,
                     llvm::function_ref<void(llvm::raw_ostream &)> Fill);
+
+/// An output written in two phases, so that a caller can finish other
+/// outputs before this one appears: open() creates a temporary file beside
+/// the target, os() fills it, commit() renames it into place. Destroyed
+/// uncommitted, it removes the temporary file. "-" (stdout), devices and
+/// FIFOs are written in place (a rename would replace them): what is written
+/// there is visible at once. Errors are ToolErrors with
+/// ExitCode::OutputError. writeFileAtomically is open + fill + commit.
+class AtomicOutputFile {
+public:
+  static llvm::Expected<std::unique_ptr<AtomicOutputFile>>
+  open(llvm::StringRef Path);
+  /// Whether open(\p Path) would write in place, not through a temporary.
+  static bool writesInPlace(llvm::StringRef Path);
+
+  AtomicOutputFile(const AtomicOutputFile &) = delete;
+  AtomicOutputFile &operator=(const AtomicOutputFile &) = delete;
+  ~AtomicOutputFile();
+
+  llvm::raw_ostream &os() { return *OS; }
+  /// Flushes, checks for write errors and renames the file into place; on
+  /// failure nothing is left.
+  llvm::Error commit();
+
+private:
+  AtomicOutputFile() = default;
+  void discard();
+
+  std::string Shown;               ///< The path as given, for messages.
+  std::string Target;              ///< Rename destination (a real path).
+  llvm::SmallString<256> TempPath; ///< Empty when written in place.
+  std::unique_ptr<llvm::raw_fd_ostream> File; ///< Null for stdout.
+  llvm::raw_ostream *OS = nullptr;
+};
 
 } // namespace irs
 

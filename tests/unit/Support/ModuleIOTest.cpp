@@ -6,9 +6,13 @@
 #include "llvm/IR/Instruction.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <vector>
 
 using namespace llvm;
 using namespace irs;
@@ -210,4 +214,66 @@ TEST_CASE("writeModule refuses bitcode that would corrupt metadata varargs",
   CHECK(!writeModule(*M->M, In + ".out.ll", IRFormat::Text, M->DbgForm));
   sys::fs::remove(In + ".out.ll");
   sys::fs::remove(In);
+}
+
+namespace {
+/// The names of the entries in \p Dir.
+std::vector<std::string> listDir(StringRef Dir) {
+  std::vector<std::string> Names;
+  std::error_code EC;
+  for (sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC;
+       It.increment(EC))
+    Names.push_back(sys::path::filename(It->path()).str());
+  std::sort(Names.begin(), Names.end());
+  return Names;
+}
+} // namespace
+
+TEST_CASE("AtomicOutputFile shows the file only on commit", "[ModuleIO]") {
+  SmallString<128> Dir;
+  REQUIRE(!sys::fs::createUniqueDirectory("irs-atomic", Dir));
+  std::string Path = (Dir + "/out.json").str();
+
+  SECTION("discarded: nothing is left, not even the temporary file") {
+    {
+      auto F = AtomicOutputFile::open(Path);
+      REQUIRE(static_cast<bool>(F));
+      (*F)->os() << std::string(1 << 20, 'x'); // More than one buffer.
+      CHECK(listDir(Dir).size() == 1);          // The temporary file.
+      CHECK_FALSE(sys::fs::exists(Path));
+    }
+    CHECK(listDir(Dir).empty());
+  }
+  SECTION("committed: the file, complete, and nothing else") {
+    auto F = AtomicOutputFile::open(Path);
+    REQUIRE(static_cast<bool>(F));
+    (*F)->os() << "contents";
+    CHECK_FALSE(sys::fs::exists(Path));
+    REQUIRE(!(*F)->commit());
+    CHECK(listDir(Dir) == std::vector<std::string>{"out.json"});
+    auto Buf = MemoryBuffer::getFile(Path);
+    REQUIRE(Buf);
+    CHECK((*Buf)->getBuffer() == "contents");
+  }
+  SECTION("a write error fails the commit and leaves nothing") {
+    // /dev/full is written in place; its error surfaces on commit.
+    if (!sys::fs::exists("/dev/full")) {
+      WARN("SKIPPED: no /dev/full");
+      return;
+    }
+    CHECK(AtomicOutputFile::writesInPlace("/dev/full"));
+    auto F = AtomicOutputFile::open("/dev/full");
+    REQUIRE(static_cast<bool>(F));
+    (*F)->os() << std::string(1 << 20, 'x');
+    Error E = (*F)->commit();
+    REQUIRE(static_cast<bool>(E));
+    CHECK(codeOf(std::move(E)) == ExitCode::OutputError);
+  }
+  CHECK_FALSE(AtomicOutputFile::writesInPlace(Path));
+  CHECK(AtomicOutputFile::writesInPlace("-"));
+  CHECK_FALSE(AtomicOutputFile::writesInPlace(Dir)); // Refused by open().
+  auto InDir = AtomicOutputFile::open(Dir);
+  REQUIRE_FALSE(static_cast<bool>(InDir));
+  CHECK(codeOf(InDir.takeError()) == ExitCode::OutputError);
+  sys::fs::remove_directories(Dir);
 }
