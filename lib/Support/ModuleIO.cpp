@@ -269,9 +269,9 @@ constexpr size_t OutputBufferSize = 256 * 1024;
 } // namespace
 
 bool AtomicOutputFile::writesInPlace(StringRef Path) {
-  sys::fs::file_status Status;
   if (Path == "-")
     return true;
+  sys::fs::file_status Status;
   return !sys::fs::status(Path, Status) && !sys::fs::is_directory(Status) &&
          !sys::fs::is_regular_file(Status);
 }
@@ -292,9 +292,10 @@ AtomicOutputFile::open(StringRef Path) {
   if (Exists && !sys::fs::is_regular_file(Status)) {
     // Stdout, devices and pipes (/dev/null, /dev/stdout, a FIFO): a rename
     // would replace them instead of writing to them.
-    F->File = std::make_unique<raw_fd_ostream>(Path, EC, sys::fs::OF_None);
+    auto File = std::make_unique<raw_fd_ostream>(Path, EC, sys::fs::OF_None);
     if (EC)
       return outputError(Path, EC.message());
+    F->File = std::move(File);
     F->OS = F->File.get();
     return F;
   }
