@@ -6,25 +6,15 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Support/SourceMgr.h"
 
+#include "../TestSupport.h"
+
 #include <catch2/catch.hpp>
 
 using namespace llvm;
 using namespace irs;
+using namespace irs::test;
 
 namespace {
-
-std::unique_ptr<Module> parse(LLVMContext &Ctx, StringRef IR) {
-  SMDiagnostic Diag;
-  std::unique_ptr<Module> M = parseAssemblyString(IR, Diag, Ctx);
-  REQUIRE(M);
-  return M;
-}
-
-ExitCode codeOf(Error E) {
-  ExitCode Code = ExitCode::Ok;
-  handleAllErrors(std::move(E), [&](const ToolError &TE) { Code = TE.code(); });
-  return Code;
-}
 
 const char *HostIR = R"(
 define double @f(double %x, ptr %buf, i64 %n, float %s) {
@@ -84,7 +74,7 @@ TEST_CASE("activity items parse, including comma lists and default",
 TEST_CASE("defaults: pointers dup, integers const, floats by mode",
           "[ActivitySpec]") {
   LLVMContext Ctx;
-  auto M = parse(Ctx, HostIR);
+  auto M = parseModule(Ctx, HostIR);
   Function &F = *M->getFunction("f");
   auto Fwd = resolveActivities(F, DiffMode::Forward, {}, nullptr, false);
   REQUIRE(static_cast<bool>(Fwd));
@@ -99,7 +89,7 @@ TEST_CASE("defaults: pointers dup, integers const, floats by mode",
 TEST_CASE("keys name parameters by index and IR name; default applies first",
           "[ActivitySpec]") {
   LLVMContext Ctx;
-  auto M = parse(Ctx, HostIR);
+  auto M = parseModule(Ctx, HostIR);
   Function &F = *M->getFunction("f");
   auto Spec =
       cantFail(ActivitySpec::parse({"default=const", "1=dup", "s=out"}));
@@ -112,7 +102,7 @@ TEST_CASE("keys name parameters by index and IR name; default applies first",
 TEST_CASE("unknown keys are usage errors listing the parameters",
           "[ActivitySpec]") {
   LLVMContext Ctx;
-  auto M = parse(Ctx, HostIR);
+  auto M = parseModule(Ctx, HostIR);
   auto Spec = cantFail(ActivitySpec::parse({"nosuch=dup"}));
   auto Map = resolveActivities(*M->getFunction("f"), DiffMode::Forward, Spec,
                                nullptr, false);
@@ -127,7 +117,7 @@ TEST_CASE("unknown keys are usage errors listing the parameters",
 TEST_CASE("out is refused where Enzyme cannot return a gradient",
           "[ActivitySpec]") {
   LLVMContext Ctx;
-  auto M = parse(Ctx, HostIR);
+  auto M = parseModule(Ctx, HostIR);
   Function &F = *M->getFunction("f");
   auto OutX = cantFail(ActivitySpec::parse({"x=out"}));
   CHECK(codeOf(resolveActivities(F, DiffMode::Forward, OutX, nullptr, false)
@@ -135,7 +125,7 @@ TEST_CASE("out is refused where Enzyme cannot return a gradient",
   auto OutBuf = cantFail(ActivitySpec::parse({"buf=out"}));
   CHECK(codeOf(resolveActivities(F, DiffMode::Reverse, OutBuf, nullptr, false)
                    .takeError()) == ExitCode::Usage);
-  auto K = parse(Ctx, KernelIR);
+  auto K = parseModule(Ctx, KernelIR);
   auto OutAlpha = cantFail(ActivitySpec::parse({"alpha=out"}));
   CHECK(codeOf(resolveActivities(*K->getFunction("k"), DiffMode::Reverse,
                                  OutAlpha, nullptr, true)
@@ -145,7 +135,7 @@ TEST_CASE("out is refused where Enzyme cannot return a gradient",
 TEST_CASE("kernel floats are const in reverse mode by default",
           "[ActivitySpec]") {
   LLVMContext Ctx;
-  auto M = parse(Ctx, KernelIR);
+  auto M = parseModule(Ctx, KernelIR);
   auto Map = resolveActivities(*M->getFunction("k"), DiffMode::Reverse, {},
                                nullptr, true);
   REQUIRE(static_cast<bool>(Map));
@@ -155,7 +145,7 @@ TEST_CASE("kernel floats are const in reverse mode by default",
 TEST_CASE("manifest paths and leaf-name prefixes select splatted leaves",
           "[ActivitySpec]") {
   LLVMContext Ctx;
-  auto M = parse(Ctx, KernelIR);
+  auto M = parseModule(Ctx, KernelIR);
   Function &K = *M->getFunction("k");
   KernelManifest Manifest = kernelManifest();
   // x (bc.0.0...) const by manifest path, y by leaf name; state by prefix.
@@ -171,7 +161,7 @@ TEST_CASE("manifest paths and leaf-name prefixes select splatted leaves",
 TEST_CASE("the most specific key wins; ties go to the later key",
           "[ActivitySpec]") {
   LLVMContext Ctx;
-  auto M = parse(Ctx, KernelIR);
+  auto M = parseModule(Ctx, KernelIR);
   Function &K = *M->getFunction("k");
   KernelManifest Manifest = kernelManifest();
   auto Spec = cantFail(ActivitySpec::parse(

@@ -11,19 +11,15 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include "../TestSupport.h"
+
 #include <catch2/catch.hpp>
 
 using namespace llvm;
 using namespace irs;
+using namespace irs::test;
 
 namespace {
-
-std::unique_ptr<Module> parse(LLVMContext &Ctx, StringRef IR) {
-  SMDiagnostic Diag;
-  std::unique_ptr<Module> M = parseAssemblyString(IR, Diag, Ctx);
-  REQUIRE(M);
-  return M;
-}
 
 bool verifies(const Module &M) {
   std::string Msg;
@@ -77,7 +73,7 @@ define void @k(ptr addrspace(1) %dest, ptr addrspace(1) %x, float %a) {
 TEST_CASE("forward driver: primal params each followed by its shadow",
           "[DriverGenerator]") {
   LLVMContext Ctx;
-  auto M = parse(Ctx, HostIR);
+  auto M = parseModule(Ctx, HostIR);
   Function &F = *M->getFunction("f");
   auto G = generateDriver(*M, F, DiffMode::Forward,
                           {Activity::Dup, Activity::Dup, Activity::Const});
@@ -114,7 +110,7 @@ TEST_CASE("forward driver: primal params each followed by its shadow",
 TEST_CASE("reverse driver returns the gradients of the out arguments",
           "[DriverGenerator]") {
   LLVMContext Ctx;
-  auto M = parse(Ctx, HostIR);
+  auto M = parseModule(Ctx, HostIR);
   Function &F = *M->getFunction("f");
   auto G =
       generateDriver(*M, F, DiffMode::Reverse,
@@ -131,8 +127,8 @@ TEST_CASE("reverse driver returns the gradients of the out arguments",
   CHECK(verifies(*M));
 
   // Two outs: a struct of both gradients.
-  auto M2 = parse(Ctx, "define double @g(double %a, float %b) {\n"
-                       "  ret double %a\n}\n");
+  auto M2 = parseModule(Ctx, "define double @g(double %a, float %b) {\n"
+                             "  ret double %a\n}\n");
   auto G2 = generateDriver(*M2, *M2->getFunction("g"), DiffMode::Reverse,
                            {Activity::Out, Activity::Out});
   REQUIRE(static_cast<bool>(G2));
@@ -146,7 +142,7 @@ TEST_CASE("reverse driver returns the gradients of the out arguments",
 TEST_CASE("kernel drivers are kernels the way the original is",
           "[DriverGenerator]") {
   LLVMContext Ctx;
-  auto M = parse(Ctx, AnnotatedKernelIR);
+  auto M = parseModule(Ctx, AnnotatedKernelIR);
   Function &K = *M->getFunction("k");
   auto G = generateDriver(*M, K, DiffMode::Reverse,
                           {Activity::Dup, Activity::Const, Activity::Const});
@@ -181,7 +177,8 @@ TEST_CASE("kernel drivers are kernels the way the original is",
 TEST_CASE("kernel drivers keep the kernel calling convention",
           "[DriverGenerator]") {
   LLVMContext Ctx;
-  auto PTX = parse(Ctx, "define ptx_kernel void @p(ptr %a) {\n  ret void\n}\n");
+  auto PTX =
+      parseModule(Ctx, "define ptx_kernel void @p(ptr %a) {\n  ret void\n}\n");
   auto GP = generateDriver(*PTX, *PTX->getFunction("p"), DiffMode::Forward,
                            {Activity::Dup});
   REQUIRE(static_cast<bool>(GP));
@@ -192,8 +189,9 @@ TEST_CASE("kernel drivers keep the kernel calling convention",
 
 TEST_CASE("driver generation refuses what cannot work", "[DriverGenerator]") {
   LLVMContext Ctx;
-  auto M = parse(Ctx, std::string(HostIR) + "declare double @ext(double)\n" +
-                          "define double @f.fwd() {\n  ret double 0.0\n}\n");
+  auto M =
+      parseModule(Ctx, std::string(HostIR) + "declare double @ext(double)\n" +
+                           "define double @f.fwd() {\n  ret double 0.0\n}\n");
   auto Code = [](auto &&Expected) {
     ExitCode C = ExitCode::Ok;
     handleAllErrors(Expected.takeError(),
@@ -216,7 +214,7 @@ TEST_CASE("driver generation refuses what cannot work", "[DriverGenerator]") {
 TEST_CASE("modules that bring their own __enzyme_ calls are recognised",
           "[DriverGenerator]") {
   LLVMContext Ctx;
-  auto M = parse(Ctx, R"(
+  auto M = parseModule(Ctx, R"(
 define double @sq(double %x) {
   %y = fmul double %x, %x
   ret double %y
@@ -228,14 +226,14 @@ define double @d(double %x) {
 declare double @__enzyme_autodiff(...)
 )");
   CHECK(hasEnzymeCalls(*M));
-  auto Plain = parse(Ctx, HostIR);
+  auto Plain = parseModule(Ctx, HostIR);
   CHECK_FALSE(hasEnzymeCalls(*Plain));
 }
 
 TEST_CASE("messages name the function, not its internal copy",
           "[DriverGenerator]") {
   LLVMContext Ctx;
-  auto M = parse(Ctx, HostIR);
+  auto M = parseModule(Ctx, HostIR);
   auto G = generateDriver(*M, *M->getFunction("f"), DiffMode::Forward,
                           {Activity::Dup, Activity::Dup, Activity::Const});
   REQUIRE(static_cast<bool>(G));

@@ -10,10 +10,13 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include "../TestSupport.h"
+
 #include <catch2/catch.hpp>
 
 using namespace llvm;
 using namespace irs;
+using namespace irs::test;
 using namespace irs::test;
 
 namespace {
@@ -69,14 +72,6 @@ attributes #0 = { nounwind }
 !3 = !DILocation(line: 1, scope: !4)
 !4 = distinct !DISubprogram(name: "f", scope: !2, file: !2, unit: !1, spFlags: DISPFlagDefinition)
 )";
-
-std::unique_ptr<Module> parse(LLVMContext &Ctx, StringRef IR) {
-  SMDiagnostic Diag;
-  std::unique_ptr<Module> M = parseAssemblyString(IR, Diag, Ctx);
-  INFO(Diag.getMessage().str());
-  REQUIRE(M);
-  return M;
-}
 
 } // namespace
 
@@ -138,7 +133,7 @@ TEST_CASE("other failures fall back to the first meaningful line",
 TEST_CASE("a quoted instruction is traced back to its function",
           "[EnzymeRunner]") {
   LLVMContext Ctx;
-  auto M = parse(Ctx, HostIR);
+  auto M = parseModule(Ctx, HostIR);
   // Attribute group numbers and !dbg attachments differ in Enzyme's copy.
   CHECK(findFunctionWithInstruction(
             *M, "  %r = call i32 @thunk(ptr %buf, i64 0) #7 [ "

@@ -6,12 +6,15 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include "../TestSupport.h"
+
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
 
 using namespace llvm;
 using namespace irs;
+using namespace irs::test;
 using namespace irs::test;
 
 namespace {
@@ -28,14 +31,6 @@ PluginSearch isolatedSearch(const WorkDir &Dir) {
   S.UseConfiguredDefault = false;
   S.LibraryDirs = {std::string(Dir.Dir)};
   return S;
-}
-
-ExitCode codeOf(Error E) {
-  ExitCode Code = ExitCode::Ok;
-  handleAllErrors(
-      std::move(E), [&](const ToolError &TE) { Code = TE.code(); },
-      [&](const ErrorInfoBase &) { Code = ExitCode::BadInput; });
-  return Code;
 }
 
 } // namespace

@@ -1,3 +1,4 @@
+#include "../TestSupport.h"
 #include "GPUTestSupport.h"
 
 #include "ir-sanitize/GPU/PTXEmitter.h"
@@ -49,12 +50,6 @@ void checkAssembles(const std::string &PTX, StringRef Arch) {
     WARN("SKIPPED: no /usr/local/cuda/bin/ptxas, PTX not assembled");
   else
     CHECK(R == "");
-}
-
-ExitCode codeOf(Error E) {
-  ExitCode Code = ExitCode::Ok;
-  handleAllErrors(std::move(E), [&](const ToolError &T) { Code = T.code(); });
-  return Code;
 }
 
 } // namespace

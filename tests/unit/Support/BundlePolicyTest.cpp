@@ -1,10 +1,13 @@
 #include "ir-sanitize/Support/BundlePolicy.h"
 #include "ir-sanitize/Support/ExitCodes.h"
 
+#include "../TestSupport.h"
+
 #include <catch2/catch.hpp>
 
 using namespace llvm;
 using namespace irs;
+using namespace irs::test;
 
 namespace {
 /// Whether \p E is success (consumes it either way).
@@ -14,11 +17,6 @@ bool succeeded(Error E) {
   return !Failed;
 }
 
-ExitCode codeOf(Error E) {
-  ExitCode Code = ExitCode::Ok;
-  handleAllErrors(std::move(E), [&](const ToolError &TE) { Code = TE.code(); });
-  return Code;
-}
 } // namespace
 
 TEST_CASE("BundlePolicy defaults: jl_roots keep, gc-transition lower, "

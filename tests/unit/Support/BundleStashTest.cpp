@@ -9,10 +9,13 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
+#include "../TestSupport.h"
+
 #include <catch2/catch.hpp>
 
 using namespace llvm;
 using namespace irs;
+using namespace irs::test;
 
 namespace {
 const char *const IR = R"(
@@ -26,10 +29,7 @@ top:
 )";
 
 std::unique_ptr<Module> parse(LLVMContext &Ctx, StringRef Text = IR) {
-  SMDiagnostic Err;
-  auto M = parseAssemblyString(Text, Err, Ctx);
-  REQUIRE(M);
-  return M;
+  return parseModule(Ctx, Text);
 }
 
 CallBase *firstBundledCall(Function &F) {

@@ -9,6 +9,8 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include "../TestSupport.h"
+
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -16,6 +18,7 @@
 
 using namespace llvm;
 using namespace irs;
+using namespace irs::test;
 
 namespace {
 std::string writeTemp(StringRef Contents, StringRef Suffix) {
@@ -27,11 +30,6 @@ std::string writeTemp(StringRef Contents, StringRef Suffix) {
   return std::string(Path);
 }
 
-ExitCode codeOf(Error E) {
-  ExitCode Code = ExitCode::Ok;
-  handleAllErrors(std::move(E), [&](const ToolError &TE) { Code = TE.code(); });
-  return Code;
-}
 } // namespace
 
 TEST_CASE("readModule reports text IR errors with line and column",
@@ -171,7 +169,8 @@ declare void @llvm.dbg.value(metadata, metadata, metadata)
 
 TEST_CASE("writeFileAtomically writes into devices instead of replacing them",
           "[ModuleIO]") {
-  REQUIRE(!writeFileAtomically("/dev/null", [](raw_ostream &OS) { OS << "x"; }));
+  REQUIRE(
+      !writeFileAtomically("/dev/null", [](raw_ostream &OS) { OS << "x"; }));
   sys::fs::file_status Status;
   REQUIRE(!sys::fs::status("/dev/null", Status));
   CHECK(Status.type() == sys::fs::file_type::character_file);
@@ -195,13 +194,13 @@ TEST_CASE("writeFileAtomically keeps a symbolic link pointing at its file",
 
 TEST_CASE("writeModule refuses bitcode that would corrupt metadata varargs",
           "[ModuleIO]") {
-  std::string In = writeTemp(
-      "declare double @__enzyme_fwddiff(...)\n"
-      "define double @f(double %x) {\n  ret double %x\n}\n"
-      "define double @d(double %x) {\n"
-      "  %r = call double (...) @__enzyme_fwddiff(ptr @f, metadata "
-      "!\"enzyme_out\", double %x)\n  ret double %r\n}\n",
-      "ll");
+  std::string In =
+      writeTemp("declare double @__enzyme_fwddiff(...)\n"
+                "define double @f(double %x) {\n  ret double %x\n}\n"
+                "define double @d(double %x) {\n"
+                "  %r = call double (...) @__enzyme_fwddiff(ptr @f, metadata "
+                "!\"enzyme_out\", double %x)\n  ret double %r\n}\n",
+                "ll");
   LLVMContext Ctx;
   auto M = readModule(In, Ctx);
   REQUIRE(static_cast<bool>(M));
@@ -239,7 +238,7 @@ TEST_CASE("AtomicOutputFile shows the file only on commit", "[ModuleIO]") {
       auto F = AtomicOutputFile::open(Path);
       REQUIRE(static_cast<bool>(F));
       (*F)->os() << std::string(1 << 20, 'x'); // More than one buffer.
-      CHECK(listDir(Dir).size() == 1);          // The temporary file.
+      CHECK(listDir(Dir).size() == 1);         // The temporary file.
       CHECK_FALSE(sys::fs::exists(Path));
     }
     CHECK(listDir(Dir).empty());

@@ -1,0 +1,41 @@
+//===- TestSupport.h - Helpers shared by the unit tests ---------*- C++ -*-===//
+#ifndef IR_SANITIZE_TESTS_UNIT_TESTSUPPORT_H
+#define IR_SANITIZE_TESTS_UNIT_TESTSUPPORT_H
+
+#include "ir-sanitize/Support/ExitCodes.h"
+
+#include "llvm/AsmParser/Parser.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <catch2/catch.hpp>
+
+#include <memory>
+
+namespace irs::test {
+
+/// Parses IR text; fails the current test, with the parser's message, when
+/// it does not parse.
+inline std::unique_ptr<llvm::Module> parseModule(llvm::LLVMContext &Ctx,
+                                                 llvm::StringRef IR) {
+  llvm::SMDiagnostic Diag;
+  std::unique_ptr<llvm::Module> M = llvm::parseAssemblyString(IR, Diag, Ctx);
+  INFO(Diag.getMessage().str());
+  REQUIRE(M);
+  return M;
+}
+
+/// The exit code an error would end the tool with: a ToolError's own code,
+/// BadInput for any other error, Ok for success.
+inline ExitCode codeOf(llvm::Error E) {
+  ExitCode Code = ExitCode::Ok;
+  llvm::handleAllErrors(
+      std::move(E), [&](const ToolError &TE) { Code = TE.code(); },
+      [&](const llvm::ErrorInfoBase &) { Code = ExitCode::BadInput; });
+  return Code;
+}
+
+} // namespace irs::test
+
+#endif
