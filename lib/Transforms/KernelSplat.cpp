@@ -549,57 +549,57 @@ LaunchManifest emptyManifest(const Module &M) {
   return Manifest;
 }
 
-} // namespace
-
-Expected<LaunchManifest> planSplat(Module &M, const SplatOptions &Opts) {
+/// Plans every selected kernel that has a parameter to splat and hands the
+/// plan to \p Visit, one kernel at a time (a visit may rewrite its kernel).
+Error forEachKernelPlan(Module &M, const SplatOptions &Opts,
+                        function_ref<void(KernelPlan &)> Visit) {
   Expected<SmallVector<Function *>> Kernels = selectKernels(M, Opts);
   if (!Kernels)
     return Kernels.takeError();
-  LaunchManifest Manifest = emptyManifest(M);
-  TypeNames TypeName;
   LeafCache Leaves(M.getDataLayout(), Opts.MaxLeavesPerParam);
   for (Function *F : *Kernels)
     if (std::optional<KernelPlan> Plan = planKernel(*F, Opts, Leaves))
-      Manifest.Kernels.push_back(describePlan(*Plan, TypeName));
+      Visit(*Plan);
+  return Error::success();
+}
+
+} // namespace
+
+Expected<LaunchManifest> planSplat(Module &M, const SplatOptions &Opts) {
+  LaunchManifest Manifest = emptyManifest(M);
+  TypeNames TypeName;
+  if (Error E = forEachKernelPlan(M, Opts, [&](KernelPlan &Plan) {
+        Manifest.Kernels.push_back(describePlan(Plan, TypeName));
+      }))
+    return E;
   return Manifest;
 }
 
 Expected<std::vector<KernelSplatSummary>>
 summarizeSplat(Module &M, const SplatOptions &Opts) {
-  Expected<SmallVector<Function *>> Kernels = selectKernels(M, Opts);
-  if (!Kernels)
-    return Kernels.takeError();
   std::vector<KernelSplatSummary> Summaries;
-  LeafCache Leaves(M.getDataLayout(), Opts.MaxLeavesPerParam);
-  for (Function *F : *Kernels) {
-    std::optional<KernelPlan> Plan = planKernel(*F, Opts, Leaves);
-    if (!Plan)
-      continue;
-    KernelSplatSummary S;
-    S.Kernel = F;
-    for (const ParamPlan &P : Plan->Params)
-      S.Params.emplace_back(passingName(P.How).str(),
-                            P.Splat ? static_cast<int>(P.Leaves.size()) : -1);
-    Summaries.push_back(std::move(S));
-  }
+  if (Error E = forEachKernelPlan(M, Opts, [&](KernelPlan &Plan) {
+        KernelSplatSummary S;
+        S.Kernel = Plan.F;
+        for (const ParamPlan &P : Plan.Params)
+          S.Params.emplace_back(passingName(P.How).str(),
+                                P.Splat ? static_cast<int>(P.Leaves.size())
+                                        : -1);
+        Summaries.push_back(std::move(S));
+      }))
+    return E;
   return Summaries;
 }
 
 Expected<LaunchManifest> splatKernels(Module &M, const SplatOptions &Opts) {
-  Expected<SmallVector<Function *>> Kernels = selectKernels(M, Opts);
-  if (!Kernels)
-    return Kernels.takeError();
   LaunchManifest Manifest = emptyManifest(M);
   TypeNames TypeName;
-  LeafCache Leaves(M.getDataLayout(), Opts.MaxLeavesPerParam);
-  for (Function *F : *Kernels) {
-    std::optional<KernelPlan> Plan = planKernel(*F, Opts, Leaves);
-    if (!Plan)
-      continue;
-    KernelManifest K = describePlan(*Plan, TypeName);
-    rewriteKernel(*Plan, K);
-    Manifest.Kernels.push_back(std::move(K));
-  }
+  if (Error E = forEachKernelPlan(M, Opts, [&](KernelPlan &Plan) {
+        KernelManifest K = describePlan(Plan, TypeName);
+        rewriteKernel(Plan, K);
+        Manifest.Kernels.push_back(std::move(K));
+      }))
+    return E;
   return Manifest;
 }
 
