@@ -1,4 +1,4 @@
-// The runner's host-side data (tools/ir-sanitize-gpurun/HostData.cpp): the
+// The runner's host-side data (src/tools/ir-sanitize-gpurun/HostData.cpp): the
 // same plan must see the same inputs on every machine, and the comparisons
 // the checks rely on must be exact.
 #include "HostData.h"

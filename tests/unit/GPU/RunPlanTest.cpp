@@ -1,5 +1,5 @@
-// The plan writer (lib/GPU) and the runner's own reader
-// (tools/ir-sanitize-gpurun, no LLVM) must agree on every record.
+// The plan writer (src/GPU) and the runner's own reader
+// (src/tools/ir-sanitize-gpurun, no LLVM) must agree on every record.
 #include "ir-sanitize/GPU/RunPlan.h"
 
 #include "RunPlan.h" // the runner's reader

@@ -1,7 +1,7 @@
 //===- RunPlan.h - The run plan as ir-sanitize-gpurun reads it --*- C++ -*-===//
 //
 // ir-sanitize-gpurun runs on GPU machines that have no LLVM, so it reads the
-// plan written by `ir-sanitize gpu-check` (lib/GPU/RunPlanWriter.cpp) with
+// plan written by `ir-sanitize gpu-check` (src/GPU/RunPlan.cpp) with
 // this small reader of its own. The format is line based, one record per
 // line, tokens separated by blanks, `#` starts a comment:
 //
