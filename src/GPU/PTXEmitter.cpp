@@ -2,6 +2,7 @@
 #include "ir-sanitize/GPU/PTXEmitter.h"
 
 #include "ir-sanitize/Support/ExitCodes.h"
+#include "ir-sanitize/Support/LLVMCompat.h"
 
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Config/llvm-config.h"
@@ -125,22 +126,10 @@ void initializeNVPTX() {
   (void)Done;
 }
 
-Triple moduleTriple(const Module &M) {
-#if LLVM_VERSION_MAJOR >= 21
-  return M.getTargetTriple();
-#else
-  return Triple(M.getTargetTriple());
-#endif
-}
-
 Expected<std::unique_ptr<TargetMachine>>
 createNVPTXMachine(const Triple &TT, const PTXOptions &Opts) {
   std::string Error;
-#if LLVM_VERSION_MAJOR >= 22
-  const Target *T = TargetRegistry::lookupTarget(TT, Error);
-#else
-  const Target *T = TargetRegistry::lookupTarget(TT.str(), Error);
-#endif
+  const Target *T = compat::lookupTarget(TT, Error);
   if (!T)
     return codegenError("no NVPTX target in this LLVM: " + Error);
   unsigned PTX = Opts.PTXVersion;
@@ -153,16 +142,8 @@ createNVPTXMachine(const Triple &TT, const PTXOptions &Opts) {
     PTX = *Min;
   }
   std::string Features = "+ptx" + std::to_string(PTX);
-  auto Level = Opts.OptLevel ? CodeGenOptLevel::Default : CodeGenOptLevel::None;
-#if LLVM_VERSION_MAJOR >= 21
-  std::unique_ptr<TargetMachine> TM(
-      T->createTargetMachine(TT, Opts.Arch, Features, TargetOptions(),
-                             std::nullopt, std::nullopt, Level));
-#else
-  std::unique_ptr<TargetMachine> TM(
-      T->createTargetMachine(TT.str(), Opts.Arch, Features, TargetOptions(),
-                             std::nullopt, std::nullopt, Level));
-#endif
+  std::unique_ptr<TargetMachine> TM = compat::createTargetMachine(
+      *T, TT, Opts.Arch, Features, Opts.OptLevel != 0);
   const MCSubtargetInfo *STI = TM->getMCSubtargetInfo();
   if (!STI->isCPUStringValid(Opts.Arch))
     return makeToolError(ExitCode::Usage,
@@ -237,7 +218,7 @@ void optimize(Module &M, TargetMachine &TM, unsigned Level) {
 
 Expected<std::string> emitPTX(Module &M, const PTXOptions &Opts) {
   initializeNVPTX();
-  Triple TT = moduleTriple(M);
+  Triple TT = compat::moduleTriple(M);
   if (!TT.isNVPTX())
     return codegenError("module targets '" + TT.str() +
                         "', not NVPTX (nvptx64-nvidia-cuda)");

@@ -1,6 +1,7 @@
 //===- ModuleIO.cpp - Reading and writing modules safely ------------------===//
 #include "ir-sanitize/Support/ModuleIO.h"
 #include "ir-sanitize/Support/ExitCodes.h"
+#include "ir-sanitize/Support/LLVMCompat.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/AsmParser/LLParser.h"
@@ -80,7 +81,6 @@ Expected<std::unique_ptr<MemoryBuffer>> readInputBuffer(StringRef Path,
   return std::move(*Buf);
 }
 
-#if LLVM_VERSION_MAJOR < 21
 /// Sets a boolean LLVM cl::opt by name if this LLVM has it.
 void setLLVMFlag(StringRef Name, bool Value) {
   auto &Opts = cl::getRegisteredOptions();
@@ -88,42 +88,38 @@ void setLLVMFlag(StringRef Name, bool Value) {
   if (It != Opts.end())
     It->second->addOccurrence(0, Name, Value ? "true" : "false");
 }
-#endif
 
 /// Puts \p M into the debug-info form the output must use.
 void applyDebugInfoForm(Module &M, DebugInfoForm Form) {
-#if LLVM_VERSION_MAJOR < 21
-  // LLVM 19/20 hold either form in memory; the printer writes what it holds
-  // unless told otherwise, so set both the module and the writer flags.
-  bool Records = Form != DebugInfoForm::Intrinsics;
-  if (Records)
-    M.convertToNewDbgValues();
-  else
-    M.convertFromNewDbgValues();
-  setLLVMFlag("write-experimental-debuginfo", Records);
-#else
-  // LLVM 21+ only knows debug records, which LLVM < 19 cannot read.
-  if (Form == DebugInfoForm::Intrinsics && M.getNamedMetadata("llvm.dbg.cu"))
+  if (compat::HasBothDebugForms) {
+    // LLVM 19/20 hold either form in memory; the printer writes what it holds
+    // unless told otherwise, so set both the module and the writer flags.
+    bool Records = Form != DebugInfoForm::Intrinsics;
+    compat::convertDebugValues(M, Records);
+    setLLVMFlag("write-experimental-debuginfo", Records);
+    return;
+  }
+  // LLVM 21+ only knows debug records, which LLVM < 19 cannot read (LLVM < 19
+  // only knows intrinsics, so there is nothing to warn about there).
+  if (!IRS_LLVM_WRITES_DEBUG_INTRINSICS && Form == DebugInfoForm::Intrinsics &&
+      M.getNamedMetadata("llvm.dbg.cu"))
     errs() << "ir-sanitize: warning: " << M.getModuleIdentifier()
            << ": the input holds llvm.dbg.* calls, but this build (LLVM "
            << LLVM_VERSION_MAJOR
            << ") writes #dbg_ records, which LLVM 18 (Julia 1.12) cannot "
               "read; use the LLVM 19 build for output that goes back to "
               "Julia\n";
-#endif
 }
 
 /// Bitcode from LLVM 19+ is only read by LLVM 19+, so it always holds debug
 /// records; like BitcodeWriterPass, drop the then unused intrinsic
 /// declarations, which otherwise make the reader crash while upgrading them.
 void prepareForBitcode(Module &M) {
-#if LLVM_VERSION_MAJOR < 21
-  M.convertToNewDbgValues();
-  M.removeDebugIntrinsicDeclarations();
+  if (!compat::HasBothDebugForms)
+    return;
+  compat::convertDebugValues(M, /*Records=*/true);
+  compat::removeDebugIntrinsicDeclarations(M);
   setLLVMFlag("write-experimental-debuginfo-iterators-to-bitcode", true);
-#else
-  (void)M;
-#endif
 }
 
 /// The first call that passes `metadata` as a variadic argument (Enzyme's

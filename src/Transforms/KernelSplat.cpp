@@ -14,6 +14,7 @@
 #include "ir-sanitize/Analysis/AggregateLeaves.h"
 #include "ir-sanitize/Analysis/KernelInfo.h"
 #include "ir-sanitize/Support/ExitCodes.h"
+#include "ir-sanitize/Support/LLVMCompat.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringSet.h"
@@ -488,10 +489,7 @@ void rewriteCall(CallBase &CB, const KernelPlan &Plan, Function &NF) {
 void rewriteKernel(const KernelPlan &Plan, KernelManifest &K) {
   Function &F = *Plan.F;
   Function *NF = createSplatFunction(Plan);
-#if LLVM_VERSION_MAJOR <= 20
-  // Blocks moved between functions must share the debug-info format.
-  NF->setIsNewDbgInfoFormat(F.IsNewDbgInfoFormat);
-#endif
+  compat::copyDebugInfoFormat(*NF, F);
   NF->splice(NF->begin(), &F);
   rebuildArguments(Plan, *NF, K);
   SmallVector<CallBase *, 4> Calls;
@@ -540,11 +538,7 @@ Expected<SmallVector<Function *>> selectKernels(Module &M,
 
 LaunchManifest emptyManifest(const Module &M) {
   LaunchManifest Manifest;
-#if LLVM_VERSION_MAJOR >= 21
-  Manifest.Triple = M.getTargetTriple().str();
-#else
-  Manifest.Triple = M.getTargetTriple();
-#endif
+  Manifest.Triple = compat::moduleTriple(M).str();
   Manifest.DataLayout = M.getDataLayoutStr();
   return Manifest;
 }

@@ -7,13 +7,11 @@
 // that succeeds), so tests need no real Enzyme.
 //
 //===----------------------------------------------------------------------===//
+#include "ir-sanitize/Support/LLVMCompat.h"
+
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Passes/PassBuilder.h"
-#if LLVM_VERSION_MAJOR >= 22
-#include "llvm/Plugins/PassPlugin.h"
-#else
-#include "llvm/Passes/PassPlugin.h"
-#endif
+#include IRS_PASS_PLUGIN_HEADER
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
 

@@ -6,15 +6,12 @@
 //===----------------------------------------------------------------------===//
 #include "ir-sanitize/Transforms/BundleNormalize.h"
 #include "ir-sanitize/Transforms/BundleRestore.h"
+#include "ir-sanitize/Support/LLVMCompat.h"
 #include "ir-sanitize/Transforms/KernelSplat.h"
 
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Passes/PassBuilder.h"
-#if LLVM_VERSION_MAJOR >= 22
-#include "llvm/Plugins/PassPlugin.h" // Moved out of Passes/ in LLVM 22.
-#else
-#include "llvm/Passes/PassPlugin.h"
-#endif
+#include IRS_PASS_PLUGIN_HEADER
 
 using namespace llvm;
 

@@ -2,6 +2,7 @@
 #include "ir-sanitize/Analysis/AggregateLeaves.h"
 #include "ir-sanitize/Analysis/KernelInfo.h"
 #include "ir-sanitize/Support/ExitCodes.h"
+#include "ir-sanitize/Support/LLVMCompat.h"
 #include "ir-sanitize/Support/ModuleIO.h"
 
 #include "llvm/Config/llvm-config.h"
@@ -216,11 +217,7 @@ std::unique_ptr<orc::LLJIT> makeJIT() {
 std::unique_ptr<Module> loadForJIT(LLVMContext &Ctx, const orc::LLJIT &J) {
   std::unique_ptr<Module> M = load(HostKernels, Ctx);
   M->setDataLayout(J.getDataLayout());
-#if LLVM_VERSION_MAJOR >= 21
-  M->setTargetTriple(J.getTargetTriple());
-#else
-  M->setTargetTriple(J.getTargetTriple().str());
-#endif
+  compat::setModuleTriple(*M, J.getTargetTriple());
   return M;
 }
 

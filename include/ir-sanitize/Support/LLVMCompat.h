@@ -1,0 +1,130 @@
+//===- LLVMCompat.h - The one place that knows LLVM versions -----*- C++ -*-===//
+//
+// ir-sanitize builds against LLVM 16 (Julia 1.11), 19 and 22 (Julia master),
+// and against Julia's own LLVM through -DLLVM_DIR. Every difference between
+// those LLVMs is a shim here, so the rest of the code never tests
+// LLVM_VERSION_MAJOR.
+//
+//===----------------------------------------------------------------------===//
+#ifndef IR_SANITIZE_SUPPORT_LLVMCOMPAT_H
+#define IR_SANITIZE_SUPPORT_LLVMCOMPAT_H
+
+#include "llvm/Config/llvm-config.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/CodeGen.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
+#include "llvm/TargetParser/Triple.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+
+/// The header that declares llvm::PassPluginLibraryInfo, for
+/// `#include IRS_PASS_PLUGIN_HEADER` (LLVM 22 moved it out of Passes/).
+#if LLVM_VERSION_MAJOR >= 22
+#define IRS_PASS_PLUGIN_HEADER "llvm/Plugins/PassPlugin.h"
+#else
+#define IRS_PASS_PLUGIN_HEADER "llvm/Passes/PassPlugin.h"
+#endif
+
+/// 1 where the IR writers can still print debug values as llvm.dbg.* calls
+/// (LLVM 21 dropped them for #dbg_ records).
+#if LLVM_VERSION_MAJOR < 21
+#define IRS_LLVM_WRITES_DEBUG_INTRINSICS 1
+#else
+#define IRS_LLVM_WRITES_DEBUG_INTRINSICS 0
+#endif
+
+namespace irs {
+namespace compat {
+
+/// LLVM 19 and 20 hold debug values in memory either as llvm.dbg.* calls or
+/// as #dbg_ records and print whichever the module holds; LLVM < 19 knows
+/// only the calls, LLVM 21+ only the records.
+constexpr bool HasBothDebugForms =
+    LLVM_VERSION_MAJOR >= 19 && LLVM_VERSION_MAJOR < 21;
+
+/// Converts \p M's debug values to records (\p Records) or to calls where
+/// this LLVM has both forms; elsewhere there is only one form to be in.
+inline void convertDebugValues(llvm::Module &M, bool Records) {
+#if LLVM_VERSION_MAJOR >= 19 && LLVM_VERSION_MAJOR < 21
+  if (Records)
+    M.convertToNewDbgValues();
+  else
+    M.convertFromNewDbgValues();
+#else
+  (void)M, (void)Records;
+#endif
+}
+
+/// Drops the then unused llvm.dbg.* declarations of a module held as records.
+inline void removeDebugIntrinsicDeclarations(llvm::Module &M) {
+#if LLVM_VERSION_MAJOR >= 19 && LLVM_VERSION_MAJOR < 21
+  M.removeDebugIntrinsicDeclarations();
+#else
+  (void)M;
+#endif
+}
+
+/// Blocks moved between functions must share the debug-info format where
+/// LLVM has two of them.
+inline void copyDebugInfoFormat(llvm::Function &To, const llvm::Function &From) {
+#if LLVM_VERSION_MAJOR >= 19 && LLVM_VERSION_MAJOR < 21
+  To.setIsNewDbgInfoFormat(From.IsNewDbgInfoFormat);
+#else
+  (void)To, (void)From;
+#endif
+}
+
+/// The module's target triple (a string before LLVM 21).
+inline llvm::Triple moduleTriple(const llvm::Module &M) {
+  return llvm::Triple(M.getTargetTriple());
+}
+
+inline void setModuleTriple(llvm::Module &M, const llvm::Triple &T) {
+#if LLVM_VERSION_MAJOR >= 21
+  M.setTargetTriple(T);
+#else
+  M.setTargetTriple(T.str());
+#endif
+}
+
+/// TargetRegistry::lookupTarget (by triple string before LLVM 22).
+inline const llvm::Target *lookupTarget(const llvm::Triple &T,
+                                        std::string &Error) {
+#if LLVM_VERSION_MAJOR >= 22
+  return llvm::TargetRegistry::lookupTarget(T, Error);
+#else
+  return llvm::TargetRegistry::lookupTarget(T.str(), Error);
+#endif
+}
+
+/// A target machine at the default code model and relocation model, with
+/// codegen optimisation on (\p Optimize) or off.
+inline std::unique_ptr<llvm::TargetMachine>
+createTargetMachine(const llvm::Target &T, const llvm::Triple &TT,
+                    llvm::StringRef CPU, llvm::StringRef Features,
+                    bool Optimize) {
+#if LLVM_VERSION_MAJOR >= 18
+  auto Level = Optimize ? llvm::CodeGenOptLevel::Default
+                        : llvm::CodeGenOptLevel::None;
+#else
+  auto Level = Optimize ? llvm::CodeGenOpt::Default : llvm::CodeGenOpt::None;
+#endif
+#if LLVM_VERSION_MAJOR >= 21
+  const llvm::Triple &Name = TT;
+#else
+  std::string Name = TT.str();
+#endif
+  return std::unique_ptr<llvm::TargetMachine>(
+      T.createTargetMachine(Name, CPU, Features, llvm::TargetOptions(),
+                            std::nullopt, std::nullopt, Level));
+}
+
+} // namespace compat
+} // namespace irs
+
+#endif // IR_SANITIZE_SUPPORT_LLVMCOMPAT_H
