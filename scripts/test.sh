@@ -5,7 +5,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 passed=0
 failed=0
-for v in ${IRS_LLVM_VERSIONS:-19 22}; do
+for v in ${IRS_LLVM_VERSIONS:-16 19 22}; do
   echo "== tests against LLVM $v =="
   log=$(mktemp)
   ctest --test-dir "build/llvm-$v" --output-on-failure 2>&1 | tee "$log"
@@ -18,5 +18,14 @@ for v in ${IRS_LLVM_VERSIONS:-19 22}; do
     sort -u | sed "s/^/LLVM $v: /"
   rm -f "$log"
 done
+# The install-and-consume test of the C interface, on the default build.
+if [ -d build/llvm-19 ]; then
+  echo "== install and embed (build/llvm-19) =="
+  if bash scripts/test-install.sh build/llvm-19; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+  fi
+fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

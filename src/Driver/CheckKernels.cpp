@@ -5,7 +5,7 @@
 // and into how many leaves, so that activities can be planned per array.
 //
 //===----------------------------------------------------------------------===//
-#include "CheckSections.h"
+#include "ir-sanitize/Driver/Check.h"
 
 #include "ir-sanitize/Transforms/KernelSplat.h"
 
@@ -13,7 +13,7 @@
 
 using namespace llvm;
 
-namespace irs::cli {
+namespace irs {
 
 CheckSection collectKernelSection(Module &M, const CheckOptions &) {
   CheckSection S{"kernels",
@@ -57,4 +57,4 @@ CheckSection collectKernelSection(Module &M, const CheckOptions &) {
   return S;
 }
 
-} // namespace irs::cli
+} // namespace irs

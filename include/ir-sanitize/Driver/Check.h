@@ -1,23 +1,25 @@
-//===- CheckSections.h - What `ir-sanitize check` reports -------*- C++ -*-===//
+//===- Check.h - What `ir-sanitize check` reports ---------------*- C++ -*-===//
 //
-// `check` changes nothing; it prints one section per kind of construct that
+// `check` changes nothing; it reports one section per kind of construct that
 // needs ir-sanitize. Each section is collected by one function; add a kind
 // by writing its collector in its own file and listing it in
-// collectCheckSections (CheckCommand.cpp).
+// collectCheckSections (Check.cpp). The command and the C API print the
+// same JSON (printCheckJSON).
 //
 //===----------------------------------------------------------------------===//
-#ifndef IR_SANITIZE_TOOLS_CHECKSECTIONS_H
-#define IR_SANITIZE_TOOLS_CHECKSECTIONS_H
+#ifndef IR_SANITIZE_DRIVER_CHECK_H
+#define IR_SANITIZE_DRIVER_CHECK_H
 
 #include "ir-sanitize/Support/BundlePolicy.h"
 
 #include "llvm/IR/Module.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <string>
 #include <vector>
 
-namespace irs::cli {
+namespace irs {
 
 struct CheckOptions {
   BundleScope Scope = BundleScope::CCalls;
@@ -49,6 +51,15 @@ CheckSection collectKernelSection(llvm::Module &M, const CheckOptions &Opts);
 std::vector<CheckSection> collectCheckSections(llvm::Module &M,
                                                const CheckOptions &Opts);
 
-} // namespace irs::cli
+/// Whether no blocking section found anything.
+bool isClean(const std::vector<CheckSection> &Sections);
+
+/// `check --format=json`: {"input": \p Name, "clean": ..., SECTION: [...]},
+/// then a newline. Streamed, so that no document tree of all findings is
+/// built; moves the findings' values out of \p Sections.
+void printCheckJSON(llvm::raw_ostream &OS, llvm::StringRef Name,
+                    std::vector<CheckSection> &Sections);
+
+} // namespace irs
 
 #endif

@@ -4,55 +4,18 @@
 // Exit 0 when there is none, 1 when something was found.
 //
 //===----------------------------------------------------------------------===//
-#include "CheckSections.h"
 #include "Commands.h"
 
-#include "ir-sanitize/Analysis/BundleSites.h"
+#include "ir-sanitize/Driver/Check.h"
 #include "ir-sanitize/Support/ExitCodes.h"
 #include "ir-sanitize/Support/ModuleIO.h"
 
 #include "llvm/IR/LLVMContext.h"
-#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
 
 namespace irs::cli {
-
-CheckSection collectBundleSection(Module &M, const CheckOptions &Opts) {
-  CheckSection S{
-      "bundles", "call sites with bundles Enzyme aborts on", true, {}};
-  for (Function &F : M)
-    for (CallBase *CB : bundledCalls(F, Opts.Scope))
-      for (unsigned I = 0, E = CB->getNumOperandBundles(); I != E; ++I) {
-        OperandBundleUse B = CB->getOperandBundleAt(I);
-        if (enzymeHandlesBundle(B.getTagName()))
-          continue;
-        std::string Callee = calleeName(*CB), Loc = debugLocation(*CB);
-        CheckFinding Finding;
-        Finding.Text = formatv("{0}: call to {1}: bundle \"{2}\" ({3} "
-                               "operands){4}{5}",
-                               F.getName(), Callee, B.getTagName(),
-                               B.Inputs.size(), Loc.empty() ? "" : " at ", Loc)
-                           .str();
-        Finding.Fields = {{"function", F.getName().str()},
-                          {"callee", Callee},
-                          {"tag", B.getTagName().str()},
-                          {"operands", B.Inputs.size()}};
-        if (!Loc.empty())
-          Finding.Fields.emplace_back("location", Loc);
-        S.Findings.push_back(std::move(Finding));
-      }
-  return S;
-}
-
-std::vector<CheckSection> collectCheckSections(Module &M,
-                                               const CheckOptions &Opts) {
-  std::vector<CheckSection> Sections;
-  Sections.push_back(collectBundleSection(M, Opts));
-  Sections.push_back(collectKernelSection(M, Opts));
-  return Sections;
-}
 
 namespace {
 
@@ -69,25 +32,6 @@ void printText(raw_ostream &OS, StringRef Name,
   }
   if (Total == 0)
     OS << Name << ": clean: nothing that makes Enzyme abort\n";
-}
-
-/// Streams the JSON so that no document tree of all findings is built.
-void printJSON(raw_ostream &OS, StringRef Name,
-               std::vector<CheckSection> &Sections, bool Clean) {
-  json::OStream J(OS, 2);
-  J.object([&] {
-    J.attribute("input", Name);
-    J.attribute("clean", Clean);
-    for (CheckSection &S : Sections)
-      J.attributeArray(S.Key, [&] {
-        for (CheckFinding &F : S.Findings)
-          J.object([&] {
-            for (auto &[Key, Value] : F.Fields)
-              J.attribute(Key, std::move(Value));
-          });
-      });
-  });
-  OS << "\n";
 }
 
 class CheckCommand : public Command {
@@ -112,11 +56,9 @@ public:
     CheckOptions Opts;
     Opts.Scope = *parseScopeName(Scope);
     std::vector<CheckSection> Sections = collectCheckSections(*LM->M, Opts);
-    bool Clean = llvm::none_of(Sections, [](const CheckSection &S) {
-      return S.Blocking && !S.Findings.empty();
-    });
+    bool Clean = isClean(Sections);
     if (Format == "json")
-      printJSON(outs(), LM->DisplayName, Sections, Clean);
+      printCheckJSON(outs(), LM->DisplayName, Sections);
     else
       printText(outs(), LM->DisplayName, Sections);
     LM->M.release();

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# C API benchmark: in-process bundle normalisation of the 60 MB Julia host
+# module of scripts/bench.sh (same generator) through IRSNormalizeBundles,
+# against `opt -S` of the same file. The C API figure is the call alone, timed
+# inside the consumer (examples/embed-c --time): parsing and printing are the
+# host's (Julia already holds the module), and the call includes its own
+# verification of the module before and after. Median of RUNS runs each,
+# interleaved; target C API / opt <= 0.05.
+#
+#   scripts/bench-capi.sh [INPUT.ll] [RUNS]
+# Environment: BUILD (default build/llvm-19), LLVM_BIN, BENCH_MB, POLICY
+# (default "scope=all": every bundle of every call, lowered or stashed).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${BUILD:-build/llvm-19}
+llvm_bin=${LLVM_BIN:-/usr/lib/llvm-19/bin}
+runs=${2:-5}
+W=$(mktemp -d "${TMPDIR:-/tmp}/irs-bench-capi.XXXXXX")
+trap 'rm -rf "$W"' EXIT
+if [ -n "${1:-}" ]; then
+  IN=$1
+else
+  IN=$W/julia-host.ll
+  python3 scripts/gen-julia-module.py "$IN" "${BENCH_MB:-60}"
+fi
+echo "input: $IN ($(du -m "$IN" | cut -f1) MB, $(grep -c '"gc-transition"' "$IN") gc-transition bundles)"
+cmake --install "$build" --prefix "$W/prefix" >/dev/null
+cmake -S examples/embed-c -B "$W/consumer" -G Ninja -DCMAKE_PREFIX_PATH="$W/prefix" \
+  -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$W/consumer" >/dev/null
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+for ((r = 0; r < runs; r++)); do
+  /usr/bin/time -f "%e" -o "$W/time" "$llvm_bin/opt" -S "$IN" -o "$W/opt.ll"
+  cat "$W/time" >> "$W/opt.s"
+  "$W/consumer/embed-c" "$IN" "$W" "${POLICY:-scope=all}" --time 2>&1 >/dev/null |
+    awk '/IRSNormalizeBundles:/ { print $2 }' >> "$W/capi.s"
+done
+awk -v o="$(median < "$W/opt.s")" -v c="$(median < "$W/capi.s")" 'BEGIN {
+  printf "%-22s %8s %8s %8s\n", "case", "opt_s", "capi_s", "ratio"
+  printf "%-22s %8.2f %8.3f %8.4f\n", "IRSNormalizeBundles", o, c, c / o }'

@@ -1,0 +1,250 @@
+//===- IRSanitize.cpp - The C interface (ir-sanitize-c/IRSanitize.h) ------===//
+//
+// Thin wrappers: each entry point checks its arguments, runs one library
+// entry point on the unwrapped module, verifies what it changed and hands
+// back JSON. Errors become a status and a malloc'd message; nothing escapes
+// as an exception, an abort or output.
+//
+//===----------------------------------------------------------------------===//
+#include "ir-sanitize-c/IRSanitize.h"
+
+#include "ir-sanitize/Config.h"
+#include "ir-sanitize/Driver/Check.h"
+#include "ir-sanitize/Support/BundlePolicy.h"
+#include "ir-sanitize/Support/ExitCodes.h"
+#include "ir-sanitize/Transforms/BundleNormalize.h"
+#include "ir-sanitize/Transforms/BundleRestore.h"
+#include "ir-sanitize/Transforms/KernelSplat.h"
+
+#include "llvm/ADT/StringSet.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
+#include <cstring>
+
+using namespace llvm;
+using namespace irs;
+
+namespace {
+
+/// A malloc'd copy, as IRSDisposeString frees.
+char *copyString(StringRef S) {
+  char *Copy = static_cast<char *>(std::malloc(S.size() + 1));
+  if (!Copy)
+    return nullptr;
+  std::memcpy(Copy, S.data(), S.size());
+  Copy[S.size()] = '\0';
+  return Copy;
+}
+
+/// Sets the out-parameters of a call that produced \p JSON.
+IRSStatus succeed(IRSStatus Status, const std::string &JSON, char **Out,
+                  char **ErrorMessage) {
+  *Out = copyString(JSON);
+  if (ErrorMessage)
+    *ErrorMessage = nullptr;
+  return Status;
+}
+
+/// Sets the out-parameters of a failed call from \p E.
+IRSStatus fail(Error E, char **Out, char **ErrorMessage) {
+  IRSStatus Status = IRSStatusUsage;
+  std::string Message;
+  handleAllErrors(
+      std::move(E),
+      [&](const ToolError &TE) {
+        if (Message.empty()) {
+          Status = static_cast<IRSStatus>(TE.code());
+          Message = TE.message();
+        }
+      },
+      [&](const ErrorInfoBase &EI) {
+        if (Message.empty())
+          Message = EI.message();
+      });
+  if (Out)
+    *Out = nullptr;
+  if (ErrorMessage)
+    *ErrorMessage = copyString(Message);
+  return Status;
+}
+
+Error usage(const Twine &Message) {
+  return makeToolError(ExitCode::Usage, Message);
+}
+
+/// The module, or a usage error for a NULL argument.
+Expected<Module *> moduleArg(LLVMModuleRef M, char **Out,
+                             const char *Function) {
+  if (!Out)
+    return usage(Twine(Function) + ": the result pointer is NULL");
+  if (!M)
+    return usage(Twine(Function) + ": the module is NULL");
+  return unwrap(M);
+}
+
+/// The verifier's first complaint about \p M as a ToolError with \p Code.
+Error verify(const Module &M, ExitCode Code, StringRef What) {
+  std::string Msg;
+  raw_string_ostream OS(Msg);
+  if (!verifyModule(M, &OS))
+    return Error::success();
+  return makeToolError(Code, M.getModuleIdentifier() + ": " + What + ": " +
+                                 StringRef(OS.str()).split('\n').first.rtrim());
+}
+
+/// A module that fails the verifier is refused before anything changes it:
+/// passes may crash on invalid IR.
+Error verifyInput(const Module &M) {
+  return verify(M, ExitCode::BadInput, "invalid IR");
+}
+
+/// The rewritten module must still verify; a failure is a bug in ir-sanitize
+/// that the caller must hear about rather than receive a broken module.
+Error verifyOutput(const Module &M) {
+  return verify(M, ExitCode::VerifierFailed,
+                "the rewritten module failed the LLVM verifier (a bug in "
+                "ir-sanitize, please report it)");
+}
+
+std::string toJSONText(const json::Value &V) {
+  return formatv("{0:2}", V).str() + "\n";
+}
+
+/// `ir-sanitize --no-splat --report=FILE` for \p M.
+Expected<std::string> normalize(Module &M, const char *PolicyText) {
+  Expected<BundlePolicy> Policy =
+      BundlePolicy::fromPassParameters(PolicyText ? PolicyText : "");
+  if (!Policy)
+    return Policy.takeError();
+  if (Error E = verifyInput(M))
+    return std::move(E);
+  BundleReport Report;
+  normalizeBundles(M, *Policy, &Report);
+  if (Error E = verifyOutput(M))
+    return std::move(E);
+  json::Value Doc = Report.toJSON(Policy->Scope);
+  json::Object &Obj = *Doc.getAsObject();
+  Obj["input"] = M.getModuleIdentifier();
+  Obj["kernels"] = json::Array();
+  return toJSONText(Doc);
+}
+
+Expected<BundleScope> parseCheckOptions(StringRef Options) {
+  BundleScope Scope = BundleScope::CCalls;
+  SmallVector<StringRef, 2> Settings;
+  Options.split(Settings, ';', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  for (StringRef Setting : Settings) {
+    std::optional<BundleScope> S;
+    if (Setting.consume_front("scope="))
+      S = parseScopeName(Setting);
+    if (!S)
+      return usage("IRSCheck: unknown option '" + Setting +
+                   "' (expected scope=ccalls or scope=all)");
+    Scope = *S;
+  }
+  return Scope;
+}
+
+} // namespace
+
+extern "C" {
+
+void IRSGetVersion(unsigned *Major, unsigned *Minor, unsigned *Patch,
+                   unsigned *CAPIVersion) {
+  unsigned Parts[3] = {0, 0, 0};
+  StringRef Rest = IRS_VERSION;
+  for (unsigned &Part : Parts) {
+    auto [Number, Tail] = Rest.split('.');
+    Number.getAsInteger(10, Part);
+    Rest = Tail;
+  }
+  if (Major)
+    *Major = Parts[0];
+  if (Minor)
+    *Minor = Parts[1];
+  if (Patch)
+    *Patch = Parts[2];
+  if (CAPIVersion)
+    *CAPIVersion = IRS_C_API_VERSION;
+}
+
+const char *IRSGetLLVMVersion(void) { return IRS_LLVM_VERSION_STRING; }
+
+void IRSDisposeString(char *S) { std::free(S); }
+
+IRSStatus IRSNormalizeBundles(LLVMModuleRef MRef, const char *Policy,
+                              char **OutReportJSON, char **ErrorMessage) {
+  Expected<Module *> M = moduleArg(MRef, OutReportJSON, "IRSNormalizeBundles");
+  if (!M)
+    return fail(M.takeError(), OutReportJSON, ErrorMessage);
+  Expected<std::string> Report = normalize(**M, Policy);
+  if (!Report)
+    return fail(Report.takeError(), OutReportJSON, ErrorMessage);
+  return succeed(IRSStatusOk, *Report, OutReportJSON, ErrorMessage);
+}
+
+IRSStatus IRSRestoreBundles(LLVMModuleRef MRef, char **OutStatsJSON,
+                            char **ErrorMessage) {
+  Expected<Module *> M = moduleArg(MRef, OutStatsJSON, "IRSRestoreBundles");
+  if (!M)
+    return fail(M.takeError(), OutStatsJSON, ErrorMessage);
+  if (Error E = verifyInput(**M))
+    return fail(std::move(E), OutStatsJSON, ErrorMessage);
+  RestoreStats Stats = restoreBundles(**M);
+  if (Error E = verifyOutput(**M))
+    return fail(std::move(E), OutStatsJSON, ErrorMessage);
+  json::Object Doc{{"calls", Stats.Calls},
+                   {"bundles", Stats.Bundles},
+                   {"lost", Stats.Lost},
+                   {"orphan_markers", Stats.OrphanMarkers}};
+  return succeed(Stats.Lost ? IRSStatusFindings : IRSStatusOk,
+                 toJSONText(std::move(Doc)), OutStatsJSON, ErrorMessage);
+}
+
+IRSStatus IRSCheck(LLVMModuleRef MRef, const char *Options,
+                   char **OutFindingsJSON, char **ErrorMessage) {
+  Expected<Module *> M = moduleArg(MRef, OutFindingsJSON, "IRSCheck");
+  if (!M)
+    return fail(M.takeError(), OutFindingsJSON, ErrorMessage);
+  Expected<BundleScope> Scope = parseCheckOptions(Options ? Options : "");
+  if (!Scope)
+    return fail(Scope.takeError(), OutFindingsJSON, ErrorMessage);
+  if (Error E = verifyInput(**M))
+    return fail(std::move(E), OutFindingsJSON, ErrorMessage);
+  CheckOptions Opts;
+  Opts.Scope = *Scope;
+  std::vector<CheckSection> Sections = collectCheckSections(**M, Opts);
+  bool Clean = isClean(Sections);
+  std::string JSON;
+  raw_string_ostream OS(JSON);
+  printCheckJSON(OS, (*M)->getModuleIdentifier(), Sections);
+  return succeed(Clean ? IRSStatusOk : IRSStatusFindings, OS.str(),
+                 OutFindingsJSON, ErrorMessage);
+}
+
+IRSStatus IRSSplatKernels(LLVMModuleRef MRef, const char *KernelName,
+                          char **OutManifestJSON, char **ErrorMessage) {
+  Expected<Module *> M = moduleArg(MRef, OutManifestJSON, "IRSSplatKernels");
+  if (!M)
+    return fail(M.takeError(), OutManifestJSON, ErrorMessage);
+  if (Error E = verifyInput(**M))
+    return fail(std::move(E), OutManifestJSON, ErrorMessage);
+  SplatOptions Opts;
+  if (KernelName)
+    Opts.Kernels.push_back(KernelName);
+  Expected<LaunchManifest> Manifest = splatKernels(**M, Opts);
+  if (!Manifest)
+    return fail(Manifest.takeError(), OutManifestJSON, ErrorMessage);
+  if (Error E = verifyOutput(**M))
+    return fail(std::move(E), OutManifestJSON, ErrorMessage);
+  std::string JSON;
+  raw_string_ostream OS(JSON);
+  Manifest->printFile(OS);
+  return succeed(IRSStatusOk, OS.str(), OutManifestJSON, ErrorMessage);
+}
+
+} // extern "C"

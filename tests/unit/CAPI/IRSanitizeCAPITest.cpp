@@ -1,0 +1,231 @@
+#include "ir-sanitize-c/IRSanitize.h"
+#include "ir-sanitize/Config.h"
+#include "ir-sanitize/Support/LaunchManifest.h"
+
+#include "llvm-c/Core.h"
+#include "llvm-c/IRReader.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/JSON.h"
+
+#include "../TestSupport.h"
+
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <thread>
+#include <vector>
+
+using namespace llvm;
+using namespace irs;
+
+namespace {
+
+const char *HostModule =
+    IRS_SOURCE_DIR "/examples/cuda_ccall_gc_transition_fwddiff.ll";
+const char *KernelModule = IRS_SOURCE_DIR "/examples/kernels/bcast_add_2d.ll";
+
+/// A module parsed with LLVM-C, as a C caller would.
+LLVMModuleRef parseFile(LLVMContextRef Ctx, const char *Path) {
+  LLVMMemoryBufferRef Buf = nullptr;
+  char *Msg = nullptr;
+  REQUIRE_FALSE(LLVMCreateMemoryBufferWithContentsOfFile(Path, &Buf, &Msg));
+  LLVMModuleRef M = nullptr;
+  bool Failed = LLVMParseIRInContext(Ctx, Buf, &M, &Msg);
+  INFO((Msg ? Msg : ""));
+  REQUIRE_FALSE(Failed);
+  return M;
+}
+
+std::string printed(LLVMModuleRef M) {
+  char *Text = LLVMPrintModuleToString(M);
+  std::string S(Text);
+  LLVMDisposeMessage(Text);
+  return S;
+}
+
+/// The result of one call: status, JSON (parsed) and message.
+struct Call {
+  IRSStatus Status;
+  std::string JSON, Message;
+  bool HasJSON = false;
+  json::Object doc() const {
+    Expected<json::Value> V = json::parse(JSON);
+    REQUIRE(static_cast<bool>(V));
+    REQUIRE(V->getAsObject());
+    return *V->getAsObject();
+  }
+};
+
+Call take(IRSStatus Status, char *Out, char *Msg) {
+  Call C{Status, Out ? Out : "", Msg ? Msg : "", Out != nullptr};
+  IRSDisposeString(Out);
+  IRSDisposeString(Msg);
+  return C;
+}
+
+Call normalize(LLVMModuleRef M, const char *Policy) {
+  char *Out = nullptr, *Msg = nullptr;
+  IRSStatus S = IRSNormalizeBundles(M, Policy, &Out, &Msg);
+  return take(S, Out, Msg);
+}
+
+Call check(LLVMModuleRef M, const char *Options) {
+  char *Out = nullptr, *Msg = nullptr;
+  IRSStatus S = IRSCheck(M, Options, &Out, &Msg);
+  return take(S, Out, Msg);
+}
+
+Call splat(LLVMModuleRef M, const char *Kernel) {
+  char *Out = nullptr, *Msg = nullptr;
+  IRSStatus S = IRSSplatKernels(M, Kernel, &Out, &Msg);
+  return take(S, Out, Msg);
+}
+
+Call restore(LLVMModuleRef M) {
+  char *Out = nullptr, *Msg = nullptr;
+  IRSStatus S = IRSRestoreBundles(M, &Out, &Msg);
+  return take(S, Out, Msg);
+}
+
+int64_t total(const json::Object &Report, StringRef Key) {
+  return *Report.getObject("totals")->getInteger(Key);
+}
+
+} // namespace
+
+TEST_CASE("the C API reports its own and LLVM's version", "[CAPI]") {
+  unsigned Major = 99, Minor = 99, Patch = 99, API = 0;
+  IRSGetVersion(&Major, &Minor, &Patch, &API);
+  CHECK(std::to_string(Major) + "." + std::to_string(Minor) + "." +
+            std::to_string(Patch) ==
+        IRS_VERSION);
+  CHECK(API == IRS_C_API_VERSION);
+  CHECK(StringRef(IRSGetLLVMVersion()) == IRS_LLVM_VERSION_STRING);
+  IRSGetVersion(nullptr, nullptr, nullptr, nullptr); // Any may be NULL.
+}
+
+TEST_CASE("C API: normalise, check and restore a host module", "[CAPI]") {
+  LLVMContextRef Ctx = LLVMContextCreate();
+  LLVMModuleRef M = parseFile(Ctx, HostModule);
+
+  Call Before = check(M, nullptr);
+  CHECK(Before.Status == IRSStatusFindings);
+  CHECK(Before.doc().getBoolean("clean") == false);
+  CHECK(*Before.doc().getString("input") == HostModule);
+
+  Call Stashed = normalize(M, "gc-transition=stash;scope=all");
+  REQUIRE(Stashed.Status == IRSStatusOk);
+  CHECK(Stashed.Message.empty());
+  CHECK(total(Stashed.doc(), "stash") == 1);
+  CHECK(*Stashed.doc().getString("scope") == "all");
+  CHECK(check(M, "scope=all").Status == IRSStatusOk);
+
+  Call Restored = restore(M);
+  REQUIRE(Restored.Status == IRSStatusOk);
+  CHECK(Restored.doc().getInteger("bundles") == 1);
+  CHECK(check(M, "").Status == IRSStatusFindings);
+
+  Call Lowered = normalize(M, nullptr); // The default lowers gc-transition.
+  REQUIRE(Lowered.Status == IRSStatusOk);
+  CHECK(total(Lowered.doc(), "lower") == 1);
+  CHECK(printed(M).find("@jl_gc_safe_enter()") != std::string::npos);
+  LLVMContextDispose(Ctx);
+}
+
+TEST_CASE("C API: bad arguments give a status and a message, never an abort",
+          "[CAPI]") {
+  LLVMContextRef Ctx = LLVMContextCreate();
+  LLVMModuleRef M = parseFile(Ctx, HostModule);
+  std::string Original = printed(M);
+
+  Call BadPolicy = normalize(M, "gc-transition=explode");
+  CHECK(BadPolicy.Status == IRSStatusUsage);
+  CHECK_FALSE(BadPolicy.HasJSON);
+  CHECK(BadPolicy.Message.find("explode") != std::string::npos);
+  CHECK(normalize(M, "scope=some").Status == IRSStatusUsage);
+  CHECK(check(M, "scope").Status == IRSStatusUsage);
+  CHECK(check(M, "color=red").Status == IRSStatusUsage);
+
+  Call NoKernel = splat(M, "no_such_kernel");
+  CHECK(NoKernel.Status == IRSStatusUsage);
+  CHECK(NoKernel.Message.find("no kernel named 'no_such_kernel'") !=
+        std::string::npos);
+  CHECK(printed(M) == Original);
+
+  char *Out = reinterpret_cast<char *>(1), *Msg = nullptr;
+  CHECK(IRSNormalizeBundles(nullptr, nullptr, &Out, &Msg) == IRSStatusUsage);
+  CHECK(Out == nullptr);
+  CHECK(StringRef(Msg).contains("module is NULL"));
+  IRSDisposeString(Msg);
+  CHECK(IRSCheck(M, nullptr, nullptr, nullptr) == IRSStatusUsage);
+  CHECK(IRSSplatKernels(M, nullptr, nullptr, nullptr) == IRSStatusUsage);
+  CHECK(IRSRestoreBundles(M, nullptr, nullptr) == IRSStatusUsage);
+  LLVMContextDispose(Ctx);
+}
+
+TEST_CASE("C API: a module that fails the verifier is refused untouched",
+          "[CAPI]") {
+  LLVMContext Ctx;
+  std::unique_ptr<Module> M = test::parseModule(Ctx, R"(
+declare void @g()
+define void @f() {
+  call void @g() [ "gc-transition"() ]
+  ret void
+}
+)");
+  // Break it: a block without a terminator.
+  M->getFunction("f")->getEntryBlock().getTerminator()->eraseFromParent();
+  LLVMModuleRef Ref = wrap(M.get());
+  for (const Call &C : {normalize(Ref, nullptr), check(Ref, nullptr),
+                        splat(Ref, nullptr), restore(Ref)}) {
+    CHECK(C.Status == IRSStatusBadInput);
+    CHECK(StringRef(C.Message).contains("invalid IR"));
+    CHECK_FALSE(C.HasJSON);
+  }
+  CHECK(M->getFunction("f")->getEntryBlock().size() == 1); // Bundle kept.
+  auto *CB = cast<CallBase>(&M->getFunction("f")->getEntryBlock().front());
+  CHECK(CB->getNumOperandBundles() == 1);
+}
+
+TEST_CASE("C API: splat one kernel or all, with a manifest", "[CAPI]") {
+  LLVMContextRef Ctx = LLVMContextCreate();
+  LLVMModuleRef M = parseFile(Ctx, KernelModule);
+  Call All = splat(M, nullptr);
+  REQUIRE(All.Status == IRSStatusOk);
+  Expected<LaunchManifest> Manifest =
+      LaunchManifest::fromJSON(cantFail(json::parse(All.JSON)));
+  REQUIRE(static_cast<bool>(Manifest));
+  REQUIRE(Manifest->Kernels.size() == 1);
+  CHECK(Manifest->Kernels[0].Params.size() >
+        Manifest->Kernels[0].OriginalParams.size());
+  // Splatted already: a second run finds nothing to splat in that kernel.
+  Call Again = splat(M, Manifest->Kernels[0].Name.c_str());
+  REQUIRE(Again.Status == IRSStatusOk);
+  CHECK(Again.doc().getArray("kernels")->empty());
+  LLVMContextDispose(Ctx);
+}
+
+TEST_CASE("C API: calls on modules of different contexts run concurrently",
+          "[CAPI]") {
+  // The single-threaded answers, then the same calls from 8 threads at once.
+  auto RunAll = [] {
+    LLVMContextRef Ctx = LLVMContextCreate();
+    LLVMModuleRef Host = parseFile(Ctx, HostModule);
+    LLVMModuleRef Kernels = parseFile(Ctx, KernelModule);
+    std::vector<std::string> Results = {
+        check(Host, nullptr).JSON, normalize(Host, "scope=all").JSON,
+        splat(Kernels, nullptr).JSON, printed(Host), printed(Kernels)};
+    LLVMContextDispose(Ctx);
+    return Results;
+  };
+  std::vector<std::string> Expected = RunAll();
+  std::vector<std::vector<std::string>> Got(8);
+  std::vector<std::thread> Threads;
+  for (auto &G : Got)
+    Threads.emplace_back([&G, &RunAll] { G = RunAll(); });
+  for (std::thread &T : Threads)
+    T.join();
+  for (const auto &G : Got)
+    CHECK(G == Expected);
+}
