@@ -5,7 +5,8 @@
 # inside the consumer (examples/embed-c --time): parsing and printing are the
 # host's (Julia already holds the module), and the call includes its own
 # verification of the module before and after. Median of RUNS runs each,
-# interleaved; target C API / opt <= 0.05.
+# interleaved, of wall time and of CPU time (user + system: steadier on a
+# shared machine); target C API / opt <= 0.05.
 #
 #   scripts/bench-capi.sh [INPUT.ll] [RUNS]
 # Environment: BUILD (default build/llvm-19), LLVM_BIN, BENCH_MB, POLICY
@@ -30,11 +31,17 @@ cmake -S examples/embed-c -B "$W/consumer" -G Ninja -DCMAKE_PREFIX_PATH="$W/pref
 cmake --build "$W/consumer" >/dev/null
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 for ((r = 0; r < runs; r++)); do
-  /usr/bin/time -f "%e" -o "$W/time" "$llvm_bin/opt" -S "$IN" -o "$W/opt.ll"
-  cat "$W/time" >> "$W/opt.s"
-  "$W/consumer/embed-c" "$IN" "$W" "${POLICY:-scope=all}" --time 2>&1 >/dev/null |
-    awk '/IRSNormalizeBundles:/ { print $2 }' >> "$W/capi.s"
+  /usr/bin/time -f "%e %U %S" -o "$W/time" "$llvm_bin/opt" -S "$IN" -o "$W/opt.ll"
+  read -r wall user sys < "$W/time"
+  echo "$wall" >> "$W/opt.s"
+  echo "$user $sys" | awk '{ print $1 + $2 }' >> "$W/opt.cpu"
+  # Prints "IRSNormalizeBundles: WALL s wall CPU s cpu".
+  "$W/consumer/embed-c" "$IN" "$W" "${POLICY:-scope=all}" --time 2> "$W/capi" >/dev/null
+  read -r _ wall _ _ cpu _ < "$W/capi"
+  echo "$wall" >> "$W/capi.s"
+  echo "$cpu" >> "$W/capi.cpu"
 done
-awk -v o="$(median < "$W/opt.s")" -v c="$(median < "$W/capi.s")" 'BEGIN {
-  printf "%-22s %8s %8s %8s\n", "case", "opt_s", "capi_s", "ratio"
-  printf "%-22s %8.2f %8.3f %8.4f\n", "IRSNormalizeBundles", o, c, c / o }'
+awk -v o="$(median < "$W/opt.s")" -v c="$(median < "$W/capi.s")" \
+  -v oc="$(median < "$W/opt.cpu")" -v cc="$(median < "$W/capi.cpu")" 'BEGIN {
+  printf "%-20s %7s %7s %7s %7s %7s %7s\n", "case", "opt_s", "capi_s", "time_x", "ocpu_s", "ccpu_s", "cpu_x"
+  printf "%-20s %7.2f %7.3f %7.4f %7.2f %7.3f %7.4f\n", "IRSNormalizeBundles", o, c, c / o, oc, cc, cc / oc }'

@@ -1,5 +1,6 @@
 //===- AggregateLeaves.cpp - Scalar leaves of an aggregate type -----------===//
 #include "ir-sanitize/Analysis/AggregateLeaves.h"
+#include "ir-sanitize/Support/LLVMCompat.h"
 
 #include "llvm/IR/DerivedTypes.h"
 
@@ -25,7 +26,7 @@ public:
       const StructLayout *SL = DL.getStructLayout(ST);
       for (unsigned I = 0, E = ST->getNumElements(); I != E; ++I)
         if (!visitField(ST->getElementType(I),
-                        Offset + SL->getElementOffset(I).getFixedValue(), I))
+                        Offset + compat::elementOffset(*SL, I), I))
           return false;
       return true;
     }

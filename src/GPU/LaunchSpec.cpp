@@ -165,7 +165,8 @@ Error SpecParser::parseBuffer(StringRef Name, const json::Value &V,
   B.Output = O->getBoolean("output").value_or(false);
   B.Wrt = O->getBoolean("wrt").value_or(false);
   for (const auto &KV : *O)
-    if (!is_contained({"type", "count", "init", "seed", "output", "wrt"},
+    if (!is_contained(ArrayRef<StringRef>{"type", "count", "init", "seed",
+                                         "output", "wrt"},
                       StringRef(KV.first)))
       return specError(File, Where + "unknown field '" + KV.first.str() + "'");
   return Error::success();
@@ -219,8 +220,9 @@ Expected<LaunchSpec> SpecParser::parse(const json::Value &V) {
   if (!O)
     return specError(File, "a launch spec must be a JSON object");
   for (const auto &KV : *O)
-    if (!is_contained({"threads", "grid", "block", "buffers", "args", "checks",
-                       "fd_step", "tolerance"},
+    if (!is_contained(ArrayRef<StringRef>{"threads", "grid", "block", "buffers",
+                                       "args", "checks", "fd_step",
+                                       "tolerance"},
                       StringRef(KV.first)))
       return specError(File, "unknown field '" + KV.first.str() + "'");
   LaunchSpec S;

@@ -164,7 +164,8 @@ public:
       : Ctx(Ctx), Saved(Ctx.getDiagnosticHandlerCallBack()),
         SavedContext(Ctx.getDiagnosticContext()) {
     Ctx.setDiagnosticHandlerCallBack(
-        [](const DiagnosticInfo *DI, void *Self) {
+        [](compat::DiagnosticArg Arg, void *Self) {
+          const DiagnosticInfo *DI = &compat::deref(Arg);
           auto &D = *static_cast<CodegenDiagnostics *>(Self);
           if (DI->getSeverity() != DS_Error || !D.FirstError.empty())
             return;
@@ -250,7 +251,7 @@ Expected<std::string> emitPTX(Module &M, const PTXOptions &Opts) {
   raw_svector_ostream OS(PTX);
   legacy::PassManager PM;
   if ((*TM)->addPassesToEmitFile(PM, OS, nullptr,
-                                 CodeGenFileType::AssemblyFile))
+                                 compat::AssemblyFile))
     return codegenError("the NVPTX target cannot emit assembly");
   // The default handler exits the process on a codegen error.
   CodegenDiagnostics Diags(M.getContext());

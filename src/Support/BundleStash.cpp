@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ir-sanitize/Support/BundleStash.h"
+#include "ir-sanitize/Support/LLVMCompat.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -12,6 +13,7 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Metadata.h"
+#include "llvm/Support/ModRef.h"
 
 #include <algorithm>
 
@@ -153,7 +155,8 @@ void recordStashedBundles(CallBase &CB, ArrayRef<StashedBundle> Bundles,
   if (!Locals.empty()) {
     Locals.insert(Locals.begin(), ConstantInt::get(I64, Key));
     CallInst *Marker = CallInst::Create(getMarkerDeclaration(*CB.getModule()),
-                                        Locals, "", CB.getIterator());
+                                        Locals, "",
+                                        compat::insertBefore(CB.getIterator()));
     Marker->setDebugLoc(CB.getDebugLoc());
   }
   CB.setMetadata(StashMetadataKind, MDNode::get(Ctx, Entries));
@@ -234,7 +237,8 @@ unsigned eraseStashMarkers(Module &M) {
 
 CallBase *replaceOperandBundles(CallBase &CB,
                                 ArrayRef<OperandBundleDef> Bundles) {
-  CallBase *New = CallBase::Create(&CB, Bundles, CB.getIterator());
+  CallBase *New =
+      CallBase::Create(&CB, Bundles, compat::insertBefore(CB.getIterator()));
   New->copyMetadata(CB);
   CB.replaceAllUsesWith(New);
   New->takeName(&CB);

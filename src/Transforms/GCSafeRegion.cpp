@@ -1,5 +1,6 @@
 //===- GCSafeRegion.cpp - Explicit jl_gc_safe_enter/leave around a call ---===//
 #include "ir-sanitize/Transforms/GCSafeRegion.h"
+#include "ir-sanitize/Support/LLVMCompat.h"
 
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
@@ -78,10 +79,12 @@ void wrapInGCSafeRegion(CallBase &CB) {
       M, GCSafeLeaveName,
       FunctionType::get(Type::getVoidTy(Ctx), {I8}, /*isVarArg=*/false));
 
-  CallInst *State = CallInst::Create(Enter, "gc_state", CB.getIterator());
+  CallInst *State = CallInst::Create(
+      Enter, "gc_state", compat::insertBefore(CB.getIterator()));
   State->setDebugLoc(CB.getDebugLoc());
   auto LeaveAt = [&](BasicBlock::iterator Where) {
-    CallInst::Create(Leave, {State}, "", Where)->setDebugLoc(CB.getDebugLoc());
+    CallInst::Create(Leave, {State}, "", compat::insertBefore(Where))
+        ->setDebugLoc(CB.getDebugLoc());
   };
   if (auto *II = dyn_cast<InvokeInst>(&CB)) {
     LeaveAt(normalEdgeBlock(*II)->getFirstInsertionPt());

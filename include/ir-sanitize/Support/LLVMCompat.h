@@ -10,6 +10,9 @@
 #define IR_SANITIZE_SUPPORT_LLVMCOMPAT_H
 
 #include "llvm/Config/llvm-config.h"
+#include "llvm/IR/BasicBlock.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
@@ -91,6 +94,46 @@ inline void setModuleTriple(llvm::Module &M, const llvm::Triple &T) {
   M.setTargetTriple(T.str());
 #endif
 }
+
+/// Where a new instruction goes: before \p It (LLVM 18+ insert at an
+/// iterator, which keeps debug records in place; before that, before the
+/// instruction). \p It is never a block's end.
+#if LLVM_VERSION_MAJOR >= 18
+inline llvm::BasicBlock::iterator insertBefore(llvm::BasicBlock::iterator It) {
+  return It;
+}
+#else
+inline llvm::Instruction *insertBefore(llvm::BasicBlock::iterator It) {
+  return &*It;
+}
+#endif
+
+/// Byte offset of field \p I (a TypeSize since LLVM 17).
+inline uint64_t elementOffset(const llvm::StructLayout &SL, unsigned I) {
+#if LLVM_VERSION_MAJOR >= 17
+  return SL.getElementOffset(I).getFixedValue();
+#else
+  return SL.getElementOffset(I);
+#endif
+}
+
+/// The diagnostic as LLVMContext's handler callback receives it (by pointer
+/// since LLVM 17): `[](compat::DiagnosticArg DI, void *) { compat::deref(DI) }`.
+#if LLVM_VERSION_MAJOR >= 17
+using DiagnosticArg = const llvm::DiagnosticInfo *;
+inline const llvm::DiagnosticInfo &deref(DiagnosticArg DI) { return *DI; }
+#else
+using DiagnosticArg = const llvm::DiagnosticInfo &;
+inline const llvm::DiagnosticInfo &deref(DiagnosticArg DI) { return DI; }
+#endif
+
+/// addPassesToEmitFile's kind for assembly (an enum class since LLVM 18).
+#if LLVM_VERSION_MAJOR >= 18
+constexpr llvm::CodeGenFileType AssemblyFile =
+    llvm::CodeGenFileType::AssemblyFile;
+#else
+constexpr llvm::CodeGenFileType AssemblyFile = llvm::CGFT_AssemblyFile;
+#endif
 
 /// TargetRegistry::lookupTarget (by triple string before LLVM 22).
 inline const llvm::Target *lookupTarget(const llvm::Triple &T,

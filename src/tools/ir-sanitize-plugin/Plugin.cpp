@@ -13,7 +13,22 @@
 #include "llvm/Passes/PassBuilder.h"
 #include IRS_PASS_PLUGIN_HEADER
 
+#include <optional>
+
 using namespace llvm;
+
+/// The parameters of `PassName` or `PassName<PARAMS>`; none if \p Name is
+/// another pass (PassBuilder::checkParametrizedPassName, which LLVM 16 lacks).
+static std::optional<StringRef> passParameters(StringRef Name,
+                                               StringRef PassName) {
+  if (!Name.consume_front(PassName))
+    return std::nullopt;
+  if (Name.empty())
+    return Name;
+  if (!Name.consume_front("<") || !Name.consume_back(">"))
+    return std::nullopt;
+  return Name;
+}
 
 /// ir-sanitize-bundles[<TAG=ACTION;scope=all>] and ir-sanitize-restore.
 static bool parseBundlePasses(StringRef Name, ModulePassManager &MPM) {
@@ -21,14 +36,12 @@ static bool parseBundlePasses(StringRef Name, ModulePassManager &MPM) {
     MPM.addPass(irs::BundleRestorePass());
     return true;
   }
-  if (!PassBuilder::checkParametrizedPassName(Name, "ir-sanitize-bundles"))
+  std::optional<StringRef> Params =
+      passParameters(Name, "ir-sanitize-bundles");
+  if (!Params)
     return false;
-  StringRef Params = Name;
-  Params.consume_front("ir-sanitize-bundles");
-  Params.consume_front("<");
-  Params.consume_back(">");
   Expected<irs::BundlePolicy> Policy =
-      irs::BundlePolicy::fromPassParameters(Params);
+      irs::BundlePolicy::fromPassParameters(*Params);
   if (!Policy) {
     errs() << "ir-sanitize-bundles: " << toString(Policy.takeError()) << "\n";
     return false;
@@ -39,12 +52,10 @@ static bool parseBundlePasses(StringRef Name, ModulePassManager &MPM) {
 
 /// ir-sanitize-splat[<kernel=NAME;manifest=FILE>].
 static bool parseSplatPass(StringRef Name, ModulePassManager &MPM) {
-  if (!PassBuilder::checkParametrizedPassName(Name, "ir-sanitize-splat"))
+  std::optional<StringRef> Params = passParameters(Name, "ir-sanitize-splat");
+  if (!Params)
     return false;
-  StringRef Params = Name.drop_front(strlen("ir-sanitize-splat"));
-  Params.consume_front("<");
-  Params.consume_back(">");
-  Expected<irs::KernelSplatPass> Pass = irs::KernelSplatPass::parse(Params);
+  Expected<irs::KernelSplatPass> Pass = irs::KernelSplatPass::parse(*Params);
   if (!Pass) {
     errs() << "ir-sanitize-splat: " << toString(Pass.takeError()) << "\n";
     return false;
