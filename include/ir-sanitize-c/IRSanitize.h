@@ -14,8 +14,8 @@
 |*    want the message.                                                       *|
 |*  - Nothing here exits, aborts, prints, or changes LLVM's global options. A *|
 |*    module that fails the verifier on entry is left untouched              *|
-|*    (IRSStatusBadInput); a rewrite that would leave a broken module is      *|
-|*    reported as IRSStatusVerifierFailed.                                    *|
+|*    (IRSStatusBadInput); a rewrite that leaves a broken module (a bug) is   *|
+|*    reported as IRSStatusVerifierFailed: discard that module.               *|
 |*  - Calls on modules of different LLVMContexts may run concurrently; calls  *|
 |*    on one context must not (LLVM's own rule).                              *|
 |*                                                                            *|

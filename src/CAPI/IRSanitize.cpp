@@ -1,7 +1,7 @@
 //===- IRSanitize.cpp - The C interface (ir-sanitize-c/IRSanitize.h) ------===//
 //
-// Thin wrappers: each entry point checks its arguments, runs one library
-// entry point on the unwrapped module, verifies what it changed and hands
+// Thin wrappers: each entry point checks its arguments, runs the driver's
+// pipeline or one library entry point on the unwrapped module, verifies what it changed and hands
 // back JSON. Errors become a status and a malloc'd message; nothing escapes
 // as an exception, an abort or output.
 //
@@ -10,9 +10,9 @@
 
 #include "ir-sanitize/Config.h"
 #include "ir-sanitize/Driver/Check.h"
+#include "ir-sanitize/Driver/Sanitize.h"
 #include "ir-sanitize/Support/BundlePolicy.h"
 #include "ir-sanitize/Support/ExitCodes.h"
-#include "ir-sanitize/Transforms/BundleNormalize.h"
 #include "ir-sanitize/Transforms/BundleRestore.h"
 #include "ir-sanitize/Transforms/KernelSplat.h"
 
@@ -122,15 +122,16 @@ Expected<std::string> normalize(Module &M, const char *PolicyText) {
     return Policy.takeError();
   if (Error E = verifyInput(M))
     return std::move(E);
-  BundleReport Report;
-  normalizeBundles(M, *Policy, &Report);
+  // The command's sanitize pipeline without its second step.
+  SanitizeConfig Config;
+  Config.Policy = std::move(*Policy);
+  Config.Splat = false;
+  Expected<SanitizeResult> Result = sanitizeModule(M, Config);
+  if (!Result)
+    return Result.takeError();
   if (Error E = verifyOutput(M))
     return std::move(E);
-  json::Value Doc = Report.toJSON(Policy->Scope);
-  json::Object &Obj = *Doc.getAsObject();
-  Obj["input"] = M.getModuleIdentifier();
-  Obj["kernels"] = json::Array();
-  return toJSONText(Doc);
+  return toJSONText(Result->report(M.getModuleIdentifier()));
 }
 
 Expected<BundleScope> parseCheckOptions(StringRef Options) {

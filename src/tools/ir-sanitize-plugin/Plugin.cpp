@@ -55,7 +55,10 @@ static bool parseSplatPass(StringRef Name, ModulePassManager &MPM) {
   std::optional<StringRef> Params = passParameters(Name, "ir-sanitize-splat");
   if (!Params)
     return false;
-  Expected<irs::KernelSplatPass> Pass = irs::KernelSplatPass::parse(*Params);
+  Expected<irs::KernelSplatPass> Pass =
+      irs::KernelSplatPass::parse(*Params, [](const std::string &Note) {
+        errs() << "ir-sanitize-splat: note: " << Note << "\n";
+      });
   if (!Pass) {
     errs() << "ir-sanitize-splat: " << toString(Pass.takeError()) << "\n";
     return false;

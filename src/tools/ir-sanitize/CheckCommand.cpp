@@ -57,11 +57,15 @@ public:
     Opts.Scope = *parseScopeName(Scope);
     std::vector<CheckSection> Sections = collectCheckSections(*LM->M, Opts);
     bool Clean = isClean(Sections);
-    if (Format == "json")
-      printCheckJSON(outs(), LM->DisplayName, Sections);
-    else
-      printText(outs(), LM->DisplayName, Sections);
     LM->M.release();
+    // A closed or full stdout is an output error (4), not a finding.
+    if (Error E = writeFileAtomically("-", [&](raw_ostream &OS) {
+          if (Format == "json")
+            printCheckJSON(OS, LM->DisplayName, Sections);
+          else
+            printText(OS, LM->DisplayName, Sections);
+        }))
+      return reportError(std::move(E), ToolName);
     return static_cast<int>(Clean ? ExitCode::Ok : ExitCode::Findings);
   }
 
