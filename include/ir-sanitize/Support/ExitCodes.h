@@ -2,7 +2,8 @@
 //
 // Every failure of an ir-sanitize command ends in one of these codes with one
 // line on stderr. Library code reports failures as llvm::Error carrying a
-// ToolError, so that the drivers decide how to print them.
+// ToolError and prints nothing; the front ends decide how to print them
+// (reportError in src/tools/ir-sanitize/Commands.h).
 //
 //===----------------------------------------------------------------------===//
 #ifndef IR_SANITIZE_SUPPORT_EXITCODES_H
@@ -52,11 +53,6 @@ inline llvm::Error makeToolError(ExitCode Code, const llvm::Twine &Message) {
 /// (two hex digits, as LLVM IR spells them), so that a name with newlines or
 /// terminal escape sequences can neither break nor forge a message line.
 std::string escapeForMessage(llvm::StringRef Name);
-
-/// Prints `<tool>: error: <message>` (one line) for every error in \p E and
-/// returns the exit code of the first one; plain llvm errors map to \p Default.
-int reportError(llvm::Error E, llvm::StringRef Tool,
-                ExitCode Default = ExitCode::BadInput);
 
 } // namespace irs
 
