@@ -285,25 +285,25 @@ Expected<RunPlan> prepareGpuCheck(Module &Original, Module &Splatted,
   auto OrigName = compileTo(Original, Manifest.Name, "original.ptx", Opts);
   if (!OrigName)
     return OrigName.takeError();
-  Plan.Kernels.push_back({"original", "original.ptx", *OrigName, Orig});
+  Plan.Kernels.push_back({KernelRole::Original, "original.ptx", *OrigName, Orig});
   auto SplatName = compileTo(Splatted, Manifest.Name, "splat.ptx", Opts);
   if (!SplatName)
     return SplatName.takeError();
-  Plan.Kernels.push_back({"splat", "splat.ptx", *SplatName, Splat});
+  Plan.Kernels.push_back({KernelRole::Splat, "splat.ptx", *SplatName, Splat});
 
   if (ForDerivatives) {
     auto D =
         buildDerivatives(*ForDerivatives, Manifest.Name, Manifest, Spec, Opts);
     if (!D)
       return D.takeError();
-    Plan.Kernels.push_back({"forward", "derivatives.ptx", D->Forward,
+    Plan.Kernels.push_back({KernelRole::Forward, "derivatives.ptx", D->Forward,
                             driverArgs(Splat, D->FwdArgs)});
-    Plan.Kernels.push_back({"reverse", "derivatives.ptx", D->Reverse,
+    Plan.Kernels.push_back({KernelRole::Reverse, "derivatives.ptx", D->Reverse,
                             driverArgs(Splat, D->RevArgs)});
   }
   if (Error E = writeRunPlan(Plan, Opts.EmitDir))
     return E;
-  progress(Opts, "wrote " + pathIn(Opts.EmitDir, "plan.txt"));
+  progress(Opts, "wrote " + runPlanPath(Opts.EmitDir));
   return Plan;
 }
 

@@ -7,7 +7,7 @@
 //   splat.ptx         the splatted kernel
 //   derivatives.ptx   forward and reverse drivers, differentiated by Enzyme
 //   derivatives.input.ll / derivatives.enzyme.ll / enzyme.log   (evidence)
-//   plan.txt          geometry, buffers and argument bytes for every kernel
+//   plan.json         geometry, buffers and argument bytes for every kernel
 //
 //===----------------------------------------------------------------------===//
 #ifndef IR_SANITIZE_GPU_GPUCHECK_H
@@ -40,7 +40,7 @@ struct GpuCheckOptions {
 KernelManifest unsplattedManifest(const llvm::Function &Kernel);
 
 /// Builds the artifacts above for kernel \p Manifest.Name and returns the
-/// plan (also written to EmitDir/plan.txt). \p Original and \p Splatted are
+/// plan (also written to EmitDir/plan.json). \p Original and \p Splatted are
 /// consumed (optimised in place). \p Spec must have passed validateSpec.
 /// Errors: Enzyme failures (ExitCode::Findings, with its diagnosis), code
 /// generation and output errors.

@@ -15,7 +15,7 @@ std::string fmt(const char *Format, double V) {
 
 double baselineMs(const RunResults &R) {
   for (const Timing &T : R.Timings)
-    if (T.Role == "original")
+    if (T.Role == KernelRole::Original)
       return T.MedianMs;
   return 0;
 }
@@ -36,15 +36,22 @@ std::string jsonString(const std::string &S) {
 
 /// The project's benchmark targets (README): time relative to the original
 /// primal kernel. Reported, never turned into a failed check.
-double targetRatio(const std::string &Role) {
-  return Role == "splat"     ? 1.02
-         : Role == "forward" ? 2.0
-         : Role == "reverse" ? 4.0
-                             : 0.0;
+double targetRatio(KernelRole Role) {
+  switch (Role) {
+  case KernelRole::Original:
+    return 0.0;
+  case KernelRole::Splat:
+    return 1.02;
+  case KernelRole::Forward:
+    return 2.0;
+  case KernelRole::Reverse:
+    return 4.0;
+  }
+  return 0.0;
 }
 
 const char *verdict(const CheckResult &C) {
-  return !C.Ran ? "SKIP" : C.Passed ? "PASS" : "FAIL";
+  return !C.Ran ? "SKIPPED" : C.Passed ? "PASS" : "FAIL";
 }
 } // namespace
 
@@ -54,9 +61,12 @@ void printTable(std::ostream &OS, const Plan &P, const RunResults &R) {
      << R.Block[0] << "x" << R.Block[1] << "x" << R.Block[2] << "\n\n";
   OS << "check     result  value       tolerance  detail\n";
   for (const CheckResult &C : R.Checks) {
-    std::string Value =
-        C.Name == "primal" ? fmt("%.0f", C.Value) : fmt("%.3e", C.Value);
-    std::string Tol = C.Name == "primal" ? "0" : fmt("%.1e", C.Tolerance);
+    std::string Value = !C.Ran                ? "-"
+                        : C.Name == "primal" ? fmt("%.0f", C.Value)
+                                             : fmt("%.3e", C.Value);
+    std::string Tol = !C.Ran                ? "-"
+                      : C.Name == "primal" ? "0"
+                                           : fmt("%.1e", C.Tolerance);
     char Line[512];
     std::snprintf(Line, sizeof(Line), "%-9s %-7s %-11s %-10s ", C.Name.c_str(),
                   verdict(C), Value.c_str(), Tol.c_str());
@@ -72,7 +82,7 @@ void printTable(std::ostream &OS, const Plan &P, const RunResults &R) {
                                   : "baseline";
     char Line[256];
     std::snprintf(Line, sizeof(Line), "%-9s %-10.4f %-10.4f %-7.3f %s\n",
-                  T.Role.c_str(), T.MedianMs, T.MinMs, Ratio, Goal.c_str());
+                  irs::spelling(T.Role), T.MedianMs, T.MinMs, Ratio, Goal.c_str());
     OS << Line;
   }
   if (!R.Timings.empty())
@@ -90,7 +100,7 @@ void printJSON(std::ostream &OS, const Plan &P, const RunResults &R) {
   for (size_t I = 0; I < P.Buffers.size(); ++I) {
     const Buffer &B = P.Buffers[I];
     OS << (I ? ", " : "") << "{\"name\": " << jsonString(B.Name)
-       << ", \"type\": \"" << typeName(B.Type) << "\", \"count\": " << B.Count
+       << ", \"type\": \"" << irs::spelling(B.Type) << "\", \"count\": " << B.Count
        << ", \"output\": " << (B.Output ? "true" : "false")
        << ", \"wrt\": " << (B.Wrt ? "true" : "false") << "}";
   }
@@ -107,7 +117,7 @@ void printJSON(std::ostream &OS, const Plan &P, const RunResults &R) {
   OS << "\n  ],\n  \"timings\": [";
   for (size_t I = 0; I < R.Timings.size(); ++I) {
     const Timing &T = R.Timings[I];
-    OS << (I ? "," : "") << "\n    {\"kernel\": " << jsonString(T.Role)
+    OS << (I ? "," : "") << "\n    {\"kernel\": " << jsonString(irs::spelling(T.Role))
        << ", \"median_ms\": " << fmt("%.6f", T.MedianMs)
        << ", \"min_ms\": " << fmt("%.6f", T.MinMs)
        << ", \"samples\": " << T.Samples
