@@ -43,7 +43,7 @@ else:
     lit_config.note("SKIPPED: no ptxas under %s; PTX is not assembled" % config.cuda_root)
 gpurun = os.path.join(config.irs_tools_dir, "ir-sanitize-gpurun")
 config.substitutions.append(("%gpurun", gpurun))
-config.substitutions.append(("%edit-plan", os.path.join(config.test_source_root, "gpu", "Inputs", "edit-plan.py")))
+config.substitutions.append(("%plan", "python3 " + os.path.join(config.test_source_root, "gpu", "Inputs", "plan.py")))
 if os.path.exists(gpurun):
     config.available_features.add("gpurun")
 else:
