@@ -1,6 +1,8 @@
 //===- Report.cpp - The runner's table and JSON report --------------------===//
 #include "Report.h"
 
+#include <nlohmann/json.hpp>
+
 #include <cstdio>
 #include <string>
 
@@ -18,20 +20,6 @@ double baselineMs(const RunResults &R) {
     if (T.Role == KernelRole::Original)
       return T.MedianMs;
   return 0;
-}
-
-std::string jsonString(const std::string &S) {
-  std::string Out = "\"";
-  for (char C : S) {
-    if (C == '"' || C == '\\')
-      Out += '\\';
-    if (static_cast<unsigned char>(C) < 0x20) {
-      Out += fmt("\\u%04x", static_cast<unsigned char>(C));
-      continue;
-    }
-    Out += C;
-  }
-  return Out + "\"";
 }
 
 /// The project's benchmark targets (README): time relative to the original
@@ -92,46 +80,44 @@ void printTable(std::ostream &OS, const Plan &P, const RunResults &R) {
 }
 
 void printJSON(std::ostream &OS, const Plan &P, const RunResults &R) {
-  OS << "{\n  \"kernel\": " << jsonString(P.Kernel)
-     << ",\n  \"device\": " << jsonString(R.Device) << ",\n  \"grid\": ["
-     << R.Grid[0] << ", " << R.Grid[1] << ", " << R.Grid[2]
-     << "],\n  \"block\": [" << R.Block[0] << ", " << R.Block[1] << ", "
-     << R.Block[2] << "],\n  \"buffers\": [";
-  for (size_t I = 0; I < P.Buffers.size(); ++I) {
-    const Buffer &B = P.Buffers[I];
-    OS << (I ? ", " : "") << "{\"name\": " << jsonString(B.Name)
-       << ", \"type\": \"" << irs::spelling(B.Type) << "\", \"count\": " << B.Count
-       << ", \"output\": " << (B.Output ? "true" : "false")
-       << ", \"wrt\": " << (B.Wrt ? "true" : "false") << "}";
-  }
-  OS << "],\n  \"checks\": [";
-  for (size_t I = 0; I < R.Checks.size(); ++I) {
-    const CheckResult &C = R.Checks[I];
-    OS << (I ? "," : "") << "\n    {\"name\": " << jsonString(C.Name)
-       << ", \"result\": \"" << verdict(C)
-       << "\", \"value\": " << fmt("%.6e", C.Value)
-       << ", \"tolerance\": " << fmt("%.6e", C.Tolerance)
-       << ", \"detail\": " << jsonString(C.Detail) << "}";
-  }
+  using nlohmann::ordered_json;
+  ordered_json J;
+  J["kernel"] = P.Kernel;
+  J["device"] = R.Device;
+  J["grid"] = {R.Grid[0], R.Grid[1], R.Grid[2]};
+  J["block"] = {R.Block[0], R.Block[1], R.Block[2]};
+  J["buffers"] = ordered_json::array();
+  for (const Buffer &B : P.Buffers)
+    J["buffers"].push_back({{"name", B.Name},
+                            {"type", irs::spelling(B.Type)},
+                            {"count", B.Count},
+                            {"output", B.Output},
+                            {"wrt", B.Wrt}});
+  J["checks"] = ordered_json::array();
+  for (const CheckResult &C : R.Checks)
+    J["checks"].push_back({{"name", C.Name},
+                           {"result", verdict(C)},
+                           {"value", C.Value},
+                           {"tolerance", C.Tolerance},
+                           {"detail", C.Detail}});
   double Base = baselineMs(R);
-  OS << "\n  ],\n  \"timings\": [";
-  for (size_t I = 0; I < R.Timings.size(); ++I) {
-    const Timing &T = R.Timings[I];
-    OS << (I ? "," : "") << "\n    {\"kernel\": " << jsonString(irs::spelling(T.Role))
-       << ", \"median_ms\": " << fmt("%.6f", T.MedianMs)
-       << ", \"min_ms\": " << fmt("%.6f", T.MinMs)
-       << ", \"samples\": " << T.Samples
-       << ", \"launches_per_sample\": " << T.LaunchesPerSample
-       << ", \"ratio_to_original\": "
-       << fmt("%.4f", Base > 0 ? T.MedianMs / Base : 0.0);
-    if (double Target = targetRatio(T.Role))
-      OS << ", \"target_ratio\": " << fmt("%.2f", Target)
-         << ", \"meets_target\": "
-         << (Base > 0 && T.MedianMs / Base <= Target ? "true" : "false");
-    OS << "}";
+  J["timings"] = ordered_json::array();
+  for (const Timing &T : R.Timings) {
+    double Ratio = Base > 0 ? T.MedianMs / Base : 0.0;
+    ordered_json Row = {{"kernel", irs::spelling(T.Role)},
+                        {"median_ms", T.MedianMs},
+                        {"min_ms", T.MinMs},
+                        {"samples", T.Samples},
+                        {"launches_per_sample", T.LaunchesPerSample},
+                        {"ratio_to_original", Ratio}};
+    if (double Target = targetRatio(T.Role)) {
+      Row["target_ratio"] = Target;
+      Row["meets_target"] = Base > 0 && Ratio <= Target;
+    }
+    J["timings"].push_back(std::move(Row));
   }
-  OS << "\n  ],\n  \"passed\": " << (R.allPassed() ? "true" : "false")
-     << "\n}\n";
+  J["passed"] = R.allPassed();
+  OS << J.dump(2) << "\n";
 }
 
 } // namespace gpurun
