@@ -274,12 +274,16 @@ Expected<RunPlan> prepareGpuCheck(Module &Original, Module &Splatted,
   Plan.Kernel = Manifest.Name;
   Plan.Spec = Spec;
   Plan.Settings = checkSettings(Spec);
+  if (Spec.DerivativeChecks && !Opts.SkipDerivatives.empty()) {
+    Plan.Spec.DerivativeChecks = false;
+    Plan.DerivativesSkipped = Opts.SkipDerivatives;
+  }
   std::vector<ParamImage> Orig = packOriginalArgs(Manifest, Spec);
   std::vector<ParamImage> Splat = sliceSplatArgs(Manifest, Orig);
 
   // Enzyme needs the splatted module before codegen optimises it.
   std::unique_ptr<Module> ForDerivatives;
-  if (Spec.DerivativeChecks)
+  if (Plan.Spec.DerivativeChecks)
     ForDerivatives = CloneModule(Splatted);
 
   auto OrigName = compileTo(Original, Manifest.Name, "original.ptx", Opts);

@@ -31,6 +31,9 @@ struct GpuCheckOptions {
   std::string EnzymePlugin; ///< LLVMEnzyme-<major>.so (already located).
   PTXOptions PTX;
   unsigned EnzymeTimeoutSeconds = 300;
+  /// Nonempty: the derivative checks cannot run (no Enzyme plugin); the plan
+  /// holds the primal check only and gives this as the reason.
+  std::string SkipDerivatives;
   /// One line per step for the user ("compiled splat.ptx (12 KB)").
   std::function<void(const std::string &)> Progress;
 };
