@@ -204,11 +204,17 @@ Error GpuCheckCommand::prepare(std::string &Dir) {
   if (Spec->DerivativeChecks) {
     PluginSearch Search;
     Search.Explicit = O.PluginPath;
+    // Without Enzyme the primal check still runs; the derivative checks are
+    // reported SKIPPED with the reason.
     Expected<LocatedPlugin> Plugin = locateEnzymePlugin(Search);
-    if (!Plugin)
-      return Plugin.takeError();
-    G.EnzymePlugin = Plugin->Path;
+    if (Plugin)
+      G.EnzymePlugin = Plugin->Path;
+    else
+      G.SkipDerivatives = toString(Plugin.takeError());
   }
+  if (!G.SkipDerivatives.empty())
+    errs() << ToolName << ": gpu-check: SKIPPED forward and reverse checks ("
+           << G.SkipDerivatives << "); checking the primal only\n";
   Expected<std::string> D = emitDir();
   if (!D)
     return D.takeError();
