@@ -289,7 +289,8 @@ Expected<RunPlan> prepareGpuCheck(Module &Original, Module &Splatted,
   auto OrigName = compileTo(Original, Manifest.Name, "original.ptx", Opts);
   if (!OrigName)
     return OrigName.takeError();
-  Plan.Kernels.push_back({KernelRole::Original, "original.ptx", *OrigName, Orig});
+  Plan.Kernels.push_back(
+      {KernelRole::Original, "original.ptx", *OrigName, Orig});
   auto SplatName = compileTo(Splatted, Manifest.Name, "splat.ptx", Opts);
   if (!SplatName)
     return SplatName.takeError();

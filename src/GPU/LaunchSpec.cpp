@@ -107,8 +107,9 @@ Error SpecParser::parseGeometry(const json::Object &O, LaunchSpec &S) {
 
 template <typename Enum>
 std::optional<Enum> lookupName(std::optional<StringRef> Name) {
-  return Name ? parseSpelling<Enum>(std::string_view(Name->data(), Name->size()))
-              : std::nullopt;
+  return Name
+             ? parseSpelling<Enum>(std::string_view(Name->data(), Name->size()))
+             : std::nullopt;
 }
 
 Error SpecParser::parseBuffer(StringRef Name, const json::Value &V,
@@ -120,8 +121,8 @@ Error SpecParser::parseBuffer(StringRef Name, const json::Value &V,
   B.Name = Name.str();
   auto Type = lookupName<ElementType>(O->getString("type"));
   if (!Type)
-    return specError(File, Where + "'type' must be " +
-                               spellingList<ElementType>());
+    return specError(File,
+                     Where + "'type' must be " + spellingList<ElementType>());
   B.Type = *Type;
   const json::Value *Count = O->get("count");
   std::optional<uint64_t> N = Count ? Count->getAsUINT64() : std::nullopt;
@@ -131,8 +132,8 @@ Error SpecParser::parseBuffer(StringRef Name, const json::Value &V,
   auto Init = O->get("init") ? lookupName<BufferInit>(O->getString("init"))
                              : BufferInit::Zero;
   if (!Init)
-    return specError(File, Where + "'init' must be " +
-                               spellingList<BufferInit>());
+    return specError(File,
+                     Where + "'init' must be " + spellingList<BufferInit>());
   B.Init = *Init;
   const json::Value *Seed = O->get("seed");
   std::optional<uint64_t> SeedValue = Seed ? Seed->getAsUINT64() : 0;

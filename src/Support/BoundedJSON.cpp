@@ -15,8 +15,8 @@ Expected<json::Value> parseBoundedJSON(StringRef Text, StringRef File) {
                              Twine(MaxJSONDepth) + " levels");
   Expected<json::Value> V = json::parse(Text);
   if (!V)
-    return makeToolError(ExitCode::BadInput, File + ": not valid JSON: " +
-                                                 toString(V.takeError()));
+    return makeToolError(ExitCode::BadInput,
+                         File + ": not valid JSON: " + toString(V.takeError()));
   return V;
 }
 

@@ -61,8 +61,8 @@ DriverAPI loadDriverAPI() {
     return API;
   }
 #define IRS_CUDA_RESOLVE(Name)                                                 \
-  API.Name = reinterpret_cast<decltype(API.Name)>(                             \
-      dlsym(Lib, IRS_CUDA_SYMBOL(Name)));                                      \
+  API.Name =                                                                   \
+      reinterpret_cast<decltype(API.Name)>(dlsym(Lib, IRS_CUDA_SYMBOL(Name))); \
   if (!API.Name) {                                                             \
     API.LoadError = "libcuda.so.1 lacks " IRS_CUDA_SYMBOL(Name);               \
     return API;                                                                \
@@ -142,10 +142,10 @@ std::string CudaDevice::name() const {
   char Name[256] = {0};
   cu().cuDeviceGetName(Name, sizeof(Name) - 1, Dev);
   int Major = 0, Minor = 0, Driver = 0;
-  cu().cuDeviceGetAttribute(&Major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
-                       Dev);
-  cu().cuDeviceGetAttribute(&Minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
-                       Dev);
+  cu().cuDeviceGetAttribute(&Major,
+                            CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, Dev);
+  cu().cuDeviceGetAttribute(&Minor,
+                            CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, Dev);
   cu().cuDriverGetVersion(&Driver);
   return std::string(Name) + " (sm_" + std::to_string(Major) +
          std::to_string(Minor) + ", CUDA driver " +
@@ -182,11 +182,13 @@ CUdeviceptr CudaDevice::allocate(size_t Bytes) {
 }
 
 void CudaDevice::upload(CUdeviceptr Dst, const HostBuffer &Src) {
-  check(cu().cuMemcpyHtoD(Dst, Src.Bytes.data(), Src.Bytes.size()), "cuMemcpyHtoD");
+  check(cu().cuMemcpyHtoD(Dst, Src.Bytes.data(), Src.Bytes.size()),
+        "cuMemcpyHtoD");
 }
 
 void CudaDevice::download(HostBuffer &Dst, CUdeviceptr Src) {
-  check(cu().cuMemcpyDtoH(Dst.Bytes.data(), Src, Dst.Bytes.size()), "cuMemcpyDtoH");
+  check(cu().cuMemcpyDtoH(Dst.Bytes.data(), Src, Dst.Bytes.size()),
+        "cuMemcpyDtoH");
 }
 
 float CudaDevice::launch(CUfunction F, const LaunchGeometry &G,
@@ -194,8 +196,8 @@ float CudaDevice::launch(CUfunction F, const LaunchGeometry &G,
   check(cu().cuEventRecord(Start, nullptr), "cuEventRecord");
   for (unsigned I = 0; I < Count; ++I)
     check(cu().cuLaunchKernel(F, G.Grid[0], G.Grid[1], G.Grid[2], G.Block[0],
-                         G.Block[1], G.Block[2], 0, nullptr, Params.data(),
-                         nullptr),
+                              G.Block[1], G.Block[2], 0, nullptr, Params.data(),
+                              nullptr),
           "cuLaunchKernel");
   check(cu().cuEventRecord(Stop, nullptr), "cuEventRecord");
   check(cu().cuEventSynchronize(Stop), "kernel execution (cuEventSynchronize)");

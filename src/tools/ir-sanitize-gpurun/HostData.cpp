@@ -91,8 +91,9 @@ HostBuffer initialContents(const Buffer &B) {
     case BufferInit::Random:
       // Floats in [0.5, 1.5) stay away from zero (log, division); integers
       // in [0, 100).
-      H.set(I, irs::isFloatElement(B.Type) ? 0.5 + unitRandom(State)
-                               : static_cast<double>(nextRandom(State) % 100));
+      H.set(I, irs::isFloatElement(B.Type)
+                   ? 0.5 + unitRandom(State)
+                   : static_cast<double>(nextRandom(State) % 100));
       break;
     }
   }

@@ -57,8 +57,9 @@ PlanRunner::PlanRunner(const Plan &P, const std::string &Dir, CudaDevice &Dev)
 
 void PlanRunner::loadKernels(const std::string &Dir) {
   for (const auto &[Role, L] : P.Launches)
-    Kernels[Role] = Dev.loadKernel(readFile(Dir + "/" + L.File), L.Entry,
-                                   std::string(irs::spelling(Role)) + " kernel");
+    Kernels[Role] =
+        Dev.loadKernel(readFile(Dir + "/" + L.File), L.Entry,
+                       std::string(irs::spelling(Role)) + " kernel");
 }
 
 void PlanRunner::reset(const BufferSet &Overrides, const BufferSet &Shadows) {

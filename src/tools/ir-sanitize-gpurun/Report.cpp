@@ -49,10 +49,10 @@ void printTable(std::ostream &OS, const Plan &P, const RunResults &R) {
      << R.Block[0] << "x" << R.Block[1] << "x" << R.Block[2] << "\n\n";
   OS << "check     result  value       tolerance  detail\n";
   for (const CheckResult &C : R.Checks) {
-    std::string Value = !C.Ran                ? "-"
+    std::string Value = !C.Ran               ? "-"
                         : C.Name == "primal" ? fmt("%.0f", C.Value)
                                              : fmt("%.3e", C.Value);
-    std::string Tol = !C.Ran                ? "-"
+    std::string Tol = !C.Ran               ? "-"
                       : C.Name == "primal" ? "0"
                                            : fmt("%.1e", C.Tolerance);
     char Line[512];
@@ -70,7 +70,8 @@ void printTable(std::ostream &OS, const Plan &P, const RunResults &R) {
                                   : "baseline";
     char Line[256];
     std::snprintf(Line, sizeof(Line), "%-9s %-10.4f %-10.4f %-7.3f %s\n",
-                  irs::spelling(T.Role), T.MedianMs, T.MinMs, Ratio, Goal.c_str());
+                  irs::spelling(T.Role), T.MedianMs, T.MinMs, Ratio,
+                  Goal.c_str());
     OS << Line;
   }
   if (!R.Timings.empty())

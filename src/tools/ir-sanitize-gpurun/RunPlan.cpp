@@ -53,8 +53,7 @@ const json &object(const json &V, const std::string &Where,
     for (const char *K : Keys)
       Known |= Key == K;
     if (!Known)
-      throw PlanError(Where.empty() ? Key : Where + "." + Key,
-                      "unknown field");
+      throw PlanError(Where.empty() ? Key : Where + "." + Key, "unknown field");
   }
   return V;
 }
@@ -100,8 +99,8 @@ template <typename Enum> Enum word(const json &V, const std::string &Where) {
   std::optional<Enum> E = irs::parseSpelling<Enum>(string(V, Where));
   if (!E)
     throw PlanError(Where, "unknown " +
-                               std::string(irs::Vocabulary<Enum>::What) +
-                               " '" + V.get<std::string>() + "' (expected " +
+                               std::string(irs::Vocabulary<Enum>::What) + " '" +
+                               V.get<std::string>() + "' (expected " +
                                irs::spellingList<Enum>() + ")");
   return *E;
 }
@@ -175,8 +174,10 @@ void PlanReader::readBuffers(const json &V) {
     B.Count = integer(field(O, W, "count"), member(W, "count"), 1, UINT64_MAX);
     if (!plan::addBufferBytes(B.Type, B.Count, TotalBytes))
       throw PlanError(member(W, "count"),
-                      std::to_string(B.Count) + " elements exceed the limit "
-                      "of " + std::to_string(plan::MaxTotalBufferBytes) +
+                      std::to_string(B.Count) +
+                          " elements exceed the limit "
+                          "of " +
+                          std::to_string(plan::MaxTotalBufferBytes) +
                           " bytes for all buffers together");
     B.Init = word<BufferInit>(field(O, W, "init"), member(W, "init"));
     B.Seed = integer(field(O, W, "seed"), member(W, "seed"), 0, UINT64_MAX);
@@ -248,8 +249,8 @@ Param PlanReader::readParam(const json &V, const std::string &Where) {
 
 void PlanReader::readKernel(const json &V, const std::string &Where) {
   object(V, Where, {"role", "ptx", "entry", "params"});
-  KernelRole Role = word<KernelRole>(field(V, Where, "role"),
-                                     member(Where, "role"));
+  KernelRole Role =
+      word<KernelRole>(field(V, Where, "role"), member(Where, "role"));
   if (P.Launches.count(Role))
     throw PlanError(member(Where, "role"), std::string("role '") +
                                                irs::spelling(Role) +

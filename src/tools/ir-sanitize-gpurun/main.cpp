@@ -148,8 +148,8 @@ bool loadPlan(const std::string &Dir, Plan &P, std::string &Error) {
   }
   for (const auto &[Role, L] : P.Launches)
     if (!readable(Dir + "/" + L.File)) {
-      Error = Dir + "/" + L.File + ": cannot read the " +
-              irs::spelling(Role) + " kernel's PTX";
+      Error = Dir + "/" + L.File + ": cannot read the " + irs::spelling(Role) +
+              " kernel's PTX";
       return false;
     }
   return true;
@@ -161,9 +161,9 @@ int runPlan(const Options &O) {
   if (!loadPlan(O.Dir, P, Error))
     return fail(BadPlan, Error);
   if (O.ValidateOnly) {
-    std::cout << planPath(O.Dir) << ": valid plan for "
-              << P.Kernel << " (" << P.Buffers.size() << " buffers, "
-              << P.Launches.size() << " kernels)\n";
+    std::cout << planPath(O.Dir) << ": valid plan for " << P.Kernel << " ("
+              << P.Buffers.size() << " buffers, " << P.Launches.size()
+              << " kernels)\n";
     return Ok;
   }
   std::string Why;

@@ -197,7 +197,8 @@ TEST_CASE("CUDAnative arrays ({dims, {i64 ptr}}) declare their extent too",
 }
 
 TEST_CASE("launch spec numbers beyond the plan's limits are rejected, not "
-          "wrapped", "[LaunchSpec]") {
+          "wrapped",
+          "[LaunchSpec]") {
   auto Fails = [](const std::string &Fields, const std::string &Buffers,
                   StringRef Expected) {
     std::string Text = "{" + Fields + R"(, "buffers": {)" + Buffers + "}}";
@@ -230,8 +231,7 @@ TEST_CASE("launch spec numbers beyond the plan's limits are rejected, not "
         "'count' must be a positive integer");
   Fails(R"("threads": 4, "fd_step": 1e999)", A,
         "'fd_step' must be a positive number");
-  Fails(R"("threads": 4)",
-        R"("a": {"type": "f32", "count": 4, "seed": -1})",
+  Fails(R"("threads": 4)", R"("a": {"type": "f32", "count": 4, "seed": -1})",
         "'seed' must be an integer from 0 to 18446744073709551615");
   // At the limit exactly: accepted.
   auto S = parse(R"({"threads": 549755813632, "buffers": {"a": {"type": "u8",

@@ -34,14 +34,15 @@ irs::RunPlan samplePlan() {
   std::vector<irs::BufferInit> Inits = allOf<irs::BufferInit>();
   for (size_t I = 0; I < std::max(Types.size(), Inits.size()); ++I)
     P.Spec.Buffers.push_back({"b" + std::to_string(I), Types[I % Types.size()],
-                              1000 + I, Inits[I % Inits.size()],
-                              UINT64_MAX - I, I == 0, I == 1});
+                              1000 + I, Inits[I % Inits.size()], UINT64_MAX - I,
+                              I == 0, I == 1});
   P.Settings = {1e-3, 2e-3, 1e-5};
   irs::ParamImage State{std::vector<uint8_t>(16, 0), {}};
   irs::ParamImage Arr{{0, 0, 0, 0, 0, 0, 0, 0, 0x10, 0, 0, 0, 0, 0, 0, 0xff},
                       {{0, "b0", false}, {8, "b1", true}}};
   for (irs::KernelRole Role : allOf<irs::KernelRole>())
-    P.Kernels.push_back({Role, std::string(irs::spelling(Role)) + ".ptx",
+    P.Kernels.push_back({Role,
+                         std::string(irs::spelling(Role)) + ".ptx",
                          "k_" + std::string(irs::spelling(Role)),
                          {State, Arr}});
   return P;
@@ -218,9 +219,9 @@ TEST_CASE("the runner rejects out-of-range plan numbers by field",
   Rejects(replaced(Text, "\"fd_step\": 0.001", "\"fd_step\": -0.001"),
           "fd_step: must be a finite positive number");
   // Huge decimal strings become floats in the JSON reader: not integers.
-  Rejects(replaced(Text, "\"count\": 1000", "\"count\": 1" +
-                                                std::string(40, '0')),
-          "buffers[0].count: must be an integer from 1 to");
+  Rejects(
+      replaced(Text, "\"count\": 1000", "\"count\": 1" + std::string(40, '0')),
+      "buffers[0].count: must be an integer from 1 to");
   Rejects(replaced(Text, "\"count\": 1000", "\"count\": 1000.5"),
           "buffers[0].count: must be an integer");
   Rejects(replaced(Text, "\"count\": 1000", "\"count\": -1"),
@@ -254,9 +255,7 @@ TEST_CASE("the runner rejects malformed plans by field", "[RunPlan]") {
           "extra: unknown field");
   Rejects(edited([](json::Object &P) { P.erase("kernel"); }),
           "kernel: missing");
-  Rejects(edited([](json::Object &P) {
-            at(P, "buffers", 1)["type"] = "f16";
-          }),
+  Rejects(edited([](json::Object &P) { at(P, "buffers", 1)["type"] = "f16"; }),
           "buffers[1].type: unknown element type 'f16' (expected f32, f64, "
           "i32, i64 or u8)");
   Rejects(edited([](json::Object &P) { at(P, "buffers", 1)["name"] = "b0"; }),
@@ -269,10 +268,9 @@ TEST_CASE("the runner rejects malformed plans by field", "[RunPlan]") {
             at(at(P, "kernels", 0), "params", 1)["bytes"] = "00";
           }),
           "kernels[0].params[1].bytes: must be 32 lowercase hex digits");
-  Rejects(edited([](json::Object &P) {
-            at(P, "kernels", 1)["role"] = "original";
-          }),
-          "kernels[1].role: role 'original' appears twice");
+  Rejects(
+      edited([](json::Object &P) { at(P, "kernels", 1)["role"] = "original"; }),
+      "kernels[1].role: role 'original' appears twice");
   Rejects(edited([](json::Object &P) {
             at(P, "kernels", 1)["ptx"] = "../../etc/passwd";
           }),
