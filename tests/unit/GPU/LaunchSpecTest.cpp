@@ -233,6 +233,9 @@ TEST_CASE("launch spec numbers beyond the plan's limits are rejected, not "
         "'fd_step' must be a positive number");
   Fails(R"("threads": 4)", R"("a": {"type": "f32", "count": 4, "seed": -1})",
         "'seed' must be an integer from 0 to 18446744073709551615");
+  // llvm::json reads 1e999 as inf.
+  Fails(R"("threads": 4, "args": {"0": -1e999})", A,
+        "args: '0': value must be finite");
   // At the limit exactly: accepted.
   auto S = parse(R"({"threads": 549755813632, "buffers": {"a": {"type": "u8",
                     "count": 17179869184, "seed": 18446744073709551615}}})");
