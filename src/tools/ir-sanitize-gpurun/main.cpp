@@ -137,11 +137,12 @@ bool readable(const std::string &Path) {
 bool loadPlan(const std::string &Dir, Plan &P, std::string &Error) {
   std::string PlanPath = planPath(Dir);
   std::ifstream In(PlanPath, std::ios::binary);
-  std::stringstream Text;
-  if (!In || !(Text << In.rdbuf())) {
+  if (!In) {
     Error = PlanPath + ": cannot read the run plan";
     return false;
   }
+  std::stringstream Text;
+  Text << In.rdbuf(); // an empty plan is reported as invalid JSON below
   if (!parsePlan(Text.str(), P, Error)) {
     Error = PlanPath + ": " + Error;
     return false;
