@@ -20,6 +20,8 @@ struct HostBuffer {
   std::vector<uint8_t> Bytes;
 
   HostBuffer() = default;
+  /// Count comes from a read plan, so Count * element size cannot wrap and
+  /// is at most plan::MaxTotalBufferBytes.
   HostBuffer(ElementType Type, uint64_t Count)
       : Type(Type), Bytes(Count * irs::elementSize(Type), 0) {}
   uint64_t count() const { return Bytes.size() / irs::elementSize(Type); }
