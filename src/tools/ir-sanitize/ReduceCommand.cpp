@@ -13,6 +13,7 @@
 #include "SanitizeOptions.h"
 
 #include "ir-sanitize/Config.h"
+#include "ir-sanitize/Enzyme/EnzymeSlice.h"
 #include "ir-sanitize/Enzyme/FailureSignature.h"
 #include "ir-sanitize/Enzyme/Reducer.h"
 #include "ir-sanitize/Support/ExitCodes.h"
@@ -96,7 +97,11 @@ private:
   Expected<FailingSide> pickSide(Module &Original, Module &Sanitised,
                                  StringRef WorkDir, const LocatedPlugin &Plugin,
                                  std::optional<Verdict> &Stop) const;
-  Expected<ReduceOutcome> runReducer(const FailingSide &S,
+  Expected<std::string> sliceFirst(const Module &Chosen,
+                                   const FailingSide &S,
+                                   const FailureSignature &Sig,
+                                   StringRef WorkDir) const;
+  Expected<ReduceOutcome> runReducer(StringRef InputPath,
                                      const LocatedPlugin &Plugin,
                                      StringRef WorkDir,
                                      StringRef SignaturePath) const;
@@ -269,11 +274,39 @@ Expected<FailingSide> ReduceCommand::pickSide(Module &Original,
   return FailingSide{};
 }
 
+/// The module llvm-reduce starts from: \p Chosen cut down to what its Enzyme
+/// calls reach when that still fails the same way (one Enzyme run instead of
+/// minutes of bisection), else \p Chosen as written for the first run.
+Expected<std::string> ReduceCommand::sliceFirst(const Module &Chosen,
+                                                const FailingSide &S,
+                                                const FailureSignature &Sig,
+                                                StringRef WorkDir) const {
+  std::unique_ptr<Module> Slice = CloneModule(Chosen);
+  SliceStats Stats = sliceToEnzymeCalls(*Slice);
+  if (Stats.Removed == 0)
+    return S.Inv.InputPath;
+  EnzymeInvocation Inv = S.Inv;
+  Inv.InputPath = inDir(WorkDir, "slice.ll");
+  Inv.LogPath = inDir(WorkDir, "slice.enzyme.log");
+  if (Error E = writeModule(*Slice, Inv.InputPath, IRFormat::Text,
+                            DebugInfoForm::Records))
+    return std::move(E);
+  Expected<bool> Same = failsWithSignature(Inv, Sig);
+  if (!Same)
+    return Same.takeError();
+  note(formatv("reduce: {0} what the Enzyme calls reach ({1} global values "
+               "kept, {2} removed): {3}",
+               *Same ? "cut to" : "not cut to", Stats.Kept, Stats.Removed,
+               *Same ? ModuleSize::of(*Slice).describe()
+                     : "it does not fail the same way"));
+  return *Same ? Inv.InputPath : S.Inv.InputPath;
+}
+
 Expected<ReduceOutcome>
-ReduceCommand::runReducer(const FailingSide &S, const LocatedPlugin &Plugin,
+ReduceCommand::runReducer(StringRef InputPath, const LocatedPlugin &Plugin,
                           StringRef WorkDir, StringRef SignaturePath) const {
   ReduceRequest R;
-  R.InputPath = S.Inv.InputPath;
+  R.InputPath = InputPath.str();
   R.OutputPath = inDir(WorkDir, "reduced.ll");
   R.LogPath = inDir(WorkDir, "llvm-reduce.log");
   R.TestProgram = sys::fs::getMainExecutable(
@@ -381,8 +414,11 @@ int ReduceCommand::reduce(LoadedModule &LM, const LocatedPlugin &Plugin) {
   ModuleSize Before = ModuleSize::of(Chosen);
   note("reduce: signature: " + Sig.describe() + "; " + Before.describe());
 
-  Expected<ReduceOutcome> Outcome = runReducer(*S, Plugin, *WorkDir,
-                                               SignaturePath);
+  Expected<std::string> Start = sliceFirst(Chosen, *S, Sig, *WorkDir);
+  if (!Start)
+    return reportError(Start.takeError(), ToolName);
+  Expected<ReduceOutcome> Outcome =
+      runReducer(*Start, Plugin, *WorkDir, SignaturePath);
   if (!Outcome)
     return reportError(Outcome.takeError(), ToolName);
   if (!Outcome->finished() && !Outcome->stoppedAtMaxTime())
@@ -395,8 +431,7 @@ int ReduceCommand::reduce(LoadedModule &LM, const LocatedPlugin &Plugin) {
                  MaxSeconds));
 
   LLVMContext ReducedCtx;
-  Expected<LoadedModule> Reduced = readReduced(*WorkDir, S->Inv.InputPath,
-                                               ReducedCtx);
+  Expected<LoadedModule> Reduced = readReduced(*WorkDir, *Start, ReducedCtx);
   if (!Reduced)
     return reportError(Reduced.takeError(), ToolName);
   // The reproducer must fail the same way; llvm-reduce checked it, but this
