@@ -26,7 +26,6 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
-#include "llvm/Transforms/Utils/Cloning.h"
 
 using namespace llvm;
 
@@ -236,18 +235,12 @@ int EnzymeCommand::runOnce(LoadedModule &LM, const LocatedPlugin &Plugin) {
 
 int EnzymeCommand::runTriageMode(LoadedModule &LM,
                                  const LocatedPlugin &Plugin) {
-  // The original keeps its bundles; it gets the same driver where the
-  // function's signature allows the same activities.
-  std::unique_ptr<Module> Original = CloneModule(*LM.M);
   SanitizeResult Result;
-  if (Error E = runSanitizePipeline(*LM.M, Opts, LM.DisplayName, Result))
-    return reportError(std::move(E), ToolName);
-  if (Error E = prepareDrivers(*LM.M, O, LM.DisplayName,
-                               Result.Manifest.findKernel(O.Fn)))
-    return reportError(std::move(E), ToolName);
-  if (Error E = prepareDrivers(*Original, O, LM.DisplayName, nullptr,
-                               /*Lenient=*/true))
-    return reportError(std::move(E), ToolName);
+  Expected<std::unique_ptr<Module>> Prepared =
+      prepareOriginalAndSanitised(LM, O, Opts, Result);
+  if (!Prepared)
+    return reportError(Prepared.takeError(), ToolName);
+  std::unique_ptr<Module> Original = std::move(*Prepared);
 
   Expected<std::string> WorkDir = makeWorkDir();
   if (!WorkDir)

@@ -12,6 +12,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 
 using namespace llvm;
 
@@ -114,6 +115,23 @@ Error prepareDrivers(Module &M, const EnzymeOptions &O, StringRef InputName,
                              "differentiate with --fn NAME --mode=forward|"
                              "reverse");
   return Error::success();
+}
+
+Expected<std::unique_ptr<Module>>
+prepareOriginalAndSanitised(LoadedModule &LM, const EnzymeOptions &O,
+                            const SanitizeOptions &Opts,
+                            SanitizeResult &Result) {
+  // The original keeps its bundles.
+  std::unique_ptr<Module> Original = CloneModule(*LM.M);
+  if (Error E = runSanitizePipeline(*LM.M, Opts, LM.DisplayName, Result))
+    return std::move(E);
+  if (Error E = prepareDrivers(*LM.M, O, LM.DisplayName,
+                               Result.Manifest.findKernel(O.Fn)))
+    return std::move(E);
+  if (Error E = prepareDrivers(*Original, O, LM.DisplayName, nullptr,
+                               /*Lenient=*/true))
+    return std::move(E);
+  return std::move(Original);
 }
 
 /// A fresh directory for the files handed to and received from Enzyme.

@@ -7,6 +7,8 @@
 #ifndef IR_SANITIZE_TOOLS_ENZYMEOPTIONS_H
 #define IR_SANITIZE_TOOLS_ENZYMEOPTIONS_H
 
+#include "SanitizeOptions.h"
+
 #include "ir-sanitize/Enzyme/EnzymeRunner.h"
 #include "ir-sanitize/Enzyme/PluginLocator.h"
 #include "ir-sanitize/Transforms/KernelSplat.h"
@@ -53,6 +55,14 @@ llvm::Error prepareDrivers(llvm::Module &M, const EnzymeOptions &O,
                            llvm::StringRef InputName,
                            const KernelManifest *Manifest,
                            bool Lenient = false);
+
+/// The two modules a triage compares: sanitises \p LM in place (\p Result
+/// says what changed) and returns a copy of it as given; both get drivers
+/// (the original's where its signature allows the same activities).
+llvm::Expected<std::unique_ptr<llvm::Module>>
+prepareOriginalAndSanitised(LoadedModule &LM, const EnzymeOptions &O,
+                            const SanitizeOptions &Opts,
+                            SanitizeResult &Result);
 
 /// A fresh directory for the files handed to and received from Enzyme.
 llvm::Expected<std::string> makeWorkDir();

@@ -360,16 +360,12 @@ Error ReduceCommand::writeReproducer(Module &M, const FailureSignature &Sig,
 }
 
 int ReduceCommand::reduce(LoadedModule &LM, const LocatedPlugin &Plugin) {
-  std::unique_ptr<Module> Original = CloneModule(*LM.M);
   SanitizeResult Result;
-  if (Error E = runSanitizePipeline(*LM.M, Opts, LM.DisplayName, Result))
-    return reportError(std::move(E), ToolName);
-  if (Error E = prepareDrivers(*LM.M, O, LM.DisplayName,
-                               Result.Manifest.findKernel(O.Fn)))
-    return reportError(std::move(E), ToolName);
-  if (Error E = prepareDrivers(*Original, O, LM.DisplayName, nullptr,
-                               /*Lenient=*/true))
-    return reportError(std::move(E), ToolName);
+  Expected<std::unique_ptr<Module>> Prepared =
+      prepareOriginalAndSanitised(LM, O, Opts, Result);
+  if (!Prepared)
+    return reportError(Prepared.takeError(), ToolName);
+  std::unique_ptr<Module> Original = std::move(*Prepared);
   Expected<std::string> WorkDir = makeWorkDir();
   if (!WorkDir)
     return reportError(WorkDir.takeError(), ToolName);
