@@ -1,50 +1,45 @@
 //===- EnzymeCommand.cpp - `ir-sanitize enzyme INPUT [-o OUTPUT]` ---------===//
 //
 // Sanitise, add a derivative driver if asked, run Enzyme in a child process,
-// put stashed bundles back, write the differentiated module. With --triage,
-// run Enzyme on the module as given and on the sanitised one side by side and
-// say whether sanitising is what makes Enzyme succeed.
+// put stashed bundles back, write the differentiated module (the driver's
+// Sanitize and Differentiate steps). With --triage, run Enzyme on the module
+// as given and on the sanitised one side by side and say whether sanitising
+// is what makes Enzyme succeed. This file parses, calls and prints.
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
 #include "EnzymeOptions.h"
 #include "SanitizeOptions.h"
 
-#include "ir-sanitize/Analysis/KernelInfo.h"
-#include "ir-sanitize/Enzyme/ActivitySpec.h"
-#include "ir-sanitize/Enzyme/DriverGenerator.h"
-#include "ir-sanitize/Enzyme/EnzymeRunner.h"
+#include "ir-sanitize/Driver/Differentiate.h"
 #include "ir-sanitize/Enzyme/PluginLocator.h"
-#include "ir-sanitize/Enzyme/Triage.h"
 #include "ir-sanitize/Support/ExitCodes.h"
 #include "ir-sanitize/Support/ModuleIO.h"
-#include "ir-sanitize/Transforms/BundleRestore.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 
 using namespace llvm;
 
 namespace irs::cli {
 namespace {
 
-int exitCode(ExitCode C) { return static_cast<int>(C); }
+struct EnzymeOptions {
+  std::string Input;
+  std::string Output = "-";
+  std::string Emit;
+  std::string PluginPath;
+  bool Triage = false;
+  bool Json = false;
+  bool EmitDriverOnly = false;
+  bool KeepTemps = false;
+};
 
-/// Reads Enzyme's output, re-attaches stashed bundles, writes -o.
-Error writeDifferentiated(const EnzymeResult &R, const EnzymeOptions &O,
-                          DebugInfoForm DbgForm, RestoreStats &Stats) {
-  LLVMContext Ctx;
-  Expected<LoadedModule> Out = readModule(R.OutputPath, Ctx);
-  if (!Out)
-    return Out.takeError();
-  Stats = restoreBundles(*Out->M);
-  IRFormat Format = outputFormatFor(O.Output, parseIRFormat(O.Emit));
-  return writeModule(*Out->M, O.Output, Format, DbgForm);
-}
+int exitCode(ExitCode C) { return static_cast<int>(C); }
 
 void reportFailure(StringRef InputName, StringRef What, const EnzymeResult &R,
                    StringRef WorkDir) {
@@ -59,56 +54,29 @@ void reportFailure(StringRef InputName, StringRef What, const EnzymeResult &R,
          << "\n";
 }
 
-/// One line per splatted kernel and per call site the sanitiser touched (at
-/// most a screenful).
-std::vector<std::string> describeChanges(const SanitizeResult &Result) {
-  std::vector<std::string> Lines;
-  for (const KernelManifest &K : Result.Manifest.Kernels)
-    Lines.push_back("splatted kernel " + K.Name + ": " +
-                    std::to_string(K.OriginalParams.size()) +
-                    " parameters into " + std::to_string(K.Params.size()));
-  const BundleReport &Report = Result.Bundles;
-  if (Report.numBundles() == 0)
-    return Lines;
-  Lines.push_back(Report.summary());
-  const size_t MaxSites = 8;
-  size_t Shown = 0;
-  for (const CallSiteRecord &Site : Report.callSites()) {
-    if (Shown++ == MaxSites) {
-      Lines.push_back("... and " +
-                      std::to_string(Report.callSites().size() - MaxSites) +
-                      " more call sites (see --report)");
-      break;
-    }
-    std::string L = Site.Function + ": call " + Site.Callee + ":";
-    for (const BundleRecord &B : Site.Bundles)
-      L += " " + B.Tag + "=" + actionName(B.Action).str();
-    if (!Site.Location.empty())
-      L += " (" + Site.Location + ")";
-    Lines.push_back(L);
-  }
-  return Lines;
-}
-
 class EnzymeCommand : public Command {
 public:
   void addOptions(CLI::App &App) override;
   int run() override;
 
 private:
-  int runOnce(LoadedModule &LM, const LocatedPlugin &Plugin);
+  Expected<SanitizeResult> sanitize(LoadedModule &LM) const;
+  int runOnce(LoadedModule &LM);
   int writeDriverOnly(LoadedModule &LM, const SanitizeResult &Result);
+  int writeOutputs(const LoadedModule &LM, const EnzymeResult &R,
+                   const SanitizeResult &Result, StringRef WorkDir);
   void printSuccess(const LoadedModule &LM, const EnzymeResult &R,
                     const RestoreStats &Stats) const;
-  int runTriageMode(LoadedModule &LM, const LocatedPlugin &Plugin);
+  int runTriageMode(LoadedModule &LM);
   void finish(StringRef WorkDir, bool Keep) const;
 
   EnzymeOptions O;
+  DifferentiateConfig D;
   SanitizeOptions Opts;
 };
 
 void EnzymeCommand::addOptions(CLI::App &App) {
-  addEnzymeRunOptions(App, O);
+  addEnzymeRunOptions(App, O.Input, O.PluginPath, D);
   App.add_option("-o,--output", O.Output,
                  "differentiated module ('-' = stdout, the default)")
       ->type_name("OUTPUT");
@@ -116,7 +84,7 @@ void EnzymeCommand::addOptions(CLI::App &App) {
       ->check(CLI::IsMember({"ll", "bc"}));
   App.add_flag("--emit-driver-only", O.EmitDriverOnly,
                "write the sanitised module with its driver; do not run Enzyme");
-  App.add_option("--enzyme-log", O.LogPath,
+  App.add_option("--enzyme-log", D.LogPath,
                  "keep Enzyme's log here (default: in the work directory)")
       ->type_name("FILE");
   App.add_flag("--triage", O.Triage,
@@ -151,26 +119,34 @@ int EnzymeCommand::run() {
     return reportError(LM.takeError(), ToolName);
   // Without a plugin only --emit-driver-only can do its job; say so before
   // spending time on the module.
-  LocatedPlugin Plugin;
   if (!O.EmitDriverOnly) {
-    Expected<LocatedPlugin> Found = findPlugin(O);
+    PluginSearch Search;
+    Search.Explicit = O.PluginPath;
+    Expected<LocatedPlugin> Found = locateEnzymePlugin(Search);
     if (!Found)
       return reportError(Found.takeError(), ToolName);
-    Plugin = *Found;
+    D.PluginPath = Found->Path;
   }
   if (O.Triage)
-    return runTriageMode(*LM, Plugin);
-  return runOnce(*LM, Plugin);
+    return runTriageMode(*LM);
+  return runOnce(*LM);
+}
+
+/// Sanitises \p LM (printing the summary, writing --report) and adds the
+/// derivative driver.
+Expected<SanitizeResult> EnzymeCommand::sanitize(LoadedModule &LM) const {
+  return sanitizeWithDriver(LM, Opts, D);
 }
 
 int EnzymeCommand::writeDriverOnly(LoadedModule &LM,
                                    const SanitizeResult &Result) {
-  // writeModule refuses bitcode here: it cannot hold the enzyme_* markers.
-  IRFormat Format = outputFormatFor(O.Output, parseIRFormat(O.Emit));
-  if (Error E = writeModule(*LM.M, O.Output, Format, LM.DbgForm))
+  // The writer refuses bitcode here: it cannot hold the enzyme_* markers.
+  SanitizeOutputs Out = sanitizeOutputs(Opts, Result, LM, O.Output, O.Emit,
+                                        /*WithReport=*/false);
+  printWarning(debugInfoFormWarning(*LM.M, LM.DbgForm));
+  if (Error E = writeSanitizeOutputs(*LM.M, Result, Out))
     return reportError(std::move(E), ToolName);
-  if (Error E = writeManifest(Opts, Result, O.Output))
-    return reportError(std::move(E), ToolName);
+  printAfterWrite(Opts, Result, Out);
   return exitCode(ExitCode::Ok);
 }
 
@@ -189,93 +165,76 @@ void EnzymeCommand::printSuccess(const LoadedModule &LM, const EnzymeResult &R,
   errs() << "\n";
 }
 
-int EnzymeCommand::runOnce(LoadedModule &LM, const LocatedPlugin &Plugin) {
-  SanitizeResult Result;
-  if (Error E = runSanitizePipeline(*LM.M, Opts, LM.DisplayName, Result))
-    return reportError(std::move(E), ToolName);
-  if (Error E = prepareDrivers(*LM.M, O, LM.DisplayName,
-                               Result.Manifest.findKernel(O.Fn)))
-    return reportError(std::move(E), ToolName);
-  if (O.EmitDriverOnly)
-    return writeDriverOnly(LM, Result);
-
-  Expected<std::string> WorkDir = makeWorkDir();
-  if (!WorkDir)
-    return reportError(WorkDir.takeError(), ToolName);
-  Expected<EnzymeInvocation> Inv =
-      prepareRun(*LM.M, *WorkDir, "sanitised", O.LogPath, Plugin, O);
-  if (!Inv)
-    return reportError(Inv.takeError(), ToolName);
-  Expected<EnzymeResult> R = runEnzyme(*Inv);
-  if (!R)
-    return reportError(R.takeError(), ToolName);
-  if (!R->ok()) {
-    attributeToFunction(*R, *LM.M);
-    reportFailure(LM.DisplayName, "failed on the sanitised module:", *R,
-                  *WorkDir);
-    return exitCode(ExitCode::Findings);
+/// Writes the differentiated module and the manifest; prints the outcome.
+int EnzymeCommand::writeOutputs(const LoadedModule &LM, const EnzymeResult &R,
+                                const SanitizeResult &Result,
+                                StringRef WorkDir) {
+  SanitizeOutputs Out = sanitizeOutputs(Opts, Result, LM, O.Output, O.Emit,
+                                        /*WithReport=*/false);
+  printWarning(debugInfoFormWarning(*LM.M, LM.DbgForm));
+  Expected<RestoreStats> Stats = writeDifferentiated(R, Result, Out);
+  if (!Stats) {
+    finish(WorkDir, /*Keep=*/true);
+    return reportError(Stats.takeError(), ToolName);
   }
-  RestoreStats Stats;
-  Error E = writeDifferentiated(*R, O, LM.DbgForm, Stats);
-  if (!E)
-    E = writeManifest(Opts, Result, O.Output);
-  if (E) {
-    finish(*WorkDir, /*Keep=*/true);
-    return reportError(std::move(E), ToolName);
-  }
-  printSuccess(LM, *R, Stats);
-  finish(*WorkDir, /*Keep=*/false);
-  if (!Stats.Lost)
+  printAfterWrite(Opts, Result, Out);
+  if (O.Triage)
     return exitCode(ExitCode::Ok);
-  errs() << ToolName << ": warning: " << LM.DisplayName << ": " << Stats.Lost
+  printSuccess(LM, R, *Stats);
+  finish(WorkDir, /*Keep=*/false);
+  if (!Stats->Lost)
+    return exitCode(ExitCode::Ok);
+  errs() << ToolName << ": warning: " << LM.DisplayName << ": " << Stats->Lost
          << " stashed bundles could not be restored after Enzyme (their "
             "operand record was lost)\n";
   return exitCode(ExitCode::Findings);
 }
 
-int EnzymeCommand::runTriageMode(LoadedModule &LM,
-                                 const LocatedPlugin &Plugin) {
-  SanitizeResult Result;
-  Expected<std::unique_ptr<Module>> Prepared =
-      prepareOriginalAndSanitised(LM, O, Opts, Result);
-  if (!Prepared)
-    return reportError(Prepared.takeError(), ToolName);
-  std::unique_ptr<Module> Original = std::move(*Prepared);
-
-  Expected<std::string> WorkDir = makeWorkDir();
+int EnzymeCommand::runOnce(LoadedModule &LM) {
+  Expected<SanitizeResult> Result = sanitize(LM);
+  if (!Result)
+    return reportError(Result.takeError(), ToolName);
+  if (O.EmitDriverOnly)
+    return writeDriverOnly(LM, *Result);
+  Expected<std::string> WorkDir = createEnzymeWorkDir();
   if (!WorkDir)
     return reportError(WorkDir.takeError(), ToolName);
-  Expected<EnzymeInvocation> OrigInv =
-      prepareRun(*Original, *WorkDir, "original", "", Plugin, O);
-  if (!OrigInv)
-    return reportError(OrigInv.takeError(), ToolName);
-  Expected<EnzymeInvocation> SanInv =
-      prepareRun(*LM.M, *WorkDir, "sanitised", O.LogPath, Plugin, O);
-  if (!SanInv)
-    return reportError(SanInv.takeError(), ToolName);
+  Expected<EnzymeResult> R = differentiateModule(*LM.M, *WorkDir, D);
+  if (!R)
+    return reportError(R.takeError(), ToolName);
+  if (!R->ok()) {
+    reportFailure(LM.DisplayName, "failed on the sanitised module:", *R,
+                  *WorkDir);
+    return exitCode(ExitCode::Findings);
+  }
+  return writeOutputs(LM, *R, *Result, *WorkDir);
+}
 
-  Expected<TriageReport> Report = runTriage(*OrigInv, *SanInv);
+int EnzymeCommand::runTriageMode(LoadedModule &LM) {
+  SanitizeResult Result;
+  Expected<std::unique_ptr<Module>> Original =
+      prepareOriginalAndSanitised(LM, Opts, D, Result);
+  if (!Original)
+    return reportError(Original.takeError(), ToolName);
+  Expected<std::string> WorkDir = createEnzymeWorkDir();
+  if (!WorkDir)
+    return reportError(WorkDir.takeError(), ToolName);
+  Expected<TriageReport> Report = triageModules(
+      **Original, *LM.M, Result, LM.DisplayName, *WorkDir, D);
   if (!Report)
     return reportError(Report.takeError(), ToolName);
-  Report->InputName = LM.DisplayName;
-  attributeToFunction(Report->Original, *Original);
-  attributeToFunction(Report->Sanitised, *LM.M);
-  Report->Changes = describeChanges(Result);
-  if (O.Json)
-    outs() << formatv("{0:2}", triageToJSON(*Report)) << "\n";
-  else
-    printTriage(outs(), *Report);
-  outs().flush();
+  if (Error E = writeFileAtomically("-", [&](raw_ostream &OS) {
+        if (O.Json)
+          OS << formatv("{0:2}", triageToJSON(*Report)) << "\n";
+        else
+          printTriage(OS, *Report);
+      }))
+    return reportError(std::move(E), ToolName);
 
   bool Ok = Report->sanitisedOk();
-  if (Ok && O.Output != "-") {
-    RestoreStats Stats;
-    Error E = writeDifferentiated(Report->Sanitised, O, LM.DbgForm, Stats);
-    if (!E)
-      E = writeManifest(Opts, Result, O.Output);
-    if (E)
-      return reportError(std::move(E), ToolName);
-  }
+  if (Ok && O.Output != "-")
+    if (int Code = writeOutputs(LM, Report->Sanitised, Result, *WorkDir))
+      return Code;
   // The logs of a failing run are what the user came for.
   finish(*WorkDir, /*Keep=*/!Report->Original.ok() || !Ok);
   return exitCode(Ok ? ExitCode::Ok : ExitCode::Findings);

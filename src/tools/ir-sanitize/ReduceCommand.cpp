@@ -14,6 +14,7 @@
 
 #include "ir-sanitize/Config.h"
 #include "ir-sanitize/Enzyme/EnzymeSlice.h"
+#include "ir-sanitize/Enzyme/PluginLocator.h"
 #include "ir-sanitize/Enzyme/FailureSignature.h"
 #include "ir-sanitize/Enzyme/Reducer.h"
 #include "ir-sanitize/Support/ExitCodes.h"
@@ -59,6 +60,12 @@ struct Verdict {
   std::string Message;
 };
 
+std::string inDir(StringRef Dir, StringRef File) {
+  SmallString<256> P(Dir);
+  sys::path::append(P, File);
+  return std::string(P);
+}
+
 /// llvm-reduce's best module: its output if it wrote one (only when it made
 /// the module smaller) and that output is complete (a --max-time kill can
 /// catch it half-written), else \p InputPath.
@@ -93,25 +100,24 @@ public:
 
 private:
   int runInterestingnessTest() const;
-  int reduce(LoadedModule &LM, const LocatedPlugin &Plugin);
+  int reduce(LoadedModule &LM);
   Expected<FailingSide> pickSide(Module &Original, Module &Sanitised,
-                                 StringRef WorkDir, const LocatedPlugin &Plugin,
+                                 StringRef WorkDir,
                                  std::optional<Verdict> &Stop) const;
   Expected<std::string> sliceFirst(const Module &Chosen,
                                    const FailingSide &S,
                                    const FailureSignature &Sig,
                                    StringRef WorkDir) const;
-  Expected<ReduceOutcome> runReducer(StringRef InputPath,
-                                     const LocatedPlugin &Plugin,
-                                     StringRef WorkDir,
+  Expected<ReduceOutcome> runReducer(StringRef InputPath, StringRef WorkDir,
                                      StringRef SignaturePath) const;
-  Error writeReproducer(Module &M, const FailureSignature &Sig,
-                        const LocatedPlugin &Plugin, Side Which,
+  Error writeReproducer(Module &M, const FailureSignature &Sig, Side Which,
                         const ModuleSize &Before, StringRef InputName) const;
-  std::string reproduceCommand(const LocatedPlugin &Plugin) const;
+  std::string reproduceCommand() const;
   void note(const Twine &Msg) const;
 
-  EnzymeOptions O; ///< Its Output is enzyme's (stdout by default).
+  std::string Input;
+  std::string PluginPath; ///< --enzyme-plugin.
+  DifferentiateConfig D;  ///< PluginPath: the plugin found.
   SanitizeOptions Opts;
   std::string Output; ///< MIN.ll; required.
   unsigned Jobs = std::max(1u, std::thread::hardware_concurrency());
@@ -123,7 +129,7 @@ private:
 };
 
 void ReduceCommand::addOptions(CLI::App &App) {
-  addEnzymeRunOptions(App, O);
+  addEnzymeRunOptions(App, Input, PluginPath, D);
   App.add_option("-o,--output", Output,
                  "the reduced module (text IR, with a header saying how to "
                  "reproduce the failure)")
@@ -168,12 +174,15 @@ int ReduceCommand::run() {
     return exitCode(ExitCode::Usage);
   }
   LLVMContext Ctx;
-  Expected<LoadedModule> LM = readModule(O.Input, Ctx);
+  Expected<LoadedModule> LM = readModule(Input, Ctx);
   if (!LM)
     return reportError(LM.takeError(), ToolName);
-  Expected<LocatedPlugin> Plugin = findPlugin(O);
+  PluginSearch Search;
+  Search.Explicit = PluginPath;
+  Expected<LocatedPlugin> Plugin = locateEnzymePlugin(Search);
   if (!Plugin)
     return reportError(Plugin.takeError(), ToolName);
+  D.PluginPath = Plugin->Path;
   if (!sys::fs::can_execute(defaultLLVMReducePath()))
     return reportError(makeToolError(ExitCode::NoEnzyme,
                                      "no llvm-reduce at " +
@@ -186,13 +195,13 @@ int ReduceCommand::run() {
           AtomicOutputFile::open(Output);
       !Probe)
     return reportError(Probe.takeError(), ToolName);
-  return reduce(*LM, *Plugin);
+  return reduce(*LM);
 }
 
 int ReduceCommand::runInterestingnessTest() const {
   // Anything but 0 means "not interesting" to llvm-reduce; nothing prints.
   auto Sig = MemoryBuffer::getFile(SignaturePath);
-  auto Candidate = MemoryBuffer::getFile(O.Input);
+  auto Candidate = MemoryBuffer::getFile(Input);
   if (!Sig || !Candidate)
     return exitCode(ExitCode::BadInput);
   Expected<FailureSignature> Want = parseFailureSignature((*Sig)->getBuffer());
@@ -207,12 +216,12 @@ int ReduceCommand::runInterestingnessTest() const {
   if (sys::fs::createTemporaryFile("ir-sanitize-reduce-test", "log", Log))
     return exitCode(ExitCode::OutputError);
   EnzymeInvocation Inv;
-  Inv.InputPath = O.Input;
+  Inv.InputPath = Input;
   Inv.OutputPath = "/dev/null";
   Inv.LogPath = std::string(Log);
-  Inv.PluginPath = O.PluginPath;
-  Inv.TimeoutSeconds = O.TimeoutSeconds;
-  Inv.ExtraArgs = O.ExtraOptArgs;
+  Inv.PluginPath = PluginPath;
+  Inv.TimeoutSeconds = D.TimeoutSeconds;
+  Inv.ExtraArgs = D.ExtraOptArgs;
   Inv.Symbolize = false;
   Expected<bool> Same = failsWithSignature(Inv, *Want);
   sys::fs::remove(Log);
@@ -228,7 +237,6 @@ int ReduceCommand::runInterestingnessTest() const {
 Expected<FailingSide> ReduceCommand::pickSide(Module &Original,
                                               Module &Sanitised,
                                               StringRef WorkDir,
-                                              const LocatedPlugin &Plugin,
                                               std::optional<Verdict> &Stop)
     const {
   struct Candidate {
@@ -245,9 +253,9 @@ Expected<FailingSide> ReduceCommand::pickSide(Module &Original,
   if (!AfterSanitize)
     Sides.push_back({Side::Original, &Original, std::nullopt, {}});
   for (Candidate &C : Sides) {
-    Expected<EnzymeInvocation> Inv = prepareRun(
+    Expected<EnzymeInvocation> Inv = prepareEnzymeRun(
         *C.M, WorkDir, C.Which == Side::Original ? "original" : "sanitised",
-        "", Plugin, O);
+        "", D);
     if (!Inv)
       return Inv.takeError();
     Inv->OutputPath = "/dev/null";
@@ -303,8 +311,8 @@ Expected<std::string> ReduceCommand::sliceFirst(const Module &Chosen,
 }
 
 Expected<ReduceOutcome>
-ReduceCommand::runReducer(StringRef InputPath, const LocatedPlugin &Plugin,
-                          StringRef WorkDir, StringRef SignaturePath) const {
+ReduceCommand::runReducer(StringRef InputPath, StringRef WorkDir,
+                          StringRef SignaturePath) const {
   ReduceRequest R;
   R.InputPath = InputPath.str();
   R.OutputPath = inDir(WorkDir, "reduced.ll");
@@ -312,9 +320,9 @@ ReduceCommand::runReducer(StringRef InputPath, const LocatedPlugin &Plugin,
   R.TestProgram = sys::fs::getMainExecutable(
       nullptr, reinterpret_cast<void *>(&createSubcommands));
   R.TestArgs = {"reduce", "--interestingness-test=" + SignaturePath.str(),
-                "--enzyme-plugin=" + Plugin.Path,
-                "--enzyme-timeout=" + std::to_string(O.TimeoutSeconds)};
-  for (const std::string &A : O.ExtraOptArgs)
+                "--enzyme-plugin=" + D.PluginPath,
+                "--enzyme-timeout=" + std::to_string(D.TimeoutSeconds)};
+  for (const std::string &A : D.ExtraOptArgs)
     R.TestArgs.push_back("--enzyme-arg=" + A);
   R.Jobs = Jobs;
   R.MaxSeconds = MaxSeconds;
@@ -324,12 +332,12 @@ ReduceCommand::runReducer(StringRef InputPath, const LocatedPlugin &Plugin,
   });
 }
 
-std::string ReduceCommand::reproduceCommand(const LocatedPlugin &Plugin) const {
+std::string ReduceCommand::reproduceCommand() const {
   EnzymeInvocation Inv;
   Inv.InputPath = Output;
   Inv.OutputPath = "/dev/null";
-  Inv.PluginPath = Plugin.Path;
-  Inv.ExtraArgs = O.ExtraOptArgs;
+  Inv.PluginPath = D.PluginPath;
+  Inv.ExtraArgs = D.ExtraOptArgs;
   std::string Cmd = shellQuote(defaultOptPath());
   for (const std::string &A : enzymeOptArgs(Inv))
     Cmd += " " + shellQuote(A);
@@ -337,8 +345,7 @@ std::string ReduceCommand::reproduceCommand(const LocatedPlugin &Plugin) const {
 }
 
 Error ReduceCommand::writeReproducer(Module &M, const FailureSignature &Sig,
-                                     const LocatedPlugin &Plugin, Side Which,
-                                     const ModuleSize &Before,
+                                     Side Which, const ModuleSize &Before,
                                      StringRef InputName) const {
   if (Error E = verifyModuleOrError(M, "the reduced module"))
     return E;
@@ -350,7 +357,7 @@ Error ReduceCommand::writeReproducer(Module &M, const FailureSignature &Sig,
     OS << "; Minimal module on which Enzyme fails, made by ir-sanitize reduce\n"
        << "; signature: " << Sig.describe() << "\n"
        << "; reduced:   " << sideName(Which) << " of " << InputName << "\n"
-       << "; reproduce: " << reproduceCommand(Plugin) << "\n"
+       << "; reproduce: " << reproduceCommand() << "\n"
        << "; before:    " << Before.describe() << "\n"
        << "; after:     " << After.describe() << "\n"
        << "; version:   ir-sanitize " << IRS_VERSION << " (LLVM "
@@ -359,14 +366,13 @@ Error ReduceCommand::writeReproducer(Module &M, const FailureSignature &Sig,
   });
 }
 
-int ReduceCommand::reduce(LoadedModule &LM, const LocatedPlugin &Plugin) {
+int ReduceCommand::reduce(LoadedModule &LM) {
   SanitizeResult Result;
-  Expected<std::unique_ptr<Module>> Prepared =
-      prepareOriginalAndSanitised(LM, O, Opts, Result);
-  if (!Prepared)
-    return reportError(Prepared.takeError(), ToolName);
-  std::unique_ptr<Module> Original = std::move(*Prepared);
-  Expected<std::string> WorkDir = makeWorkDir();
+  Expected<std::unique_ptr<Module>> Original =
+      prepareOriginalAndSanitised(LM, Opts, D, Result);
+  if (!Original)
+    return reportError(Original.takeError(), ToolName);
+  Expected<std::string> WorkDir = createEnzymeWorkDir();
   if (!WorkDir)
     return reportError(WorkDir.takeError(), ToolName);
   auto Fail = [&](ExitCode Code, const Twine &Msg) {
@@ -378,7 +384,7 @@ int ReduceCommand::reduce(LoadedModule &LM, const LocatedPlugin &Plugin) {
 
   std::optional<Verdict> Stop;
   Expected<FailingSide> S =
-      pickSide(*Original, *LM.M, *WorkDir, Plugin, Stop);
+      pickSide(**Original, *LM.M, *WorkDir, Stop);
   if (!S)
     return reportError(S.takeError(), ToolName);
   if (Stop)
@@ -406,7 +412,7 @@ int ReduceCommand::reduce(LoadedModule &LM, const LocatedPlugin &Plugin) {
         OS << formatv("{0:2}", toJSON(Sig)) << "\n";
       }))
     return reportError(std::move(E), ToolName);
-  Module &Chosen = S->Which == Side::Original ? *Original : *LM.M;
+  Module &Chosen = S->Which == Side::Original ? **Original : *LM.M;
   ModuleSize Before = ModuleSize::of(Chosen);
   note("reduce: signature: " + Sig.describe() + "; " + Before.describe());
 
@@ -414,7 +420,7 @@ int ReduceCommand::reduce(LoadedModule &LM, const LocatedPlugin &Plugin) {
   if (!Start)
     return reportError(Start.takeError(), ToolName);
   Expected<ReduceOutcome> Outcome =
-      runReducer(*Start, Plugin, *WorkDir, SignaturePath);
+      runReducer(*Start, *WorkDir, SignaturePath);
   if (!Outcome)
     return reportError(Outcome.takeError(), ToolName);
   if (!Outcome->finished() && !Outcome->stoppedAtMaxTime())
@@ -442,7 +448,7 @@ int ReduceCommand::reduce(LoadedModule &LM, const LocatedPlugin &Plugin) {
     return Fail(ExitCode::Findings,
                 "the reduced module no longer fails with the signature; see " +
                     Check.LogPath);
-  if (Error E = writeReproducer(*Reduced->M, Sig, Plugin, S->Which, Before,
+  if (Error E = writeReproducer(*Reduced->M, Sig, S->Which, Before,
                                 LM.DisplayName))
     return reportError(std::move(E), ToolName);
   note("reduce: " + Before.describe() + " -> " +
