@@ -103,7 +103,8 @@ std::string ChildOutcome::describe(unsigned TimeoutSeconds) const {
 Expected<ChildProcess> ChildProcess::start(StringRef Program,
                                            ArrayRef<std::string> Args,
                                            StringRef LogPath,
-                                           unsigned TimeoutSeconds) {
+                                           unsigned TimeoutSeconds,
+                                           ArrayRef<std::string> ExtraEnv) {
   std::string Log = LogPath.str();
   int LogFD =
       ::open(Log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -130,12 +131,18 @@ Expected<ChildProcess> ChildProcess::start(StringRef Program,
   for (const std::string &A : Args)
     Argv.push_back(const_cast<char *>(A.c_str()));
   Argv.push_back(nullptr);
+  SmallVector<char *, 64> Envp;
+  for (const std::string &E : ExtraEnv)
+    Envp.push_back(const_cast<char *>(E.c_str()));
+  for (char **E = environ; *E; ++E)
+    Envp.push_back(*E);
+  Envp.push_back(nullptr);
 
   ChildProcess Child;
   Child.TimeoutSeconds = TimeoutSeconds;
   Child.Started = std::chrono::steady_clock::now();
   int Err = posix_spawn(&Child.Pid, Prog.c_str(), &Actions, &Attr, Argv.data(),
-                        environ);
+                        Envp.data());
   posix_spawn_file_actions_destroy(&Actions);
   posix_spawnattr_destroy(&Attr);
   ::close(LogFD);
@@ -168,33 +175,31 @@ void ChildProcess::forget() {
   Pid = -1;
 }
 
-ChildOutcome ChildProcess::wait() {
+std::optional<ChildOutcome> ChildProcess::poll() {
   using namespace std::chrono;
   ChildOutcome Out;
-  auto Deadline = Started + seconds(TimeoutSeconds);
-  auto Poll = milliseconds(1);
   int Status = 0;
-  while (true) {
-    pid_t R = ::waitpid(Pid, &Status, WNOHANG);
-    if (R == Pid)
-      break;
-    if (R < 0 && errno != EINTR) {
-      // Reaped elsewhere or never ours: report it as a failed run.
-      Out.How = ChildOutcome::Kind::Exited;
-      Out.ExitCode = 127;
-      forget();
-      return Out;
-    }
-    if (TimeoutSeconds && steady_clock::now() >= Deadline) {
-      ::kill(-Pid, SIGKILL);
-      ::waitpid(Pid, &Status, 0);
-      forget();
-      Out.How = ChildOutcome::Kind::TimedOut;
-      Out.Seconds = duration<double>(steady_clock::now() - Started).count();
-      return Out;
-    }
-    std::this_thread::sleep_for(Poll);
-    Poll = std::min(Poll * 2, milliseconds(20));
+  pid_t R;
+  do
+    R = ::waitpid(Pid, &Status, WNOHANG);
+  while (R < 0 && errno == EINTR);
+  if (R < 0) {
+    // Reaped elsewhere or never ours: report it as a failed run.
+    Out.How = ChildOutcome::Kind::Exited;
+    Out.ExitCode = 127;
+    forget();
+    return Out;
+  }
+  if (R == 0) {
+    if (!TimeoutSeconds ||
+        steady_clock::now() < Started + seconds(TimeoutSeconds))
+      return std::nullopt;
+    ::kill(-Pid, SIGKILL);
+    ::waitpid(Pid, &Status, 0);
+    forget();
+    Out.How = ChildOutcome::Kind::TimedOut;
+    Out.Seconds = duration<double>(steady_clock::now() - Started).count();
+    return Out;
   }
   forget();
   Out.Seconds = duration<double>(steady_clock::now() - Started).count();
@@ -206,6 +211,16 @@ ChildOutcome ChildProcess::wait() {
     Out.ExitCode = WEXITSTATUS(Status);
   }
   return Out;
+}
+
+ChildOutcome ChildProcess::wait() {
+  auto Poll = std::chrono::milliseconds(1);
+  while (true) {
+    if (std::optional<ChildOutcome> Out = poll())
+      return *Out;
+    std::this_thread::sleep_for(Poll);
+    Poll = std::min(Poll * 2, std::chrono::milliseconds(20));
+  }
 }
 
 Expected<ChildOutcome> runChild(StringRef Program, ArrayRef<std::string> Args,

@@ -75,20 +75,34 @@ std::string withoutAttachments(std::string Text) {
   return Text;
 }
 
+/// A frame of a symbolized stack dump ("#8 0x7f.. SYMBOL (MODULE+0x4b9c2a)")
+/// or of one without llvm-symbolizer ("8  MODULE 0x7f.. SYMBOL + 14850").
+/// Matches put the symbol in [1], the module in [2].
+bool matchStackFrame(StringRef L, SmallVectorImpl<StringRef> &M) {
+  static const Regex Symbolized(
+      "^ *#[0-9]+ 0x[0-9a-f]+ (.*) \\(([^()]*)\\+0x[0-9a-f]+\\)$");
+  static const Regex Raw("^[0-9]+ +[^ ]+ +0x[0-9a-f]+ (.*) \\+ [0-9]+$");
+  if (Symbolized.match(L, &M))
+    return true;
+  if (!Raw.match(L, &M))
+    return false;
+  M.push_back(L.split(' ').second.ltrim().split(' ').first);
+  return true;
+}
+
 bool isStackDumpLine(StringRef L) {
   static const Regex Frame("^ *#[0-9]+ 0x");
+  static const Regex RawFrame("^[0-9]+ +[^ ]+ +0x[0-9a-f]+");
   static const Regex Context("^[0-9]+\\.\t");
   return L.starts_with("PLEASE submit") || L.starts_with("Stack dump") ||
-         Frame.match(L) || Context.match(L);
+         Frame.match(L) || RawFrame.match(L) || Context.match(L);
 }
 
 /// "GradientUtils::getInvertedBundles" from a stack frame of a module other
 /// than LLVM, libc or opt itself (i.e. the plugin).
 std::optional<std::string> pluginFrame(StringRef L) {
   SmallVector<StringRef, 4> M;
-  static const Regex Frame(
-      "^ *#[0-9]+ 0x[0-9a-f]+ (.*) \\(([^()]*)\\+0x[0-9a-f]+\\)$");
-  if (!Frame.match(L, &M))
+  if (!matchStackFrame(L, M))
     return std::nullopt;
   StringRef Module = sys::path::filename(M[2]);
   if (Module.starts_with("libLLVM") || Module.starts_with("libc.") ||
@@ -258,8 +272,11 @@ EnzymeResult PendingEnzymeRun::finish() {
 
 Expected<PendingEnzymeRun> startEnzyme(const EnzymeInvocation &Inv) {
   std::string Opt = Inv.OptPath.empty() ? defaultOptPath() : Inv.OptPath;
+  std::vector<std::string> Env;
+  if (!Inv.Symbolize)
+    Env.push_back("LLVM_DISABLE_SYMBOLIZATION=1");
   Expected<ChildProcess> Child = ChildProcess::start(
-      Opt, enzymeOptArgs(Inv), Inv.LogPath, Inv.TimeoutSeconds);
+      Opt, enzymeOptArgs(Inv), Inv.LogPath, Inv.TimeoutSeconds, Env);
   if (!Child)
     return handleErrors(Child.takeError(), [](const StringError &E) {
       return makeToolError(ExitCode::NoEnzyme, E.getMessage());

@@ -3,8 +3,9 @@
 // Test doubles for the child-process harness: an opt plugin that registers
 // Enzyme's `enzyme` pass and its -enzyme-preopt option, and whose pass either
 // aborts with Enzyme's own words (FAKE_ENZYME_ABORT) or never returns
-// (FAKE_ENZYME_HANG) or, with neither, leaves the module as it is (a run
-// that succeeds), so tests need no real Enzyme.
+// (FAKE_ENZYME_HANG) or aborts only the first time it runs (FAKE_ENZYME_FLAKY:
+// a failure that does not repeat) or, with none of these, leaves the module
+// as it is (a run that succeeds), so tests need no real Enzyme.
 //
 //===----------------------------------------------------------------------===//
 #include "ir-sanitize/Support/LLVMCompat.h"
@@ -17,7 +18,9 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <fcntl.h>
 #include <thread>
+#include <unistd.h>
 
 using namespace llvm;
 
@@ -25,16 +28,29 @@ static cl::opt<bool> EnzymePreopt("enzyme-preopt", cl::init(true),
                                   cl::desc("(fake) run Enzyme's preopt"));
 
 namespace {
+[[maybe_unused, noreturn]] void abortLikeEnzyme() {
+  // What Enzyme prints before llvm_unreachable in getInvertedBundles.
+  errs() << "unsupported tag gc-transition for   %r = call i32 @thunk(ptr "
+            "%buf, i64 0) #1 [ \"jl_roots\"(ptr %buf), \"gc-transition\"() "
+            "]\nunsupported tag\nUNREACHABLE executed at "
+            "/src/enzyme/Enzyme/GradientUtils.cpp:308!\n";
+  errs().flush();
+  std::abort();
+}
+
 struct FakeEnzymePass : PassInfoMixin<FakeEnzymePass> {
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
-#if defined(FAKE_ENZYME_ABORT)
-    // What Enzyme prints before llvm_unreachable in getInvertedBundles.
-    errs() << "unsupported tag gc-transition for   %r = call i32 @thunk(ptr "
-              "%buf, i64 0) #1 [ \"jl_roots\"(ptr %buf), \"gc-transition\"() "
-              "]\nunsupported tag\nUNREACHABLE executed at "
-              "/src/enzyme/Enzyme/GradientUtils.cpp:308!\n";
-    errs().flush();
-    std::abort();
+#if defined(FAKE_ENZYME_FLAKY)
+    // The first run creates $FAKE_ENZYME_FLAKY_STATE and aborts; any later
+    // one (or a concurrent loser of the O_EXCL race) succeeds.
+    const char *State = std::getenv("FAKE_ENZYME_FLAKY_STATE");
+    int FD = State ? ::open(State, O_CREAT | O_EXCL | O_WRONLY, 0644) : -1;
+    if (FD < 0)
+      return PreservedAnalyses::all();
+    ::close(FD);
+    abortLikeEnzyme();
+#elif defined(FAKE_ENZYME_ABORT)
+    abortLikeEnzyme();
 #elif defined(FAKE_ENZYME_HANG)
     while (true)
       std::this_thread::sleep_for(std::chrono::seconds(1));

@@ -15,6 +15,7 @@
 #include "llvm/Support/Error.h"
 
 #include <chrono>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,12 +42,13 @@ public:
   /// group, stdout and stderr appended to \p LogPath (created or truncated).
   /// Children still running when ir-sanitize is interrupted (SIGINT, SIGTERM,
   /// SIGHUP) are killed with it.
-  /// \p TimeoutSeconds == 0 means no limit. Errors: the log cannot be created
-  /// or the program cannot be started.
-  static llvm::Expected<ChildProcess> start(llvm::StringRef Program,
-                                            llvm::ArrayRef<std::string> Args,
-                                            llvm::StringRef LogPath,
-                                            unsigned TimeoutSeconds);
+  /// \p TimeoutSeconds == 0 means no limit. \p ExtraEnv ("NAME=VALUE")
+  /// is added to this process's environment. Errors: the log cannot be
+  /// created or the program cannot be started.
+  static llvm::Expected<ChildProcess>
+  start(llvm::StringRef Program, llvm::ArrayRef<std::string> Args,
+        llvm::StringRef LogPath, unsigned TimeoutSeconds,
+        llvm::ArrayRef<std::string> ExtraEnv = {});
   ChildProcess(ChildProcess &&Other);
   ChildProcess &operator=(ChildProcess &&) = delete;
   ~ChildProcess();
@@ -54,6 +56,10 @@ public:
   /// Waits until the child ends or its time runs out (then kills its process
   /// group and reaps it). Call once.
   ChildOutcome wait();
+  /// The outcome if the child has ended or its time has run out (then it is
+  /// killed and reaped), else nothing; does not block. After an outcome, do
+  /// not call poll() or wait() again.
+  std::optional<ChildOutcome> poll();
 
 private:
   ChildProcess() = default;

@@ -12,12 +12,14 @@ namespace irs {
 
 enum class ExitCode : int {
   Ok = 0,
-  Findings = 1,       ///< `check` found something / a check did not pass.
+  /// `check` found something / a check did not pass / `reduce` has nothing
+  /// to reduce (Enzyme succeeds, or its failure does not repeat).
+  Findings = 1,
   Usage = 2,          ///< Bad command line.
   BadInput = 3,       ///< Input missing, unreadable or not valid IR.
   OutputError = 4,    ///< Output could not be written.
   VerifierFailed = 5, ///< The rewritten module failed the verifier (a bug).
-  NoEnzyme = 6,       ///< No usable Enzyme plugin was found.
+  NoEnzyme = 6,       ///< No usable Enzyme plugin (or llvm-reduce) found.
   NoDevice = 7,       ///< ir-sanitize-gpurun: no usable CUDA driver or device.
 };
 

@@ -45,6 +45,9 @@ std::unique_ptr<Command> createCheckCommand();
 std::unique_ptr<Command> createRestoreCommand();
 /// `enzyme INPUT`: sanitise, differentiate with Enzyme (EnzymeCommand.cpp).
 std::unique_ptr<Command> createEnzymeCommand();
+/// `reduce INPUT -o MIN.ll`: a minimal module Enzyme still fails on
+/// (ReduceCommand.cpp).
+std::unique_ptr<Command> createReduceCommand();
 /// `gpu-check INPUT --spec SPEC`: derivatives on a GPU (GpuCheckCommand.cpp).
 std::unique_ptr<Command> createGpuCheckCommand();
 /// All subcommands, in the order `--help` lists them.

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
+#include "EnzymeOptions.h"
 #include "SanitizeOptions.h"
 
 #include "ir-sanitize/Driver/Differentiate.h"
@@ -75,38 +76,14 @@ private:
 };
 
 void EnzymeCommand::addOptions(CLI::App &App) {
-  App.add_option("input", O.Input, "LLVM IR (.ll or .bc, '-' for stdin)")
-      ->type_name("INPUT")
-      ->required();
+  addEnzymeRunOptions(App, O.Input, O.PluginPath, D);
   App.add_option("-o,--output", O.Output,
                  "differentiated module ('-' = stdout, the default)")
       ->type_name("OUTPUT");
   App.add_option("--emit", O.Emit, "output format, overriding the name")
       ->check(CLI::IsMember({"ll", "bc"}));
-  App.add_option("--fn", D.Fn,
-                 "generate a driver NAME.fwd / NAME.rev differentiating NAME")
-      ->type_name("NAME");
-  App.add_option("--mode", D.Mode, "forward or reverse (with --fn)")
-      ->check(CLI::IsMember({"forward", "reverse", "fwd", "rev"}));
-  App.add_option("--activity", D.Activity,
-                 "KEY=dup|const|dupnoneed|out; KEY is a parameter index, a "
-                 "leaf name, a manifest path (2.0.1) or 'default' "
-                 "(repeatable, comma separated)")
-      ->type_name("SPEC");
   App.add_flag("--emit-driver-only", O.EmitDriverOnly,
                "write the sanitised module with its driver; do not run Enzyme");
-  App.add_option("--enzyme-plugin", O.PluginPath,
-                 "LLVMEnzyme-<major>.so (default: $ENZYME_PLUGIN, next to "
-                 "ir-sanitize, the configured default, library directories)")
-      ->type_name("PATH");
-  App.add_option("--enzyme-timeout", D.TimeoutSeconds,
-                 "seconds Enzyme may run before it is killed (0: no limit)")
-      ->type_name("SECONDS");
-  App.add_option("--enzyme-arg", D.ExtraOptArgs,
-                 "pass ARG to the opt that runs Enzyme, e.g. "
-                 "--enzyme-arg=-enzyme-print (repeatable)")
-      ->type_name("ARG")
-      ->allow_extra_args(false);
   App.add_option("--enzyme-log", D.LogPath,
                  "keep Enzyme's log here (default: in the work directory)")
       ->type_name("FILE");
@@ -158,16 +135,7 @@ int EnzymeCommand::run() {
 /// Sanitises \p LM (printing the summary, writing --report) and adds the
 /// derivative driver.
 Expected<SanitizeResult> EnzymeCommand::sanitize(LoadedModule &LM) const {
-  Expected<SanitizeResult> Result = sanitizeModule(*LM.M, sanitizeConfig(Opts));
-  if (!Result)
-    return Result.takeError();
-  if (Error E = writeReport(Opts, *Result, LM.DisplayName))
-    return E;
-  printSanitized(Opts, *Result, LM.DisplayName);
-  if (Error E = addDerivativeDriver(*LM.M, D, LM.DisplayName,
-                                    Result->Manifest.findKernel(D.Fn)))
-    return E;
-  return Result;
+  return sanitizeWithDriver(LM, Opts, D);
 }
 
 int EnzymeCommand::writeDriverOnly(LoadedModule &LM,
@@ -243,24 +211,16 @@ int EnzymeCommand::runOnce(LoadedModule &LM) {
 }
 
 int EnzymeCommand::runTriageMode(LoadedModule &LM) {
-  // The original keeps its bundles; it gets the same driver where the
-  // function's signature allows the same activities.
-  std::unique_ptr<Module> Original = CloneModule(*LM.M);
-  Expected<SanitizeResult> Result = sanitize(LM);
-  if (!Result)
-    return reportError(Result.takeError(), ToolName);
-  std::vector<std::string> Notes;
-  Error E = addDerivativeDriver(*Original, D, LM.DisplayName, nullptr, &Notes);
-  for (const std::string &Note : Notes)
-    errs() << ToolName << ": note: " << Note << "\n";
-  if (E)
-    return reportError(std::move(E), ToolName);
-
+  SanitizeResult Result;
+  Expected<std::unique_ptr<Module>> Original =
+      prepareOriginalAndSanitised(LM, Opts, D, Result);
+  if (!Original)
+    return reportError(Original.takeError(), ToolName);
   Expected<std::string> WorkDir = createEnzymeWorkDir();
   if (!WorkDir)
     return reportError(WorkDir.takeError(), ToolName);
   Expected<TriageReport> Report = triageModules(
-      *Original, *LM.M, *Result, LM.DisplayName, *WorkDir, D);
+      **Original, *LM.M, Result, LM.DisplayName, *WorkDir, D);
   if (!Report)
     return reportError(Report.takeError(), ToolName);
   if (Error E = writeFileAtomically("-", [&](raw_ostream &OS) {
@@ -273,7 +233,7 @@ int EnzymeCommand::runTriageMode(LoadedModule &LM) {
 
   bool Ok = Report->sanitisedOk();
   if (Ok && O.Output != "-")
-    if (int Code = writeOutputs(LM, Report->Sanitised, *Result, *WorkDir))
+    if (int Code = writeOutputs(LM, Report->Sanitised, Result, *WorkDir))
       return Code;
   // The logs of a failing run are what the user came for.
   finish(*WorkDir, /*Keep=*/!Report->Original.ok() || !Ok);

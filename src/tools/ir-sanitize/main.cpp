@@ -27,12 +27,14 @@ Examples:
   ir-sanitize in.ll --bundle gc-transition=stash -o out.ll
   ir-sanitize check dump.bc                         list what makes Enzyme abort
   ir-sanitize restore out.ll -o back.ll             put stashed bundles back
+  ir-sanitize reduce dump.ll -o min.ll             smallest module Enzyme fails on
   ir-sanitize gpu-check kernel.ll --spec spec.json --emit-dir plan/
                                                     derivatives checked on a GPU
 
 Exit codes: 0 ok, 1 findings (check) or failed checks, 2 usage error,
 3 unreadable or invalid input, 4 output cannot be written,
-5 rewritten module failed the LLVM verifier (a bug), 6 no Enzyme plugin.
+5 rewritten module failed the LLVM verifier (a bug), 6 no Enzyme plugin
+(reduce: or no llvm-reduce).
 )";
 
 namespace irs::cli {
