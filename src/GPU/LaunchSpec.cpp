@@ -295,4 +295,12 @@ bool isDupLeaf(const LaunchSpec &Spec, const ManifestParam &P) {
   return B && B->differentiated();
 }
 
+bool isOutputOnlyLeaf(const LaunchSpec &Spec, const ManifestParam &P) {
+  const LeafValue *V = Spec.findArg(P.pathString());
+  if (!V || V->K != LeafValue::Buffer)
+    return false;
+  const BufferSpec *B = Spec.findBuffer(V->BufferName);
+  return B && B->Output && !B->Wrt;
+}
+
 } // namespace irs

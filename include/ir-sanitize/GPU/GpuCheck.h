@@ -31,6 +31,13 @@ struct GpuCheckOptions {
   std::string EnzymePlugin; ///< LLVMEnzyme-<major>.so (already located).
   PTXOptions PTX;
   unsigned EnzymeTimeoutSeconds = 300;
+  /// Version the derivative kernels' memory accesses (StoreSinkVersioning):
+  /// loads and atomics before stores where this thread's addresses are
+  /// disjoint, Enzyme's order otherwise. Off: Enzyme's order only.
+  bool SinkDerivativeStores = true;
+  /// The reverse kernel leaves output-only buffers (output, not wrt)
+  /// unwritten (Enzyme's dupnoneed): a gradient-only launch.
+  bool DropPrimalOutputs = false;
   /// One line per step for the user ("compiled splat.ptx (12 KB)").
   std::function<void(const std::string &)> Progress;
 };

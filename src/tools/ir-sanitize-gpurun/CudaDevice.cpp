@@ -1,5 +1,6 @@
 //===- CudaDevice.cpp - The CUDA driver API, as the runner uses it --------===//
 #include "CudaDevice.h"
+#include "Bandwidth.h"
 
 namespace gpurun {
 
@@ -69,6 +70,17 @@ std::string CudaDevice::name() const {
          std::to_string(Minor) + ", CUDA driver " +
          std::to_string(Driver / 1000) + "." +
          std::to_string(Driver % 1000 / 10) + ")";
+}
+
+double CudaDevice::peakMemoryBandwidth() const {
+  int ClockKHz = 0, BusBits = 0;
+  if (cuDeviceGetAttribute(&ClockKHz, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE,
+                           Dev) != CUDA_SUCCESS ||
+      cuDeviceGetAttribute(&BusBits,
+                           CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH,
+                           Dev) != CUDA_SUCCESS)
+    return 0;
+  return peakBytesPerSecond(ClockKHz, BusBits);
 }
 
 CUfunction CudaDevice::loadKernel(const std::string &Ptx,
