@@ -10,6 +10,7 @@
 #              dy (K elements = 4K bytes further), so that dd[i] and the
 #              atomic's address differ in their low address bits
 #   red        generated order with red.global.add (no result) for the atom
+#   stcg, stcs generated order, the store with .cg (L2 only) / .cs (streaming)
 # Timing only: the off* variants accumulate into the wrong elements and
 # fail the reverse check on purpose.
 #
@@ -33,6 +34,8 @@ variant generated ''
 # Swap the store line and the atomic line.
 variant sunk '/st.global.u32/{h;d};/atom.global.add.f32/{G}'
 variant red 's/atom.global.add.f32 \t%f[0-9]*, /red.global.add.f32 \t/'
+variant stcg 's/st.global.u32 /st.global.cg.u32 /'
+variant stcs 's/st.global.u32 /st.global.cs.u32 /'
 for k in 32 1024 8192 262144; do
   variant off$k "s/^\\tshl.b64 \\t%rd13, %rd11, 2;/\\tadd.s64 \\t%rd11, %rd11, $k;\\n\\tand.b64 \\t%rd11, %rd11, $((n - 1));\\n&/"
 done
