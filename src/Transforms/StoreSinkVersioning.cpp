@@ -5,6 +5,8 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/MemoryLocation.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
@@ -306,6 +308,66 @@ transformNextRun(BasicBlock::iterator From, AAResults &AAR,
   return Join->begin(); // The rest of the block.
 }
 
+/// Whether every use of \p V is in a block \p T dominates.
+bool usedOnlyUnder(const Value &V, const BasicBlock *T,
+                   const DominatorTree &DT) {
+  return all_of(V.users(), [&](const User *U) {
+    return DT.dominates(T, cast<Instruction>(U)->getParent());
+  });
+}
+
+/// Enzyme's reverse kernels recompute the primal under `if (c)` and then
+/// differentiate under a second `if (c)` on the same value:
+///   E: br c, L, M      L: ...; br M      M: phis; br c, T, F
+/// On L's path c holds, so L can go straight on to T (and M only to F): the
+/// primal's accesses and the derivative's end up in one block, one run.
+bool joinRepeatedBranch(BasicBlock &M, const DominatorTree &DT) {
+  auto *Br = dyn_cast<BranchInst>(M.getTerminator());
+  if (!Br || !Br->isConditional() || M.getFirstNonPHI() != Br ||
+      pred_size(&M) != 2)
+    return false;
+  BasicBlock *T = Br->getSuccessor(0), *F = Br->getSuccessor(1);
+  if (T->getSinglePredecessor() != &M || F == &M)
+    return false;
+  BasicBlock *L = nullptr, *E = nullptr;
+  for (BasicBlock *P : predecessors(&M))
+    (P->getSingleSuccessor() == &M ? L : E) = P;
+  auto *EBr = E ? dyn_cast<BranchInst>(E->getTerminator()) : nullptr;
+  if (!L || !EBr || L->getSinglePredecessor() != E || !EBr->isConditional() ||
+      EBr->getCondition() != Br->getCondition() ||
+      EBr->getSuccessor(0) != L || EBr->getSuccessor(1) != &M)
+    return false;
+  for (PHINode &P : M.phis())
+    if (!usedOnlyUnder(P, T, DT))
+      return false;
+  for (PHINode &P : make_early_inc_range(M.phis())) {
+    P.replaceAllUsesWith(P.getIncomingValueForBlock(L));
+    P.eraseFromParent();
+  }
+  L->getTerminator()->setSuccessor(0, T);
+  T->replacePhiUsesWith(&M, L);
+  BranchInst::Create(F, Br);
+  Br->eraseFromParent();
+  MergeBlockIntoPredecessor(T);
+  return true;
+}
+
+/// joinRepeatedBranch until nothing changes; returns how many it joined.
+unsigned joinRepeatedBranches(Function &F) {
+  unsigned Joined = 0;
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    DominatorTree DT(F);
+    for (BasicBlock &BB : F)
+      if (joinRepeatedBranch(BB, DT)) {
+        ++Joined;
+        Changed = true;
+        break; // The tree is stale now.
+      }
+  }
+  return Joined;
+}
+
 } // namespace
 
 PreservedAnalyses StoreSinkVersioningPass::run(Function &F,
@@ -313,6 +375,10 @@ PreservedAnalyses StoreSinkVersioningPass::run(Function &F,
   StoreSinkStats Local;
   StoreSinkStats &S = Stats ? *Stats : Local;
   unsigned Before = S.Versioned + S.Reordered;
+  unsigned Joined = joinRepeatedBranches(F);
+  S.Joined += Joined;
+  if (Joined)
+    FAM.invalidate(F, PreservedAnalyses::none());
   AAResults &AA = FAM.getResult<AAManager>(F);
   SmallVector<BasicBlock *, 16> Blocks;
   for (BasicBlock &BB : F)
@@ -322,7 +388,8 @@ PreservedAnalyses StoreSinkVersioningPass::run(Function &F,
     while (At)
       At = transformNextRun(*At, AA, S);
   }
-  return S.Versioned + S.Reordered == Before ? PreservedAnalyses::all()
+  return !Joined && S.Versioned + S.Reordered == Before
+             ? PreservedAnalyses::all()
                                              : PreservedAnalyses::none();
 }
 

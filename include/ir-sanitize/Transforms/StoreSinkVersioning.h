@@ -21,7 +21,9 @@
 //   ordered: the run as it was
 //   join:  phis for the run's values
 //
-// Only what one thread does is reordered, so nothing about the launch (which
+// Before that, `if (c) A; if (c) B` on the same c (Enzyme's primal
+// recomputation, then its derivative) becomes `if (c) {A; B}`, so that both
+// form one run. Only what one thread does is reordered, so nothing about the launch (which
 // arrays alias, which indices threads use) is assumed. A run is a maximal
 // sequence of simple loads and stores, monotonic atomicrmw and side-effect
 // free, non-convergent instructions within one block; a run whose addresses
@@ -42,6 +44,7 @@ struct StoreSinkStats {
   unsigned Versioned = 0; ///< Runs given a fast and an ordered version.
   unsigned Reordered = 0; ///< Runs reordered without a check (proven disjoint).
   unsigned Checks = 0;    ///< Address pairs compared at run time.
+  unsigned Joined = 0;    ///< `if (c) A; if (c) B` made `if (c) {A; B}`.
 };
 
 class StoreSinkVersioningPass

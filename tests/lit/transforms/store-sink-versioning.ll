@@ -176,3 +176,80 @@ entry:
 }
 
 declare void @llvm.nvvm.barrier0() convergent nounwind
+
+; Enzyme's reverse kernel: the primal under `if (c)`, its derivative under a
+; second `if (c)`. The second test is known on the first's path, so both
+; become one block and one run: the store to z is versioned with the rest.
+; CHECK-LABEL: define void @repeated_branch(
+; CHECK:       body:
+; CHECK:         br i1 %accesses.disjoint, label %body.fast, label %body.ordered
+; CHECK:       body.fast:
+; CHECK:         load float
+; CHECK:         load float, ptr addrspace(1) %dz.addr
+; CHECK-NEXT:    fmul
+; CHECK-NEXT:    atomicrmw fadd ptr addrspace(1) %dx.addr, float %g
+; CHECK-NEXT:    store float %prod{{[0-9]+}}, ptr addrspace(1) %z.addr
+; CHECK-NEXT:    store float 0.000000e+00, ptr addrspace(1) %dz.addr
+; CHECK:       body.join:
+; CHECK-NEXT:    br label %exit
+; CHECK:       mid:
+; CHECK-NEXT:    br label %exit
+; CHECK-NOT:     phi
+; CHECK:         ret void
+define void @repeated_branch(ptr addrspace(1) %x, ptr addrspace(1) %z, ptr addrspace(1) %dx,
+                             ptr addrspace(1) %dz, i64 %i, i64 %n) {
+entry:
+  %c = icmp slt i64 %i, %n
+  br i1 %c, label %body, label %mid
+
+body:
+  %x.addr = getelementptr inbounds float, ptr addrspace(1) %x, i64 %i
+  %x.val = load float, ptr addrspace(1) %x.addr, align 4
+  %prod = fmul float %x.val, %x.val
+  %z.addr = getelementptr inbounds float, ptr addrspace(1) %z, i64 %i
+  store float %prod, ptr addrspace(1) %z.addr, align 4
+  br label %mid
+
+mid:
+  %x.cache = phi float [ %x.val, %body ], [ undef, %entry ]
+  br i1 %c, label %reverse, label %exit
+
+reverse:
+  %dz.addr = getelementptr inbounds float, ptr addrspace(1) %dz, i64 %i
+  %g0 = load float, ptr addrspace(1) %dz.addr, align 4
+  store float 0.0, ptr addrspace(1) %dz.addr, align 4
+  %g = fmul float %g0, %x.cache
+  %dx.addr = getelementptr inbounds float, ptr addrspace(1) %dx, i64 %i
+  %old = atomicrmw fadd ptr addrspace(1) %dx.addr, float %g monotonic, align 4
+  br label %exit
+
+exit:
+  ret void
+}
+
+; Not joined: the second branch tests another value.
+; CHECK-LABEL: define void @different_condition(
+; CHECK:       mid:
+; CHECK-NEXT:    br i1 %d, label %reverse, label %exit
+define void @different_condition(ptr addrspace(1) %z, ptr addrspace(1) %dz, i64 %i, i64 %n) {
+entry:
+  %c = icmp slt i64 %i, %n
+  %d = icmp sgt i64 %i, 7
+  br i1 %c, label %body, label %mid
+
+body:
+  %z.addr = getelementptr inbounds float, ptr addrspace(1) %z, i64 %i
+  store float 1.0, ptr addrspace(1) %z.addr, align 4
+  br label %mid
+
+mid:
+  br i1 %d, label %reverse, label %exit
+
+reverse:
+  %dz.addr = getelementptr inbounds float, ptr addrspace(1) %dz, i64 %i
+  store float 0.0, ptr addrspace(1) %dz.addr, align 4
+  br label %exit
+
+exit:
+  ret void
+}
