@@ -337,6 +337,11 @@ bool joinRepeatedBranch(BasicBlock &M, const DominatorTree &DT) {
       EBr->getCondition() != Br->getCondition() ||
       EBr->getSuccessor(0) != L || EBr->getSuccessor(1) != &M)
     return false;
+  // c must not be redefined between E's branch and M's: only unreachable
+  // code could define it in L or M and still use it in E.
+  if (auto *CI = dyn_cast<Instruction>(Br->getCondition());
+      CI && (CI->getParent() == L || CI->getParent() == &M))
+    return false;
   for (PHINode &P : M.phis())
     if (!usedOnlyUnder(P, T, DT))
       return false;
