@@ -47,6 +47,12 @@ inline llvm::Error makeToolError(ExitCode Code, const llvm::Twine &Message) {
   return llvm::make_error<ToolError>(Code, Message.str());
 }
 
+/// \p Name (a user-given or IR name) as it appears in a one-line message:
+/// a backslash doubled, every other byte outside printable ASCII as \XX
+/// (two hex digits, as LLVM IR spells them), so that a name with newlines or
+/// terminal escape sequences can neither break nor forge a message line.
+std::string escapeForMessage(llvm::StringRef Name);
+
 /// Prints `<tool>: error: <message>` (one line) for every error in \p E and
 /// returns the exit code of the first one; plain llvm errors map to \p Default.
 int reportError(llvm::Error E, llvm::StringRef Tool,

@@ -1,7 +1,8 @@
-#include "GPUTestSupport.h"
+#include "../GPU/GPUTestSupport.h"
 
 #include "ir-sanitize/GPU/ArgumentPacking.h"
-#include "ir-sanitize/GPU/GpuCheck.h"
+#include "ir-sanitize/Driver/GpuCheck.h"
+#include "ir-sanitize/Transforms/KernelSplat.h"
 
 #include "llvm/AsmParser/Parser.h"
 #include "llvm/IR/LLVMContext.h"
@@ -22,7 +23,7 @@ define ptx_kernel void @k(ptr addrspace(1) %out, float %a, i32 %n) {
 )",
                                Diag, Ctx);
   REQUIRE(M);
-  KernelManifest K = unsplattedManifest(*M->getFunction("k"));
+  KernelManifest K = describeUnsplattedKernel(*M->getFunction("k"));
   REQUIRE(K.Params.size() == 3);
   REQUIRE(K.OriginalParams.size() == 3);
   CHECK(K.Params[0].Pointer);
