@@ -67,7 +67,7 @@ run() {
     IFS='|' read -r name _ _ _ <<<"$c"
     for s in $sizes; do
       local dir=$plans/$name.n$s
-      [ -f "$dir/plan.txt" ] || { echo "no plan for $name.n$s" >&2; status=1; continue; }
+      [ -f "$dir/plan.json" ] || { echo "no plan for $name.n$s" >&2; status=1; continue; }
       echo "== $name.n$s" >>"$summary"
       "$runner" "$dir" --repeats "$repeats" \
         --report "$reports/$name.n$s.json" >>"$summary" 2>&1 || status=1

@@ -6,6 +6,8 @@
 # d_dest[i]), which shows that the test is what keeps that case correct.
 #
 #   docs/gpu-check/forced-fast-control.sh PLAN OUT   (then ir-sanitize-gpurun OUT)
+# Written for the line-format plan (plan.txt) the recorded results used;
+# plans are JSON (plan.json) since, so the awk look-ups below need porting.
 set -euo pipefail
 plan=$1 out=$2
 rev=$(awk '$1 == "module" && $2 == "reverse" {print $4}' "$plan/plan.txt")

@@ -16,6 +16,8 @@
 #
 #   docs/gpu-check/order-experiment.sh PLAN OUTDIR     (here, no GPU needed)
 #   then: ir-sanitize-gpurun OUTDIR/<variant> on the GPU machine
+# Written for the line-format plan (plan.txt) the recorded results used;
+# plans are JSON (plan.json) since, so the awk look-ups below need porting.
 set -euo pipefail
 plan=$1 out=$2
 n=$(awk '$1 == "threads" {print $2}' "$plan/plan.txt")

@@ -271,36 +271,41 @@ Expected<RunPlan> prepareGpuCheck(Module &Original, Module &Splatted,
   Plan.Kernel = Manifest.Name;
   Plan.Spec = Spec;
   Plan.Settings = checkSettings(Spec);
+  if (Spec.DerivativeChecks && !Opts.SkipDerivatives.empty()) {
+    Plan.Spec.DerivativeChecks = false;
+    Plan.DerivativesSkipped = Opts.SkipDerivatives;
+  }
   std::vector<ParamImage> Orig = packOriginalArgs(Manifest, Spec);
   std::vector<ParamImage> Splat = sliceSplatArgs(Manifest, Orig);
 
   // Enzyme needs the splatted module before codegen optimises it.
   std::unique_ptr<Module> ForDerivatives;
-  if (Spec.DerivativeChecks)
+  if (Plan.Spec.DerivativeChecks)
     ForDerivatives = CloneModule(Splatted);
 
   auto OrigName = compileTo(Original, Manifest.Name, "original.ptx", Opts, Opts.PTX);
   if (!OrigName)
     return OrigName.takeError();
-  Plan.Kernels.push_back({"original", "original.ptx", *OrigName, Orig});
+  Plan.Kernels.push_back(
+      {KernelRole::Original, "original.ptx", *OrigName, Orig});
   auto SplatName = compileTo(Splatted, Manifest.Name, "splat.ptx", Opts, Opts.PTX);
   if (!SplatName)
     return SplatName.takeError();
-  Plan.Kernels.push_back({"splat", "splat.ptx", *SplatName, Splat});
+  Plan.Kernels.push_back({KernelRole::Splat, "splat.ptx", *SplatName, Splat});
 
   if (ForDerivatives) {
     auto D =
         buildDerivatives(*ForDerivatives, Manifest.Name, Manifest, Spec, Opts);
     if (!D)
       return D.takeError();
-    Plan.Kernels.push_back({"forward", "derivatives.ptx", D->Forward,
+    Plan.Kernels.push_back({KernelRole::Forward, "derivatives.ptx", D->Forward,
                             driverArgs(Splat, D->FwdArgs)});
-    Plan.Kernels.push_back({"reverse", "derivatives.ptx", D->Reverse,
+    Plan.Kernels.push_back({KernelRole::Reverse, "derivatives.ptx", D->Reverse,
                             driverArgs(Splat, D->RevArgs)});
   }
   if (Error E = writeRunPlan(Plan, Opts.EmitDir))
     return E;
-  progress(Opts, "wrote " + pathIn(Opts.EmitDir, "plan.txt"));
+  progress(Opts, "wrote " + runPlanPath(Opts.EmitDir));
   return Plan;
 }
 
@@ -398,10 +403,13 @@ Expected<std::string> buildGpuCheck(GpuCheckInput &In, Module &Sanitized,
   if (Spec.DerivativeChecks) {
     PluginSearch Search;
     Search.Explicit = Build.PluginPath;
+    // Without Enzyme the primal check still runs; the derivative checks are
+    // reported SKIPPED with the reason.
     Expected<LocatedPlugin> Plugin = locateEnzymePlugin(Search);
-    if (!Plugin)
-      return Plugin.takeError();
-    G.EnzymePlugin = Plugin->Path;
+    if (Plugin)
+      G.EnzymePlugin = Plugin->Path;
+    else
+      G.SkipDerivatives = toString(Plugin.takeError());
   }
   Expected<std::string> Dir = createEmitDir(Build.EmitDir);
   if (!Dir)

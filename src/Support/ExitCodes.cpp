@@ -2,8 +2,6 @@
 #include "ir-sanitize/Support/ExitCodes.h"
 
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/WithColor.h"
-#include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
 
@@ -27,23 +25,6 @@ std::string escapeForMessage(StringRef Name) {
       Out += '\\' + std::string(1, hexdigit(C >> 4)) + hexdigit(C & 15);
   }
   return Out;
-}
-
-int reportError(Error E, StringRef Tool, ExitCode Default) {
-  int Code = -1;
-  handleAllErrors(
-      std::move(E),
-      [&](const ToolError &TE) {
-        if (Code < 0)
-          Code = static_cast<int>(TE.code());
-        errs() << Tool << ": error: " << TE.message() << "\n";
-      },
-      [&](const ErrorInfoBase &EI) {
-        if (Code < 0)
-          Code = static_cast<int>(Default);
-        errs() << Tool << ": error: " << EI.message() << "\n";
-      });
-  return Code < 0 ? static_cast<int>(Default) : Code;
 }
 
 } // namespace irs

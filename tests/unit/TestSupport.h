@@ -7,11 +7,15 @@
 #include "llvm/AsmParser/Parser.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 
 #include <catch2/catch.hpp>
 
 #include <memory>
+#include <string>
+#include <vector>
 
 namespace irs::test {
 
@@ -34,6 +38,17 @@ inline ExitCode codeOf(llvm::Error E) {
       std::move(E), [&](const ToolError &TE) { Code = TE.code(); },
       [&](const llvm::ErrorInfoBase &) { Code = ExitCode::BadInput; });
   return Code;
+}
+
+/// The paths of the entries of \p Dir (none when it is missing), in
+/// directory order.
+inline std::vector<std::string> entriesOf(llvm::StringRef Dir) {
+  std::vector<std::string> Paths;
+  std::error_code EC;
+  for (llvm::sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC;
+       It.increment(EC))
+    Paths.push_back(It->path());
+  return Paths;
 }
 
 } // namespace irs::test

@@ -8,7 +8,7 @@
 //   splat.ptx         the splatted kernel
 //   derivatives.ptx   forward and reverse drivers, differentiated by Enzyme
 //   derivatives.input.ll / derivatives.enzyme.ll / enzyme.log   (evidence)
-//   plan.txt          geometry, buffers and argument bytes for every kernel
+//   plan.json         geometry, buffers and argument bytes for every kernel
 //
 //===----------------------------------------------------------------------===//
 #ifndef IR_SANITIZE_DRIVER_GPUCHECK_H
@@ -42,6 +42,9 @@ struct GpuCheckOptions {
   /// The reverse kernel leaves output-only buffers (output, not wrt)
   /// unwritten (Enzyme's dupnoneed): a gradient-only launch.
   bool DropPrimalOutputs = false;
+  /// Nonempty: the derivative checks cannot run (no Enzyme plugin); the plan
+  /// holds the primal check only and gives this as the reason.
+  std::string SkipDerivatives;
   /// One line per step for the user ("compiled splat.ptx (12 KB)").
   std::function<void(const std::string &)> Progress;
 };
@@ -75,7 +78,9 @@ struct GpuCheckBuild {
   std::string EmitDir;      ///< Created; empty: a new temporary directory.
   std::string ManifestPath; ///< Also write the splat manifest here.
   std::string PluginPath;   ///< Explicit Enzyme plugin; empty: searched for.
-  GpuCheckOptions Options;  ///< EmitDir and EnzymePlugin are filled in.
+  /// EmitDir and EnzymePlugin are filled in; SkipDerivatives too when the
+  /// spec asks for derivative checks but no Enzyme plugin is found.
+  GpuCheckOptions Options;
 };
 
 /// Checks \p Spec against the kernel, locates Enzyme (when the spec asks
@@ -94,7 +99,7 @@ std::optional<int> runGpuChecks(llvm::StringRef Runner, llvm::StringRef Dir,
                                 unsigned Repeats, llvm::StringRef ReportPath);
 
 /// Builds the artifacts above for kernel \p Manifest.Name and returns the
-/// plan (also written to EmitDir/plan.txt). \p Original and \p Splatted are
+/// plan (also written to EmitDir/plan.json). \p Original and \p Splatted are
 /// consumed (optimised in place). \p Spec must have passed validateSpec.
 /// Errors: Enzyme failures (ExitCode::Findings, with its diagnosis), code
 /// generation and output errors.

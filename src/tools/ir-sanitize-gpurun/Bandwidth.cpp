@@ -6,7 +6,7 @@
 
 namespace gpurun {
 
-uint64_t bytesMoved(const Plan &P, const std::string &Role) {
+uint64_t bytesMoved(const Plan &P, irs::KernelRole Role) {
   const KernelLaunch *L = P.launch(Role);
   if (!L)
     return 0;
@@ -18,8 +18,8 @@ uint64_t bytesMoved(const Plan &P, const std::string &Role) {
           !Seen.insert({R.BufferIndex, R.Shadow}).second)
         continue;
       const Buffer &B = P.Buffers[R.BufferIndex];
-      unsigned Passes = R.Shadow && Role == "reverse" ? 2 : 1;
-      Bytes += Passes * B.Count * elemSize(B.Type);
+      unsigned Passes = R.Shadow && Role == irs::KernelRole::Reverse ? 2 : 1;
+      Bytes += Passes * B.Count * irs::elementSize(B.Type);
     }
   return Bytes;
 }

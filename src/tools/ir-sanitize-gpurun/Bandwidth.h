@@ -11,7 +11,6 @@
 #include "RunPlan.h"
 
 #include <cstdint>
-#include <string>
 
 namespace gpurun {
 
@@ -19,7 +18,7 @@ namespace gpurun {
 /// its parameters points to, once (read or written), and for the reverse
 /// kernel every shadow twice (output shadows are read and cleared, input
 /// shadows accumulated into). A buffer passed twice counts once.
-uint64_t bytesMoved(const Plan &P, const std::string &Role);
+uint64_t bytesMoved(const Plan &P, irs::KernelRole Role);
 
 /// DRAM peak in bytes per second: double data rate at \p MemoryClockKHz
 /// over a \p BusWidthBits wide bus (CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE,

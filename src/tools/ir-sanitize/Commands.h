@@ -8,7 +8,10 @@
 #ifndef IR_SANITIZE_TOOLS_COMMANDS_H
 #define IR_SANITIZE_TOOLS_COMMANDS_H
 
+#include "ir-sanitize/Support/ExitCodes.h"
+
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <CLI/CLI.hpp>
@@ -49,6 +52,12 @@ std::vector<Subcommand> createSubcommands();
 
 /// The name used in messages ("ir-sanitize").
 constexpr const char *ToolName = "ir-sanitize";
+
+/// Prints `<tool>: error: <message>` (one line) for every error in \p E and
+/// returns the exit code of the first one; plain llvm errors map to
+/// \p Default.
+int reportError(llvm::Error E, llvm::StringRef Tool,
+                ExitCode Default = ExitCode::BadInput);
 
 /// Prints \p Warning (if any) as one `warning:` line.
 inline void printWarning(llvm::StringRef Warning) {

@@ -136,7 +136,11 @@ Expected<std::string> GpuCheckCommand::prepare() {
     if (!Opts.Quiet)
       errs() << ToolName << ": gpu-check: " << Line << "\n";
   };
-  return buildGpuCheck(*Checked, *In->M, *Spec, Build);
+  Expected<std::string> Dir = buildGpuCheck(*Checked, *In->M, *Spec, Build);
+  if (Dir && !Build.Options.SkipDerivatives.empty())
+    errs() << ToolName << ": gpu-check: SKIPPED forward and reverse checks ("
+           << Build.Options.SkipDerivatives << "); checking the primal only\n";
+  return Dir;
 }
 
 /// ir-sanitize-gpurun sits next to ir-sanitize.

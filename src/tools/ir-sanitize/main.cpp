@@ -16,6 +16,7 @@
 #include <cerrno>
 #include <fcntl.h>
 
+using namespace llvm;
 using namespace irs;
 using namespace irs::cli;
 
@@ -33,6 +34,22 @@ Exit codes: 0 ok, 1 findings (check) or failed checks, 2 usage error,
 3 unreadable or invalid input, 4 output cannot be written,
 5 rewritten module failed the LLVM verifier (a bug), 6 no Enzyme plugin.
 )";
+
+namespace irs::cli {
+
+int reportError(Error E, StringRef Tool, ExitCode Default) {
+  int Code = -1;
+  handleAllErrors(std::move(E), [&](const ErrorInfoBase &EI) {
+    if (Code < 0)
+      Code = static_cast<int>(EI.isA<ToolError>()
+                                  ? static_cast<const ToolError &>(EI).code()
+                                  : Default);
+    errs() << Tool << ": error: " << EI.message() << "\n";
+  });
+  return Code < 0 ? static_cast<int>(Default) : Code;
+}
+
+} // namespace irs::cli
 
 /// A closed stdin, stdout or stderr gets a descriptor on which the missing
 /// direction fails (EBADF), so that writing there is still an error and no

@@ -27,10 +27,8 @@ define void @splat_me(%Pair %p) {
 
 std::vector<std::string> filesIn(StringRef Dir) {
   std::vector<std::string> Names;
-  std::error_code EC;
-  for (sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC;
-       It.increment(EC))
-    Names.push_back(sys::path::filename(It->path()).str());
+  for (const std::string &Path : test::entriesOf(Dir))
+    Names.push_back(sys::path::filename(Path).str());
   return Names;
 }
 

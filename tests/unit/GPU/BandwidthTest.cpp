@@ -6,6 +6,9 @@
 #include <catch2/catch.hpp>
 
 using namespace gpurun;
+using irs::BufferInit;
+using irs::ElementType;
+using irs::KernelRole;
 
 namespace {
 Param pointerTo(unsigned Buffer, bool Shadow) {
@@ -20,24 +23,25 @@ TEST_CASE("a kernel moves each buffer it is given once, the reverse kernel "
           "its shadows twice",
           "[Bandwidth]") {
   Plan P;
-  P.Buffers = {{"dest", ElemType::F32, 1000, Init::Zero, 0, true, false},
-               {"x", ElemType::F64, 10, Init::Random, 1, false, false},
-               {"y", ElemType::F32, 1000, Init::Random, 2, false, true}};
-  P.Launches["original"].Params = {pointerTo(0, false), pointerTo(1, false),
+  P.Buffers = {{"dest", ElementType::F32, 1000, BufferInit::Zero, 0, true, false},
+               {"x", ElementType::F64, 10, BufferInit::Random, 1, false, false},
+               {"y", ElementType::F32, 1000, BufferInit::Random, 2, false, true}};
+  P.Launches[KernelRole::Original].Params = {pointerTo(0, false), pointerTo(1, false),
                                    pointerTo(2, false)};
-  CHECK(bytesMoved(P, "original") == 4000 + 80 + 4000);
+  CHECK(bytesMoved(P, KernelRole::Original) == 4000 + 80 + 4000);
   // x .+ x: the same buffer passed twice is read once.
-  P.Launches["splat"].Params = {pointerTo(0, false), pointerTo(2, false),
+  P.Launches[KernelRole::Splat].Params = {pointerTo(0, false), pointerTo(2, false),
                                 pointerTo(2, false)};
-  CHECK(bytesMoved(P, "splat") == 8000);
+  CHECK(bytesMoved(P, KernelRole::Splat) == 8000);
   const std::vector<Param> WithShadows = {
       pointerTo(0, false), pointerTo(0, true), pointerTo(1, false),
       pointerTo(2, false), pointerTo(2, true)};
-  P.Launches["forward"].Params = WithShadows;
-  CHECK(bytesMoved(P, "forward") == 4000 + 4000 + 80 + 4000 + 4000);
-  P.Launches["reverse"].Params = WithShadows;
-  CHECK(bytesMoved(P, "reverse") == 4000 + 8000 + 80 + 4000 + 8000);
-  CHECK(bytesMoved(P, "absent") == 0);
+  P.Launches[KernelRole::Forward].Params = WithShadows;
+  CHECK(bytesMoved(P, KernelRole::Forward) == 4000 + 4000 + 80 + 4000 + 4000);
+  P.Launches[KernelRole::Reverse].Params = WithShadows;
+  CHECK(bytesMoved(P, KernelRole::Reverse) == 4000 + 8000 + 80 + 4000 + 8000);
+  P.Launches.erase(KernelRole::Reverse);
+  CHECK(bytesMoved(P, KernelRole::Reverse) == 0);
 }
 
 TEST_CASE("the DRAM peak is double data rate over the bus width",

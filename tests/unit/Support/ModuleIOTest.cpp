@@ -224,10 +224,8 @@ TEST_CASE("Temporaries left by a killed writer are removed by the next write "
   REQUIRE(static_cast<bool>(F));
   (*F)->os() << "module";
   std::vector<std::string> Names;
-  std::error_code EC;
-  for (sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC;
-       It.increment(EC))
-    Names.push_back(sys::path::filename(It->path()).str());
+  for (const std::string &Path : entriesOf(Dir))
+    Names.push_back(sys::path::filename(Path).str());
   CHECK(std::find(Names.begin(), Names.end(), Stale) == Names.end());
   for (const std::string &Name : Kept)
     CHECK(std::find(Names.begin(), Names.end(), Name) != Names.end());
@@ -300,10 +298,8 @@ namespace {
 /// The names of the entries in \p Dir.
 std::vector<std::string> listDir(StringRef Dir) {
   std::vector<std::string> Names;
-  std::error_code EC;
-  for (sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC;
-       It.increment(EC))
-    Names.push_back(sys::path::filename(It->path()).str());
+  for (const std::string &Path : entriesOf(Dir))
+    Names.push_back(sys::path::filename(Path).str());
   std::sort(Names.begin(), Names.end());
   return Names;
 }

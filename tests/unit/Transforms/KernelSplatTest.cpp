@@ -1,4 +1,5 @@
 #include "ir-sanitize/Transforms/KernelSplat.h"
+#include "../TestSupport.h"
 #include "ir-sanitize/Analysis/AggregateLeaves.h"
 #include "ir-sanitize/Analysis/KernelInfo.h"
 #include "ir-sanitize/Support/ExitCodes.h"
@@ -496,11 +497,9 @@ namespace {
 /// The .ll files of \p Dir (none when it is missing).
 std::vector<std::string> llFilesIn(StringRef Dir) {
   std::vector<std::string> Files;
-  std::error_code EC;
-  for (sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC;
-       It.increment(EC))
-    if (sys::path::extension(It->path()) == ".ll")
-      Files.push_back(It->path());
+  for (const std::string &Path : test::entriesOf(Dir))
+    if (sys::path::extension(Path) == ".ll")
+      Files.push_back(Path);
   return Files;
 }
 
