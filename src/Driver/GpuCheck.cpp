@@ -55,13 +55,14 @@ Function *kernelIn(Module &M, StringRef Name) {
 
 /// Compiles \p M to DIR/FILE; returns the PTX entry name of \p Entry.
 Expected<std::string> compileTo(Module &M, StringRef Entry, StringRef File,
-                                const GpuCheckOptions &Opts) {
+                                const GpuCheckOptions &Opts,
+                                const PTXOptions &PTXOpts) {
   Function *F = kernelIn(M, Entry);
   if (!F)
     return makeToolError(ExitCode::BadInput,
                          "no kernel named '" + Entry + "' to compile");
   std::string PTXName = makePTXSafeName(*F);
-  Expected<std::string> PTX = emitPTX(M, Opts.PTX);
+  Expected<std::string> PTX = emitPTX(M, PTXOpts);
   if (!PTX)
     return PTX.takeError();
   std::string Path = pathIn(Opts.EmitDir, File);
@@ -78,6 +79,17 @@ ActivityMap activitiesFor(const Function &Kernel, const KernelManifest &K,
   for (const ManifestParam &P : K.Params)
     if (P.Index < A.size() && isDupLeaf(Spec, P))
       A[P.Index] = Activity::Dup;
+  return A;
+}
+
+/// \p A with the output-only leaves `dupnoneed`: Enzyme may then leave the
+/// primal results unwritten (a gradient-only launch).
+ActivityMap withoutPrimalOutputs(ActivityMap A, const KernelManifest &K,
+                                 const LaunchSpec &Spec) {
+  for (const ManifestParam &P : K.Params)
+    if (P.Index < A.size() && A[P.Index] == Activity::Dup &&
+        isOutputOnlyLeaf(Spec, P))
+      A[P.Index] = Activity::DupNoNeed;
   return A;
 }
 
@@ -223,7 +235,9 @@ Expected<DerivativeKernels> buildDerivatives(Module &M, StringRef Kernel,
   auto Fwd = generateDriver(M, *F, DiffMode::Forward, A);
   if (!Fwd)
     return Fwd.takeError();
-  auto Rev = generateDriver(M, *F, DiffMode::Reverse, A);
+  auto Rev = generateDriver(
+      M, *F, DiffMode::Reverse,
+      Opts.DropPrimalOutputs ? withoutPrimalOutputs(A, K, Spec) : A);
   if (!Rev)
     return Rev.takeError();
   DerivativeKernels D{Fwd->Driver->getName().str(),
@@ -239,7 +253,9 @@ Expected<DerivativeKernels> buildDerivatives(Module &M, StringRef Kernel,
                          "Enzyme's output lacks the derivative drivers");
   D.Forward = makePTXSafeName(*FwdFn);
   D.Reverse = makePTXSafeName(*RevFn);
-  auto PTX = compileTo(**Diff, D.Forward, "derivatives.ptx", Opts);
+  PTXOptions PTXOpts = Opts.PTX;
+  PTXOpts.SinkStores = Opts.SinkDerivativeStores;
+  auto PTX = compileTo(**Diff, D.Forward, "derivatives.ptx", Opts, PTXOpts);
   if (!PTX)
     return PTX.takeError();
   return D;
@@ -267,12 +283,12 @@ Expected<RunPlan> prepareGpuCheck(Module &Original, Module &Splatted,
   if (Plan.Spec.DerivativeChecks)
     ForDerivatives = CloneModule(Splatted);
 
-  auto OrigName = compileTo(Original, Manifest.Name, "original.ptx", Opts);
+  auto OrigName = compileTo(Original, Manifest.Name, "original.ptx", Opts, Opts.PTX);
   if (!OrigName)
     return OrigName.takeError();
   Plan.Kernels.push_back(
       {KernelRole::Original, "original.ptx", *OrigName, Orig});
-  auto SplatName = compileTo(Splatted, Manifest.Name, "splat.ptx", Opts);
+  auto SplatName = compileTo(Splatted, Manifest.Name, "splat.ptx", Opts, Opts.PTX);
   if (!SplatName)
     return SplatName.takeError();
   Plan.Kernels.push_back({KernelRole::Splat, "splat.ptx", *SplatName, Splat});

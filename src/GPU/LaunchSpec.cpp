@@ -296,12 +296,22 @@ CheckSettings checkSettings(const LaunchSpec &Spec) {
   return C;
 }
 
-bool isDupLeaf(const LaunchSpec &Spec, const ManifestParam &P) {
+/// The buffer leaf \p P is bound to, if any.
+static const BufferSpec *boundBuffer(const LaunchSpec &Spec,
+                                     const ManifestParam &P) {
   const LeafValue *V = Spec.findArg(P.pathString());
-  if (!V || V->K != LeafValue::Buffer)
-    return false;
-  const BufferSpec *B = Spec.findBuffer(V->BufferName);
+  return V && V->K == LeafValue::Buffer ? Spec.findBuffer(V->BufferName)
+                                        : nullptr;
+}
+
+bool isDupLeaf(const LaunchSpec &Spec, const ManifestParam &P) {
+  const BufferSpec *B = boundBuffer(Spec, P);
   return B && B->differentiated();
+}
+
+bool isOutputOnlyLeaf(const LaunchSpec &Spec, const ManifestParam &P) {
+  const BufferSpec *B = boundBuffer(Spec, P);
+  return B && B->Output && !B->Wrt;
 }
 
 } // namespace irs

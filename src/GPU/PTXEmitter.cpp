@@ -3,6 +3,7 @@
 
 #include "ir-sanitize/Support/ExitCodes.h"
 #include "ir-sanitize/Support/LLVMCompat.h"
+#include "ir-sanitize/Transforms/StoreSinkVersioning.h"
 
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Config/llvm-config.h"
@@ -194,7 +195,8 @@ void dropPerFunctionTarget(Module &M) {
   }
 }
 
-void optimize(Module &M, TargetMachine &TM, unsigned Level) {
+void optimize(Module &M, TargetMachine &TM, const PTXOptions &Opts) {
+  unsigned Level = Opts.OptLevel;
   LoopAnalysisManager LAM;
   FunctionAnalysisManager FAM;
   CGSCCAnalysisManager CGAM;
@@ -209,6 +211,13 @@ void optimize(Module &M, TargetMachine &TM, unsigned Level) {
                         : Level == 2 ? OptimizationLevel::O2
                         : Level == 1 ? OptimizationLevel::O1
                                      : OptimizationLevel::O0;
+  // Last, so that the accesses it reorders are the inlined, simplified ones.
+  if (Opts.SinkStores)
+    PB.registerOptimizerLastEPCallback(
+        [](ModulePassManager &MPM, OptimizationLevel, auto...) {
+          MPM.addPass(
+              createModuleToFunctionPassAdaptor(StoreSinkVersioningPass()));
+        });
   ModulePassManager MPM = L == OptimizationLevel::O0
                               ? PB.buildO0DefaultPipeline(L)
                               : PB.buildPerModuleDefaultPipeline(L);
@@ -241,7 +250,7 @@ Expected<std::string> emitPTX(Module &M, const PTXOptions &Opts) {
   StripDebugInfo(M);
   M.setDataLayout((*TM)->createDataLayout());
   dropPerFunctionTarget(M);
-  optimize(M, **TM, Opts.OptLevel);
+  optimize(M, **TM, Opts);
   std::string Problems;
   raw_string_ostream VOS(Problems);
   if (verifyModule(M, &VOS))

@@ -35,6 +35,13 @@ struct GpuCheckOptions {
   std::string EnzymePlugin; ///< LLVMEnzyme-<major>.so (already located).
   PTXOptions PTX;
   unsigned EnzymeTimeoutSeconds = 300;
+  /// Version the derivative kernels' memory accesses (StoreSinkVersioning):
+  /// loads and atomics before stores where this thread's addresses are
+  /// disjoint, Enzyme's order otherwise. Off: Enzyme's order only.
+  bool SinkDerivativeStores = true;
+  /// The reverse kernel leaves output-only buffers (output, not wrt)
+  /// unwritten (Enzyme's dupnoneed): a gradient-only launch.
+  bool DropPrimalOutputs = false;
   /// Nonempty: the derivative checks cannot run (no Enzyme plugin); the plan
   /// holds the primal check only and gives this as the reason.
   std::string SkipDerivatives;

@@ -104,6 +104,10 @@ LeafKind leafKind(const ManifestParam &P);
 /// pointer-sized leaf bound to an `output` or `wrt` buffer.
 bool isDupLeaf(const LaunchSpec &Spec, const ManifestParam &P);
 
+/// Whether \p P is bound to an `output` buffer that is not `wrt`: a result
+/// whose primal value a gradient-only launch does not need.
+bool isOutputOnlyLeaf(const LaunchSpec &Spec, const ManifestParam &P);
+
 } // namespace irs
 
 #endif

@@ -25,6 +25,9 @@ struct PTXOptions {
   unsigned OptLevel = 2;      ///< default<O0..O3> before codegen.
   /// libdevice.10.bc; empty: the CUDA Toolkit's, found at run time.
   std::string LibdevicePath;
+  /// Run StoreSinkVersioningPass after the O-level pipeline (loads and
+  /// atomics before stores where this thread's addresses are disjoint).
+  bool SinkStores = false;
 };
 
 /// The lowest PTX ISA version (times ten) that supports \p Arch ("sm_90"),

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "CudaDevice.h"
+#include "Bandwidth.h"
 
 #include <dlfcn.h>
 
@@ -151,6 +152,17 @@ std::string CudaDevice::name() const {
          std::to_string(Minor) + ", CUDA driver " +
          std::to_string(Driver / 1000) + "." +
          std::to_string(Driver % 1000 / 10) + ")";
+}
+
+double CudaDevice::peakMemoryBandwidth() const {
+  int ClockKHz = 0, BusBits = 0;
+  if (cu().cuDeviceGetAttribute(&ClockKHz, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE,
+                           Dev) != CUDA_SUCCESS ||
+      cu().cuDeviceGetAttribute(&BusBits,
+                           CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH,
+                           Dev) != CUDA_SUCCESS)
+    return 0;
+  return peakBytesPerSecond(ClockKHz, BusBits);
 }
 
 CUfunction CudaDevice::loadKernel(const std::string &Ptx,

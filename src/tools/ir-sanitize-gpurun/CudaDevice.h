@@ -41,6 +41,9 @@ public:
   CudaDevice &operator=(const CudaDevice &) = delete;
 
   std::string name() const;
+  /// DRAM peak in bytes per second from the memory clock and bus width the
+  /// driver reports; zero when it reports neither.
+  double peakMemoryBandwidth() const;
   /// Loads PTX text and returns its kernel \p Entry.
   CUfunction loadKernel(const std::string &Ptx, const std::string &Entry,
                         const std::string &What);

@@ -1,5 +1,6 @@
 //===- PlanRunner.cpp - The checks ir-sanitize-gpurun performs ------------===//
 #include "PlanRunner.h"
+#include "Bandwidth.h"
 
 #include <algorithm>
 #include <cmath>
@@ -212,12 +213,14 @@ Timing PlanRunner::time(KernelRole Role, unsigned Repeats) {
   for (unsigned I = 0; I < Repeats; ++I)
     Ms.push_back(launch(Role, PerSample));
   std::sort(Ms.begin(), Ms.end());
-  return {Role, Ms[Ms.size() / 2], Ms.front(), Repeats, PerSample};
+  return {Role,      Ms[Ms.size() / 2], Ms.front(),
+          Repeats,   PerSample,         bytesMoved(P, Role)};
 }
 
 RunResults PlanRunner::run(unsigned Repeats) {
   RunResults R;
   R.Device = Dev.name();
+  R.PeakBytesPerSecond = Dev.peakMemoryBandwidth();
   std::copy(Geometry.Grid, Geometry.Grid + 3, R.Grid);
   std::copy(Geometry.Block, Geometry.Block + 3, R.Block);
   R.Checks.push_back(checkPrimal());

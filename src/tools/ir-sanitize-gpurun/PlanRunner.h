@@ -36,10 +36,12 @@ struct Timing {
   double MinMs = 0;
   unsigned Samples = 0; ///< Timed samples (the median is over these).
   unsigned LaunchesPerSample = 0;
+  uint64_t Bytes = 0; ///< What the kernel must move at least (Bandwidth.h).
 };
 
 struct RunResults {
   std::string Device;
+  double PeakBytesPerSecond = 0; ///< 0: the driver did not say.
   unsigned Grid[3], Block[3];
   std::vector<CheckResult> Checks;
   std::vector<Timing> Timings;

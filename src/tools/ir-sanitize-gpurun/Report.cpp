@@ -31,11 +31,21 @@ double targetRatio(KernelRole Role) {
   case KernelRole::Splat:
     return 1.02;
   case KernelRole::Forward:
-    return 2.0;
+    return 1.5;
   case KernelRole::Reverse:
-    return 4.0;
+    return 2.0;
   }
   return 0.0;
+}
+
+double bytesPerSecond(const Timing &T) {
+  return T.MedianMs > 0 ? T.Bytes / (T.MedianMs * 1e-3) : 0.0;
+}
+
+double percentOfPeak(const Timing &T, const RunResults &R) {
+  return R.PeakBytesPerSecond > 0
+             ? 100.0 * bytesPerSecond(T) / R.PeakBytesPerSecond
+             : 0.0;
 }
 
 const char *verdict(const CheckResult &C) {
@@ -61,7 +71,7 @@ void printTable(std::ostream &OS, const Plan &P, const RunResults &R) {
     OS << Line << C.Detail << "\n";
   }
   double Base = baselineMs(R);
-  OS << "\nkernel    median ms  min ms     ratio   target\n";
+  OS << "\nkernel    median ms  min ms     ratio   GB/s    % peak  target\n";
   for (const Timing &T : R.Timings) {
     double Ratio = Base > 0 ? T.MedianMs / Base : 0.0;
     double Target = targetRatio(T.Role);
@@ -69,14 +79,19 @@ void printTable(std::ostream &OS, const Plan &P, const RunResults &R) {
                                         (Ratio <= Target ? " met" : " MISSED")
                                   : "baseline";
     char Line[256];
-    std::snprintf(Line, sizeof(Line), "%-9s %-10.4f %-10.4f %-7.3f %s\n",
+    std::snprintf(Line, sizeof(Line),
+                  "%-9s %-10.4f %-10.4f %-7.3f %-7.0f %-7.1f %s\n",
                   irs::spelling(T.Role), T.MedianMs, T.MinMs, Ratio,
-                  Goal.c_str());
+                  bytesPerSecond(T) * 1e-9, percentOfPeak(T, R), Goal.c_str());
     OS << Line;
   }
   if (!R.Timings.empty())
     OS << "(median over " << R.Timings[0].Samples << " samples of "
-       << R.Timings[0].LaunchesPerSample << " back-to-back launches)\n";
+       << R.Timings[0].LaunchesPerSample
+       << " back-to-back launches; GB/s: bytes the kernel must move over the "
+          "median, peak "
+       << fmt("%.0f", R.PeakBytesPerSecond * 1e-9)
+       << " GB/s from the memory clock and bus width)\n";
   OS << "\n" << (R.allPassed() ? "all checks passed" : "CHECKS FAILED") << "\n";
 }
 
@@ -85,6 +100,7 @@ void printJSON(std::ostream &OS, const Plan &P, const RunResults &R) {
   ordered_json J;
   J["kernel"] = P.Kernel;
   J["device"] = R.Device;
+  J["peak_bytes_per_second"] = R.PeakBytesPerSecond;
   J["grid"] = {R.Grid[0], R.Grid[1], R.Grid[2]};
   J["block"] = {R.Block[0], R.Block[1], R.Block[2]};
   J["buffers"] = ordered_json::array();
@@ -110,6 +126,9 @@ void printJSON(std::ostream &OS, const Plan &P, const RunResults &R) {
                         {"min_ms", T.MinMs},
                         {"samples", T.Samples},
                         {"launches_per_sample", T.LaunchesPerSample},
+                        {"bytes", T.Bytes},
+                        {"bytes_per_second", bytesPerSecond(T)},
+                        {"percent_of_peak", percentOfPeak(T, R)},
                         {"ratio_to_original", Ratio}};
     if (double Target = targetRatio(T.Role)) {
       Row["target_ratio"] = Target;

@@ -8,6 +8,7 @@
 #include "ir-sanitize/Transforms/BundleRestore.h"
 #include "ir-sanitize/Support/LLVMCompat.h"
 #include "ir-sanitize/Transforms/KernelSplat.h"
+#include "ir-sanitize/Transforms/StoreSinkVersioning.h"
 
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -68,6 +69,14 @@ static bool parseSplatPass(StringRef Name, ModulePassManager &MPM) {
 }
 
 static void registerPasses(PassBuilder &PB) {
+  PB.registerPipelineParsingCallback(
+      [](StringRef Name, FunctionPassManager &FPM,
+         ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name != "ir-sanitize-store-sink-versioning")
+          return false;
+        FPM.addPass(irs::StoreSinkVersioningPass());
+        return true;
+      });
   PB.registerPipelineParsingCallback(
       [](StringRef Name, ModulePassManager &MPM,
          ArrayRef<PassBuilder::PipelineElement>) {

@@ -38,6 +38,8 @@ struct GpuCheckOptions {
   unsigned Repeats = 50;
   unsigned EnzymeTimeout = 300;
   bool NoRun = false;
+  std::string DerivativeOrder = "versioned";
+  bool DropPrimalOutputs = false;
 };
 
 class GpuCheckCommand : public Command {
@@ -76,6 +78,15 @@ void GpuCheckCommand::addOptions(CLI::App &App) {
       ->check(CLI::PositiveNumber);
   App.add_option("--enzyme-timeout", O.EnzymeTimeout,
                  "seconds Enzyme may take (0: no limit)");
+  App.add_option("--derivative-order", O.DerivativeOrder,
+                 "versioned (default): loads and atomics before stores where "
+                 "this thread's addresses are disjoint, checked at run time; "
+                 "generated: Enzyme's order")
+      ->check(CLI::IsMember({"versioned", "generated"}))
+      ->type_name("ORDER");
+  App.add_flag("--drop-primal-outputs", O.DropPrimalOutputs,
+               "the reverse kernel need not write output-only buffers "
+               "(enzyme_dupnoneed): a gradient-only launch");
   App.add_flag("--no-run", O.NoRun,
                "only write the directory, even when a GPU is present");
   addSanitizeOptions(App, Opts);
@@ -119,6 +130,8 @@ Expected<std::string> GpuCheckCommand::prepare() {
   Build.Options.PTX.Arch = O.Arch;
   Build.Options.PTX.PTXVersion = O.PTXVersion;
   Build.Options.EnzymeTimeoutSeconds = O.EnzymeTimeout;
+  Build.Options.SinkDerivativeStores = O.DerivativeOrder == "versioned";
+  Build.Options.DropPrimalOutputs = O.DropPrimalOutputs;
   Build.Options.Progress = [&](const std::string &Line) {
     if (!Opts.Quiet)
       errs() << ToolName << ": gpu-check: " << Line << "\n";

@@ -124,6 +124,11 @@ TEST_CASE("a spec that fits the kernel validates; activities follow buffers",
   CHECK(Dup == 2); // dest and y; x is const
   CHECK(isDupLeaf(*S, *A.K.findByPath("2.0.1.0.0")));
   CHECK_FALSE(isDupLeaf(*S, *A.K.findByPath("2.0.0.0.0")));
+  // Only dest is an output that is not differentiated itself.
+  CHECK(isOutputOnlyLeaf(*S, *A.K.findByPath("1.0")));
+  CHECK_FALSE(isOutputOnlyLeaf(*S, *A.K.findByPath("2.0.1.0.0")));
+  CHECK_FALSE(isOutputOnlyLeaf(*S, *A.K.findByPath("2.0.0.0.0")));
+  CHECK_FALSE(isOutputOnlyLeaf(*S, *A.K.findByPath("1.3")));
 }
 
 TEST_CASE("a spec that does not fit the kernel is rejected before running",

@@ -1,0 +1,30 @@
+//===- Bandwidth.h - Memory traffic of a kernel and the device's peak -*- C++ -*-===//
+//
+// How close a kernel runs to the memory-bandwidth limit: the bytes it must
+// move at least, from the plan's buffers, over its median time, against the
+// DRAM peak the driver's memory clock and bus width imply.
+//
+//===----------------------------------------------------------------------===//
+#ifndef IR_SANITIZE_GPURUN_BANDWIDTH_H
+#define IR_SANITIZE_GPURUN_BANDWIDTH_H
+
+#include "RunPlan.h"
+
+#include <cstdint>
+
+namespace gpurun {
+
+/// The bytes the kernel of \p Role must move at least: every buffer one of
+/// its parameters points to, once (read or written), and for the reverse
+/// kernel every shadow twice (output shadows are read and cleared, input
+/// shadows accumulated into). A buffer passed twice counts once.
+uint64_t bytesMoved(const Plan &P, irs::KernelRole Role);
+
+/// DRAM peak in bytes per second: double data rate at \p MemoryClockKHz
+/// over a \p BusWidthBits wide bus (CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE,
+/// CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH). Zero when either is unknown.
+double peakBytesPerSecond(int64_t MemoryClockKHz, int64_t BusWidthBits);
+
+} // namespace gpurun
+
+#endif

@@ -1,0 +1,53 @@
+// The runner's bandwidth figures (src/tools/ir-sanitize-gpurun/Bandwidth.cpp):
+// the traffic a kernel must cause, from the plan's buffers, and the DRAM peak
+// from the driver's memory clock and bus width.
+#include "Bandwidth.h"
+
+#include <catch2/catch.hpp>
+
+using namespace gpurun;
+using irs::BufferInit;
+using irs::ElementType;
+using irs::KernelRole;
+
+namespace {
+Param pointerTo(unsigned Buffer, bool Shadow) {
+  Param P;
+  P.Bytes.assign(8, 0);
+  P.Relocs.push_back({0, Buffer, Shadow});
+  return P;
+}
+} // namespace
+
+TEST_CASE("a kernel moves each buffer it is given once, the reverse kernel "
+          "its shadows twice",
+          "[Bandwidth]") {
+  Plan P;
+  P.Buffers = {{"dest", ElementType::F32, 1000, BufferInit::Zero, 0, true, false},
+               {"x", ElementType::F64, 10, BufferInit::Random, 1, false, false},
+               {"y", ElementType::F32, 1000, BufferInit::Random, 2, false, true}};
+  P.Launches[KernelRole::Original].Params = {pointerTo(0, false), pointerTo(1, false),
+                                   pointerTo(2, false)};
+  CHECK(bytesMoved(P, KernelRole::Original) == 4000 + 80 + 4000);
+  // x .+ x: the same buffer passed twice is read once.
+  P.Launches[KernelRole::Splat].Params = {pointerTo(0, false), pointerTo(2, false),
+                                pointerTo(2, false)};
+  CHECK(bytesMoved(P, KernelRole::Splat) == 8000);
+  const std::vector<Param> WithShadows = {
+      pointerTo(0, false), pointerTo(0, true), pointerTo(1, false),
+      pointerTo(2, false), pointerTo(2, true)};
+  P.Launches[KernelRole::Forward].Params = WithShadows;
+  CHECK(bytesMoved(P, KernelRole::Forward) == 4000 + 4000 + 80 + 4000 + 4000);
+  P.Launches[KernelRole::Reverse].Params = WithShadows;
+  CHECK(bytesMoved(P, KernelRole::Reverse) == 4000 + 8000 + 80 + 4000 + 8000);
+  P.Launches.erase(KernelRole::Reverse);
+  CHECK(bytesMoved(P, KernelRole::Reverse) == 0);
+}
+
+TEST_CASE("the DRAM peak is double data rate over the bus width",
+          "[Bandwidth]") {
+  // An H100 SXM reports 2619 MHz and 5120 bits: 3.35 TB/s.
+  CHECK(peakBytesPerSecond(2619000, 5120) == Approx(3.352e12).epsilon(1e-3));
+  CHECK(peakBytesPerSecond(0, 5120) == 0);
+  CHECK(peakBytesPerSecond(2619000, -1) == 0);
+}
