@@ -26,21 +26,21 @@ public:
       return LeafWalk::TooDeep;
     if (auto *ST = dyn_cast<StructType>(Ty)) {
       const StructLayout *SL = DL.getStructLayout(ST);
-      for (unsigned I = 0, E = ST->getNumElements(); I != E; ++I)
-        if (LeafWalk W = visitField(
-                ST->getElementType(I),
-                Offset + SL->getElementOffset(I).getFixedValue(), I);
-            W != LeafWalk::Complete)
+      for (unsigned I = 0, E = ST->getNumElements(); I != E; ++I) {
+        uint64_t At = Offset + SL->getElementOffset(I).getFixedValue();
+        LeafWalk W = visitField(ST->getElementType(I), At, I);
+        if (W != LeafWalk::Complete)
           return W;
+      }
       return LeafWalk::Complete;
     }
     if (auto *AT = dyn_cast<ArrayType>(Ty)) {
       uint64_t Stride = allocSize(AT->getElementType());
-      for (uint64_t I = 0, E = AT->getNumElements(); I != E; ++I)
-        if (LeafWalk W = visitField(AT->getElementType(), Offset + I * Stride,
-                                    I);
-            W != LeafWalk::Complete)
+      for (uint64_t I = 0, E = AT->getNumElements(); I != E; ++I) {
+        LeafWalk W = visitField(AT->getElementType(), Offset + I * Stride, I);
+        if (W != LeafWalk::Complete)
           return W;
+      }
       return LeafWalk::Complete;
     }
     if (Found++ == Limits.MaxLeaves)

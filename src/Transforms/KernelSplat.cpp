@@ -59,8 +59,7 @@ struct ParamPlan {
 /// point into them.
 class LeafCache {
 public:
-  LeafCache(const DataLayout &DL, LeafLimits Limits)
-      : DL(DL), Limits(Limits) {}
+  LeafCache(const DataLayout &DL, LeafLimits Limits) : DL(DL), Limits(Limits) {}
 
   /// The leaves of \p Ty (empty unless \p Walk is Complete).
   ArrayRef<AggregateLeaf> get(Type *Ty, LeafWalk &Walk) {

@@ -33,7 +33,7 @@ bool isAggregateType(const llvm::Type *Ty);
 /// Bounds on a walk: a huge NTuple or a pathologically deep type must not
 /// cost time or stack in proportion to its size.
 struct LeafLimits {
-  size_t MaxLeaves = SIZE_MAX; ///< Stop once more leaves than this are found.
+  size_t MaxLeaves = SIZE_MAX;  ///< Stop once more leaves than this are found.
   unsigned MaxDepth = UINT_MAX; ///< Stop at an aggregate nested deeper.
 };
 

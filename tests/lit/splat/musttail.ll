@@ -9,6 +9,7 @@
 
 ; NOTE-DAG: note: kernel 'k' is not splatted: its address is used other than by direct (non-musttail) calls
 ; NOTE-DAG: note: kernel 'm' is not splatted: it makes a musttail call, whose callee must keep the kernel's own parameters
+; NOTE-DAG: note: kernel 'n' is not splatted: it makes a musttail call
 
 target triple = "nvptx64-nvidia-cuda"
 
@@ -28,7 +29,6 @@ define ptx_kernel void @m({ i32, float } %a) {
 ; declaration) is left alone the same way.
 ; CHECK-LABEL: define ptx_kernel void @n({ i32, float } %a)
 ; CHECK-NEXT:    musttail call ptx_kernel void @helper({ i32, float } %a)
-; NOTE-DAG: note: kernel 'n' is not splatted: it makes a musttail call
 define ptx_kernel void @n({ i32, float } %a) {
   musttail call ptx_kernel void @helper({ i32, float } %a)
   ret void

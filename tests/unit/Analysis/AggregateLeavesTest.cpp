@@ -114,9 +114,9 @@ TEST_CASE("The leaf limit stops the walk", "[AggregateLeaves]") {
 static Type *deepType(LLVMContext &Ctx, unsigned Depth) {
   Type *Ty = Type::getInt8Ty(Ctx);
   for (unsigned Level = 0; Level != Depth; ++Level)
-    Ty = Level % 2 ? static_cast<Type *>(
-                         StructType::get(Type::getFloatTy(Ctx), Ty))
-                   : ArrayType::get(Ty, 1);
+    Ty = Level % 2
+             ? static_cast<Type *>(StructType::get(Type::getFloatTy(Ctx), Ty))
+             : ArrayType::get(Ty, 1);
   return Ty;
 }
 
