@@ -6,7 +6,8 @@
 #
 # Targets: module, bundle-policy, activity, launch-spec, manifest, run-plan
 # (default: all). Each starts from its seeds (build/fuzz/tests/fuzz/seeds/T,
-# made from the tests and examples) and keeps what it finds in
+# made from the tests and examples; tests/fuzz/dicts/T.dict where there is
+# one) and keeps what it finds in
 # build/fuzz/corpus/T, so later runs go on from there. A crash leaves its
 # input in build/fuzz/crashes/T and fails the script; turn it into a
 # regression test. Prints executions and coverage per target.
@@ -34,10 +35,12 @@ for t in "${targets[@]}"; do
   crashes=$build/crashes/$t
   mkdir -p "$corpus" "$crashes"
   log=$build/fuzz-$t.log
+  dict=()
+  [ -f "tests/fuzz/dicts/$t.dict" ] && dict=(-dict="tests/fuzz/dicts/$t.dict")
   # One worker: CI machines have two cores for everything. Leaks count.
   ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} \
     "$fuzzer" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
-    -print_final_stats=1 -artifact_prefix="$crashes/" \
+    -print_final_stats=1 -artifact_prefix="$crashes/" "${dict[@]}" \
     "$corpus" "$build/tests/fuzz/seeds/$t" >"$log" 2>&1
   rc=$?
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
