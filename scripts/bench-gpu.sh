@@ -48,7 +48,7 @@ run() {
   : >"$summary"
   for c in "${cases[@]}"; do
     IFS='|' read -r name _ _ <<<"$c"
-    [ -f "$plans/$name/plan.txt" ] || { echo "no plan for $name" >&2; status=1; continue; }
+    [ -f "$plans/$name/plan.json" ] || { echo "no plan for $name" >&2; status=1; continue; }
     echo "== $name" >>"$summary"
     "$runner" "$plans/$name" --repeats "$repeats" \
       --report "$reports/$name.json" >>"$summary" 2>&1 || status=1

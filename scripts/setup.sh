@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SUDO=""
 [ "$(id -u)" = 0 ] || SUDO=sudo
-PACKAGES=(cmake ninja-build g++ python3 ccache catch2 libcli11-dev libzstd-dev zlib1g-dev
+PACKAGES=(cmake ninja-build g++ python3 ccache catch2 libcli11-dev nlohmann-json3-dev libzstd-dev zlib1g-dev
   llvm-19 llvm-19-dev llvm-19-tools llvm-19-runtime
   llvm-22 llvm-22-dev llvm-22-tools
   llvm-16 clang-19 libfuzzer-19-dev clang-format-19)

@@ -1,6 +1,7 @@
 //===- ChildProcess.cpp - Running a tool in a crash-isolated child --------===//
 #include "ir-sanitize/Enzyme/ChildProcess.h"
 #include "ir-sanitize/Support/ExitCodes.h"
+#include "ir-sanitize/Support/ProcessHooks.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Twine.h"
@@ -38,11 +39,14 @@ void killLiveChildrenAndExit() {
 }
 
 void trackChild(int Pid) {
-  static const bool Installed = [] {
-    sys::SetInterruptFunction(killLiveChildrenAndExit);
-    return true;
-  }();
-  (void)Installed;
+  // A process-wide hook: only where the process owner asked for it.
+  if (processHooks().KillChildrenOnInterrupt) {
+    static const bool Installed = [] {
+      sys::SetInterruptFunction(killLiveChildrenAndExit);
+      return true;
+    }();
+    (void)Installed;
+  }
   for (std::atomic<int> &G : LiveGroups) {
     int Free = 0;
     if (G.compare_exchange_strong(Free, Pid))

@@ -1,6 +1,7 @@
 //===- LaunchSpec.cpp - Parsing and validating gpu-check launch specs -----===//
 #include "ir-sanitize/GPU/LaunchSpec.h"
 
+#include "ir-sanitize/Support/BoundedJSON.h"
 #include "ir-sanitize/Support/ExitCodes.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -8,30 +9,12 @@
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 using namespace llvm;
 
 namespace irs {
-
-StringRef elementTypeName(ElementType T) {
-  static const char *const Names[] = {"f32", "f64", "i32", "i64", "u8"};
-  return Names[static_cast<int>(T)];
-}
-
-uint64_t elementSize(ElementType T) {
-  static const uint64_t Sizes[] = {4, 8, 4, 8, 1};
-  return Sizes[static_cast<int>(T)];
-}
-
-bool isFloatElement(ElementType T) {
-  return T == ElementType::F32 || T == ElementType::F64;
-}
-
-StringRef bufferInitName(BufferInit I) {
-  static const char *const Names[] = {"zero", "random", "range", "ones"};
-  return Names[static_cast<int>(I)];
-}
 
 const BufferSpec *LaunchSpec::findBuffer(StringRef Name) const {
   for (const BufferSpec &B : Buffers)
@@ -77,23 +60,23 @@ private:
   Error parseBuffer(StringRef Name, const json::Value &V, BufferSpec &B);
   Error parseArg(StringRef Path, const json::Value &V, LeafValue &L);
   Error parseTolerances(const json::Object &O, LaunchSpec &S);
-  Expected<std::array<unsigned, 3>> parseDim3(const json::Object &O,
-                                              StringRef Key);
+  Error parseDim3(const json::Object &O, StringRef Key, uint64_t (&D)[3]);
+  Error checkTotalBytes(const LaunchSpec &S);
 };
 
-Expected<std::array<unsigned, 3>> SpecParser::parseDim3(const json::Object &O,
-                                                        StringRef Key) {
+Error SpecParser::parseDim3(const json::Object &O, StringRef Key,
+                            uint64_t (&D)[3]) {
   const json::Array *A = O.getArray(Key);
-  std::array<unsigned, 3> D = {1, 1, 1};
   if (!A || A->empty() || A->size() > 3)
     return specError(File, "'" + Key + "' must be an array of 1 to 3 sizes");
-  for (size_t I = 0; I < A->size(); ++I) {
-    std::optional<int64_t> N = (*A)[I].getAsInteger();
-    if (!N || *N <= 0 || *N > INT32_MAX)
+  for (size_t I = 0; I < 3; ++I) {
+    std::optional<uint64_t> N =
+        I < A->size() ? (*A)[I].getAsUINT64() : std::optional<uint64_t>(1);
+    if (!N || *N == 0)
       return specError(File, "'" + Key + "' sizes must be positive integers");
-    D[I] = static_cast<unsigned>(*N);
+    D[I] = *N;
   }
-  return D;
+  return Error::success();
 }
 
 Error SpecParser::parseGeometry(const json::Object &O, LaunchSpec &S) {
@@ -101,32 +84,32 @@ Error SpecParser::parseGeometry(const json::Object &O, LaunchSpec &S) {
   if (HasThreads == (HasGrid || O.get("block")))
     return specError(File, "give either 'threads' or 'grid' and 'block'");
   if (HasThreads) {
-    std::optional<int64_t> N = O.getInteger("threads");
-    if (!N || *N <= 0)
-      return specError(File, "'threads' must be a positive integer");
-    S.Threads = static_cast<uint64_t>(*N);
+    std::optional<uint64_t> N = O.get("threads")->getAsUINT64();
+    if (!N || *N == 0 || *N > plan::MaxThreads)
+      return specError(File, "'threads' must be an integer from 1 to " +
+                                 Twine(plan::MaxThreads));
+    S.Threads = *N;
     return Error::success();
   }
-  auto Grid = parseDim3(O, "grid");
-  if (!Grid)
-    return Grid.takeError();
-  auto Block = parseDim3(O, "block");
-  if (!Block)
-    return Block.takeError();
-  if (uint64_t((*Block)[0]) * (*Block)[1] * (*Block)[2] > 1024)
-    return specError(File, "'block' has more than 1024 threads");
-  S.Grid = *Grid;
-  S.Block = *Block;
+  uint64_t Grid[3], Block[3];
+  if (Error E = parseDim3(O, "grid", Grid))
+    return E;
+  if (Error E = parseDim3(O, "block", Block))
+    return E;
+  if (const char *Problem = plan::checkGeometry(Grid, Block))
+    return specError(File, Problem);
+  for (int I = 0; I < 3; ++I) {
+    S.Grid[I] = static_cast<unsigned>(Grid[I]); // in range: checked above
+    S.Block[I] = static_cast<unsigned>(Block[I]);
+  }
   return Error::success();
 }
 
-template <typename T>
-std::optional<T> lookupName(StringRef Name,
-                            std::initializer_list<std::pair<StringRef, T>> L) {
-  for (const auto &[N, V] : L)
-    if (N == Name)
-      return V;
-  return std::nullopt;
+template <typename Enum>
+std::optional<Enum> lookupName(std::optional<StringRef> Name) {
+  return Name
+             ? parseSpelling<Enum>(std::string_view(Name->data(), Name->size()))
+             : std::nullopt;
 }
 
 Error SpecParser::parseBuffer(StringRef Name, const json::Value &V,
@@ -136,38 +119,58 @@ Error SpecParser::parseBuffer(StringRef Name, const json::Value &V,
   if (!O)
     return specError(File, Where + "must be an object");
   B.Name = Name.str();
-  auto Type = lookupName<ElementType>(O->getString("type").value_or(""),
-                                      {{"f32", ElementType::F32},
-                                       {"f64", ElementType::F64},
-                                       {"i32", ElementType::I32},
-                                       {"i64", ElementType::I64},
-                                       {"u8", ElementType::U8}});
+  auto Type = lookupName<ElementType>(O->getString("type"));
   if (!Type)
-    return specError(File, Where + "'type' must be f32, f64, i32, i64 or u8");
+    return specError(File,
+                     Where + "'type' must be " + spellingList<ElementType>());
   B.Type = *Type;
-  std::optional<int64_t> Count = O->getInteger("count");
-  if (!Count || *Count <= 0)
+  const json::Value *Count = O->get("count");
+  std::optional<uint64_t> N = Count ? Count->getAsUINT64() : std::nullopt;
+  if (!N || *N == 0)
     return specError(File, Where + "'count' must be a positive integer");
-  B.Count = static_cast<uint64_t>(*Count);
-  auto Init = lookupName<BufferInit>(O->getString("init").value_or("zero"),
-                                     {{"zero", BufferInit::Zero},
-                                      {"random", BufferInit::Random},
-                                      {"range", BufferInit::Range},
-                                      {"ones", BufferInit::Ones}});
+  B.Count = *N;
+  auto Init = O->get("init") ? lookupName<BufferInit>(O->getString("init"))
+                             : BufferInit::Zero;
   if (!Init)
     return specError(File,
-                     Where + "'init' must be zero, random, range or ones");
+                     Where + "'init' must be " + spellingList<BufferInit>());
   B.Init = *Init;
-  std::optional<int64_t> Seed = O->getInteger("seed");
-  if (O->get("seed") && (!Seed || *Seed < 0))
-    return specError(File, Where + "'seed' must be a non-negative integer");
-  B.Seed = static_cast<uint64_t>(Seed.value_or(0));
+  const json::Value *Seed = O->get("seed");
+  std::optional<uint64_t> SeedValue = Seed ? Seed->getAsUINT64() : 0;
+  if (!SeedValue)
+    return specError(File, Where + "'seed' must be an integer from 0 to " +
+                               Twine(UINT64_MAX));
+  B.Seed = *SeedValue;
   B.Output = O->getBoolean("output").value_or(false);
   B.Wrt = O->getBoolean("wrt").value_or(false);
   for (const auto &KV : *O)
     if (!is_contained({"type", "count", "init", "seed", "output", "wrt"},
                       StringRef(KV.first)))
       return specError(File, Where + "unknown field '" + KV.first.str() + "'");
+  return Error::success();
+}
+
+/// Whether the number \p V is held as an integer. llvm::json keeps an
+/// integer literal beyond int64/uint64 as a double, and getAsInteger() would
+/// then round -9223372036854775809 to INT64_MIN; such a value prints in
+/// floating-point notation, an integer one does not.
+bool holdsInteger(const json::Value &V) {
+  if (!V.getAsInteger())
+    return false;
+  std::string Printed;
+  raw_string_ostream(Printed) << V;
+  return Printed.find_first_of(".eE") == std::string::npos;
+}
+
+Error SpecParser::checkTotalBytes(const LaunchSpec &S) {
+  uint64_t Total = 0;
+  for (const BufferSpec &B : S.Buffers)
+    if (!plan::addBufferBytes(B.Type, B.Count, Total))
+      return specError(File, "buffer '" + B.Name + "': " + Twine(B.Count) +
+                                 " " + spelling(B.Type) +
+                                 " elements exceed the limit of " +
+                                 Twine(plan::MaxTotalBufferBytes) +
+                                 " bytes for all buffers together");
   return Error::success();
 }
 
@@ -178,10 +181,12 @@ Error SpecParser::parseArg(StringRef Path, const json::Value &V, LeafValue &L) {
                                  "': a string value must be \"buffer:NAME\"");
     L.K = LeafValue::Buffer;
     L.BufferName = S->drop_front(7).str();
-  } else if (std::optional<int64_t> I = V.getAsInteger()) {
+  } else if (holdsInteger(V)) {
     L.K = LeafValue::Integer;
-    L.Int = *I;
+    L.Int = *V.getAsInteger();
   } else if (std::optional<double> D = V.getAsNumber()) {
+    if (!std::isfinite(*D))
+      return specError(File, "args: '" + Path + "': value must be finite");
     L.K = LeafValue::Float;
     L.Real = *D;
   } else {
@@ -197,7 +202,7 @@ Error SpecParser::parseTolerances(const json::Object &O, LaunchSpec &S) {
     if (!Obj.get(Key))
       return Error::success();
     std::optional<double> D = Obj.getNumber(Key);
-    if (!D || *D <= 0)
+    if (!D || !(*D > 0) || !std::isfinite(*D))
       return specError(File, "'" + Key + "' must be a positive number");
     Out = D;
     return Error::success();
@@ -237,6 +242,8 @@ Expected<LaunchSpec> SpecParser::parse(const json::Value &V) {
   llvm::sort(S.Buffers, [](const BufferSpec &A, const BufferSpec &B) {
     return A.Name < B.Name;
   });
+  if (Error E = checkTotalBytes(S))
+    return E;
   if (const json::Object *Args = O->getObject("args"))
     for (const auto &KV : *Args) {
       S.Args.emplace_back(KV.first.str(), LeafValue());
@@ -268,9 +275,9 @@ Expected<LaunchSpec> LaunchSpec::readFile(StringRef Path) {
   if (!Buf)
     return specError(Path, "cannot read the launch spec: " +
                                Buf.getError().message());
-  Expected<json::Value> V = json::parse((*Buf)->getBuffer());
+  Expected<json::Value> V = parseBoundedJSON((*Buf)->getBuffer(), Path);
   if (!V)
-    return specError(Path, "not valid JSON: " + toString(V.takeError()));
+    return V.takeError();
   return fromJSON(*V, Path);
 }
 

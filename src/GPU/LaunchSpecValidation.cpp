@@ -11,6 +11,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
 
 using namespace llvm;
 
@@ -71,6 +72,9 @@ Error checkValueKind(const ManifestParam &P, const LeafValue &V,
   case LeafValue::Float:
     if (K == LeafKind::Float)
       return Error::success();
+    if (K == LeafKind::Integer)
+      return specError(File, Where + formatv("{0}", json::Value(V.Real)) +
+                                 " is not an integer the leaf can hold");
     return specError(File, Where + "a float value needs a float leaf");
   }
   return Error::success();

@@ -1,10 +1,15 @@
 //===- RunPlan.cpp - Writing the plan ir-sanitize-gpurun executes ---------===//
+//
+// The schema is docs/run-plan.md; the words and the version come from
+// Support/PlanVocabulary.h, which the runner's reader shares.
+//
+//===----------------------------------------------------------------------===//
 #include "ir-sanitize/GPU/RunPlan.h"
 
 #include "ir-sanitize/Support/ModuleIO.h"
 
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/Format.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 
 using namespace llvm;
@@ -13,59 +18,106 @@ namespace irs {
 
 namespace {
 
-void printGeometry(raw_ostream &OS, const LaunchSpec &S) {
-  if (S.Threads) {
-    OS << "threads " << S.Threads << "\n";
-    return;
-  }
-  OS << "grid " << S.Grid[0] << " " << S.Grid[1] << " " << S.Grid[2]
-     << " block " << S.Block[0] << " " << S.Block[1] << " " << S.Block[2]
-     << "\n";
+void writeDim3(json::OStream &J, StringRef Key,
+               const std::array<unsigned, 3> &D) {
+  J.attributeArray(Key, [&] {
+    for (unsigned N : D)
+      J.value(N);
+  });
 }
 
-void printBuffer(raw_ostream &OS, const BufferSpec &B) {
-  std::string Flags = B.Output && B.Wrt ? "output,wrt"
-                      : B.Output        ? "output"
-                      : B.Wrt           ? "wrt"
-                                        : "-";
-  OS << "buffer " << B.Name << " " << elementTypeName(B.Type) << " " << B.Count
-     << " " << bufferInitName(B.Init) << " " << B.Seed << " " << Flags << "\n";
+void writeLaunch(json::OStream &J, const LaunchSpec &S) {
+  J.attributeObject("launch", [&] {
+    if (S.Threads) {
+      J.attribute("threads", S.Threads);
+      return;
+    }
+    writeDim3(J, "grid", S.Grid);
+    writeDim3(J, "block", S.Block);
+  });
 }
 
-void printKernel(raw_ostream &OS, const PlannedKernel &K) {
-  OS << "module " << K.Role << " " << K.PTXFile << " " << K.Entry << "\n";
-  for (size_t I = 0; I < K.Params.size(); ++I) {
-    const ParamImage &P = K.Params[I];
-    bool AllZero = llvm::all_of(P.Bytes, [](uint8_t B) { return B == 0; });
-    OS << "param " << K.Role << " " << P.Bytes.size() << " "
-       << (AllZero ? "-" : toHex(P.Bytes, /*LowerCase=*/true)) << "\n";
-    for (const AddressReloc &R : P.Relocs)
-      OS << "reloc " << K.Role << " " << I << " " << R.Offset << " " << R.Buffer
-         << " " << (R.Shadow ? "shadow" : "primal") << "\n";
-  }
+void writeBuffer(json::OStream &J, const BufferSpec &B) {
+  J.object([&] {
+    J.attribute("name", B.Name);
+    J.attribute("type", spelling(B.Type));
+    J.attribute("count", B.Count);
+    J.attribute("init", spelling(B.Init));
+    J.attribute("seed", B.Seed);
+    J.attribute("output", B.Output);
+    J.attribute("wrt", B.Wrt);
+  });
+}
+
+void writeParam(json::OStream &J, const ParamImage &P) {
+  J.object([&] {
+    J.attribute("size", static_cast<uint64_t>(P.Bytes.size()));
+    if (!llvm::all_of(P.Bytes, [](uint8_t B) { return B == 0; }))
+      J.attribute("bytes", toHex(P.Bytes, /*LowerCase=*/true));
+    if (P.Relocs.empty())
+      return;
+    J.attributeArray("relocs", [&] {
+      for (const AddressReloc &R : P.Relocs)
+        J.object([&] {
+          J.attribute("offset", R.Offset);
+          J.attribute("buffer", R.Buffer);
+          J.attribute("address", spelling(R.Shadow ? AddressKind::Shadow
+                                                   : AddressKind::Primal));
+        });
+    });
+  });
+}
+
+void writeKernel(json::OStream &J, const PlannedKernel &K) {
+  J.object([&] {
+    J.attribute("role", spelling(K.Role));
+    J.attribute("ptx", K.PTXFile);
+    J.attribute("entry", K.Entry);
+    J.attributeArray("params", [&] {
+      for (const ParamImage &P : K.Params)
+        writeParam(J, P);
+    });
+  });
 }
 
 } // namespace
 
 void RunPlan::print(raw_ostream &OS) const {
-  OS << "irs-gpu-plan 1\n# written by ir-sanitize gpu-check; run it with "
-        "`ir-sanitize-gpurun DIR`\n";
-  OS << "kernel " << Kernel << "\n";
-  printGeometry(OS, Spec);
-  OS << "checks " << (Spec.DerivativeChecks ? "all" : "primal") << "\n";
-  OS << "fd-step " << format("%g", Settings.FdStep) << "\n";
-  OS << "tolerance forward " << format("%g", Settings.ForwardTolerance)
-     << " reverse " << format("%g", Settings.ReverseTolerance) << "\n";
-  for (const BufferSpec &B : Spec.Buffers)
-    printBuffer(OS, B);
-  for (const PlannedKernel &K : Kernels)
-    printKernel(OS, K);
+  json::OStream J(OS, /*IndentSize=*/2);
+  J.object([&] {
+    J.attribute("format", plan::FormatName);
+    J.attribute("version", plan::Version);
+    J.attribute("kernel", Kernel);
+    writeLaunch(J, Spec);
+    J.attribute("checks", Spec.DerivativeChecks ? "all" : "primal");
+    if (!DerivativesSkipped.empty())
+      J.attribute("skipped", DerivativesSkipped);
+    J.attribute("fd_step", Settings.FdStep);
+    J.attributeObject("tolerance", [&] {
+      J.attribute("forward", Settings.ForwardTolerance);
+      J.attribute("reverse", Settings.ReverseTolerance);
+    });
+    J.attributeArray("buffers", [&] {
+      for (const BufferSpec &B : Spec.Buffers)
+        writeBuffer(J, B);
+    });
+    J.attributeArray("kernels", [&] {
+      for (const PlannedKernel &K : Kernels)
+        writeKernel(J, K);
+    });
+  });
+  OS << "\n";
+}
+
+std::string runPlanPath(StringRef Dir) {
+  SmallString<256> Path(Dir);
+  sys::path::append(Path, plan::FileName);
+  return std::string(Path);
 }
 
 Error writeRunPlan(const RunPlan &Plan, StringRef Dir) {
-  SmallString<256> Path(Dir);
-  sys::path::append(Path, "plan.txt");
-  return writeFileAtomically(Path, [&](raw_ostream &OS) { Plan.print(OS); });
+  return writeFileAtomically(runPlanPath(Dir),
+                             [&](raw_ostream &OS) { Plan.print(OS); });
 }
 
 } // namespace irs

@@ -1,5 +1,7 @@
 //===- LaunchManifest.cpp - Where splatted kernel parameters live ---------===//
 #include "ir-sanitize/Support/LaunchManifest.h"
+
+#include "ir-sanitize/Support/BoundedJSON.h"
 #include "ir-sanitize/Support/ExitCodes.h"
 #include "ir-sanitize/Support/ModuleIO.h"
 
@@ -235,10 +237,9 @@ Expected<LaunchManifest> LaunchManifest::readFile(StringRef Path) {
   if (!Buf)
     return makeToolError(ExitCode::BadInput,
                          Path + ": " + Buf.getError().message());
-  Expected<json::Value> V = json::parse((*Buf)->getBuffer());
+  Expected<json::Value> V = parseBoundedJSON((*Buf)->getBuffer(), Path);
   if (!V)
-    return makeToolError(ExitCode::BadInput,
-                         Path + ": invalid JSON: " + toString(V.takeError()));
+    return V.takeError();
   Expected<LaunchManifest> M = fromJSON(*V);
   if (!M)
     return makeToolError(ExitCode::BadInput,

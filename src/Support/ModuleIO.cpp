@@ -1,6 +1,7 @@
 //===- ModuleIO.cpp - Reading and writing modules safely ------------------===//
 #include "ir-sanitize/Support/ModuleIO.h"
 #include "ir-sanitize/Support/ExitCodes.h"
+#include "ir-sanitize/Support/ProcessHooks.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/AsmParser/LLParser.h"
@@ -20,6 +21,10 @@
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Signals.h"
 #include "llvm/Support/SourceMgr.h"
+
+#include <cerrno>
+#include <csignal>
+#include <thread>
 
 using namespace llvm;
 
@@ -100,16 +105,11 @@ void applyDebugInfoForm(Module &M, DebugInfoForm Form) {
     M.convertToNewDbgValues();
   else
     M.convertFromNewDbgValues();
-  setLLVMFlag("write-experimental-debuginfo", Records);
+  if (processHooks().SetDebugInfoWriterOptions)
+    setLLVMFlag("write-experimental-debuginfo", Records);
 #else
-  // LLVM 21+ only knows debug records, which LLVM < 19 cannot read.
-  if (Form == DebugInfoForm::Intrinsics && M.getNamedMetadata("llvm.dbg.cu"))
-    errs() << "ir-sanitize: warning: " << M.getModuleIdentifier()
-           << ": the input holds llvm.dbg.* calls, but this build (LLVM "
-           << LLVM_VERSION_MAJOR
-           << ") writes #dbg_ records, which LLVM 18 (Julia 1.12) cannot "
-              "read; use the LLVM 19 build for output that goes back to "
-              "Julia\n";
+  (void)M;
+  (void)Form;
 #endif
 }
 
@@ -120,7 +120,8 @@ void prepareForBitcode(Module &M) {
 #if LLVM_VERSION_MAJOR < 21
   M.convertToNewDbgValues();
   M.removeDebugIntrinsicDeclarations();
-  setLLVMFlag("write-experimental-debuginfo-iterators-to-bitcode", true);
+  if (processHooks().SetDebugInfoWriterOptions)
+    setLLVMFlag("write-experimental-debuginfo-iterators-to-bitcode", true);
 #else
   (void)M;
 #endif
@@ -174,14 +175,17 @@ std::unique_ptr<Module> parseText(MemoryBufferRef Buf, SMDiagnostic &Diag,
 }
 
 /// The bitcode reader also upgrades debug info, aborting on a module that
-/// fails the verifier; turn that abort into the documented exit code.
+/// fails the verifier; a front end may turn that abort into the documented
+/// exit code (ProcessHooks::ExitOnBrokenBitcodeAs).
 std::unique_ptr<Module> parseBitcode(MemoryBufferRef Buf, SMDiagnostic &Diag,
                                      LLVMContext &Ctx, StringRef Name) {
-  static std::string FatalName;
-  FatalName = Name.str();
+  const std::string &Tool = processHooks().ExitOnBrokenBitcodeAs;
+  if (Tool.empty())
+    return parseIR(Buf, Diag, Ctx);
+  static std::string FatalPrefix;
+  FatalPrefix = Tool + ": error: " + Name.str() + ": invalid IR: ";
   ScopedFatalErrorHandler Handler([](void *, const char *Reason, bool) {
-    errs() << "ir-sanitize: error: " << FatalName
-           << ": invalid IR: " << firstLine(Reason) << "\n";
+    errs() << FatalPrefix << firstLine(Reason) << "\n";
     sys::Process::Exit(static_cast<int>(ExitCode::BadInput));
   });
   return parseIR(Buf, Diag, Ctx);
@@ -276,6 +280,36 @@ bool AtomicOutputFile::writesInPlace(StringRef Path) {
          !sys::fs::is_regular_file(Status);
 }
 
+namespace {
+
+/// "irs-PID-": what temporaries of this process carry after ".NAME.".
+std::string tempTag(int Pid) { return "irs-" + std::to_string(Pid) + "-"; }
+
+/// Removes `.NAME.irs-PID-XXXXXX.tmp` files in \p Dir left by writers of
+/// \p Name that are no longer running (killed while writing). Only regular
+/// files of that exact form are touched; a live PID's file is left alone.
+void removeStaleTemporaries(StringRef Dir, StringRef Name) {
+  std::string Prefix = ("." + Name + ".irs-").str();
+  std::error_code EC;
+  for (sys::fs::directory_iterator It(Dir, EC, /*FollowSymlinks=*/false), End;
+       !EC && It != End; It.increment(EC)) {
+    StringRef File = sys::path::filename(It->path());
+    if (!File.consume_front(Prefix) || !File.consume_back(".tmp"))
+      continue;
+    auto [PidText, Random] = File.split('-');
+    int Pid;
+    if (PidText.getAsInteger(10, Pid) || Pid <= 0 || Random.size() != 6 ||
+        Pid == static_cast<int>(sys::Process::getProcessId()) ||
+        It->type() != sys::fs::file_type::regular_file)
+      continue;
+    if (::kill(Pid, 0) == 0 || errno != ESRCH)
+      continue; // Running (or not ours to ask about): maybe still writing.
+    sys::fs::remove(It->path());
+  }
+}
+
+} // namespace
+
 Expected<std::unique_ptr<AtomicOutputFile>>
 AtomicOutputFile::open(StringRef Path) {
   std::unique_ptr<AtomicOutputFile> F(new AtomicOutputFile);
@@ -309,38 +343,58 @@ AtomicOutputFile::open(StringRef Path) {
   sys::path::remove_filename(Model);
   if (Model.empty())
     Model = ".";
-  sys::path::append(Model, "." + sys::path::filename(Real) + ".%%%%%%.tmp");
+  std::string Name = sys::path::filename(Real).str();
+  removeStaleTemporaries(Model, Name);
+  sys::path::append(Model, "." + Name + "." +
+                               tempTag(sys::Process::getProcessId()) +
+                               "%%%%%%.tmp");
   int FD;
   if ((EC = sys::fs::createUniqueFile(Model, FD, F->TempPath)))
     return outputError(Path, EC.message());
-  sys::RemoveFileOnSignal(F->TempPath);
+  if (processHooks().RemoveTemporariesOnSignal)
+    sys::RemoveFileOnSignal(F->TempPath);
   F->File = std::make_unique<raw_fd_ostream>(FD, /*shouldClose=*/true);
   F->File->SetBufferSize(OutputBufferSize);
   F->OS = F->File.get();
   return F;
 }
 
-Error AtomicOutputFile::commit() {
+Error AtomicOutputFile::close() {
   if (!File) {
     outs().flush();
-    if (!outs().has_error())
+    std::error_code EC = outs().error();
+    if (!EC)
       return Error::success();
     outs().clear_error();
-    return makeToolError(ExitCode::OutputError, "cannot write to stdout");
+    return outputError("<stdout>", EC.message());
   }
   File->close();
   std::error_code EC = File->error();
   File->clear_error();
   File.reset();
-  if (!EC && !TempPath.empty())
-    EC = sys::fs::rename(TempPath, Target);
-  if (EC) {
+  if (!EC)
+    return Error::success();
+  discard();
+  return outputError(Shown, EC.message());
+}
+
+Error AtomicOutputFile::rename() {
+  if (TempPath.empty())
+    return Error::success();
+  if (std::error_code EC = sys::fs::rename(TempPath, Target)) {
     discard();
     return outputError(Shown, EC.message());
   }
-  sys::DontRemoveFileOnSignal(TempPath);
+  if (processHooks().RemoveTemporariesOnSignal)
+    sys::DontRemoveFileOnSignal(TempPath);
   TempPath.clear();
   return Error::success();
+}
+
+Error AtomicOutputFile::commit() {
+  if (Error E = close())
+    return E;
+  return rename();
 }
 
 void AtomicOutputFile::discard() {
@@ -352,7 +406,8 @@ void AtomicOutputFile::discard() {
   if (TempPath.empty())
     return;
   sys::fs::remove(TempPath);
-  sys::DontRemoveFileOnSignal(TempPath);
+  if (processHooks().RemoveTemporariesOnSignal)
+    sys::DontRemoveFileOnSignal(TempPath);
   TempPath.clear();
 }
 
@@ -368,23 +423,112 @@ Error writeFileAtomically(StringRef Path,
   return (*File)->commit();
 }
 
+namespace {
+
+/// Fills \p Files[I] for each I in \p Indices, all but the first on a
+/// thread of its own, and closes them; returns the first error (in order).
+Error fillAndClose(ArrayRef<OutputFile> Files,
+                   MutableArrayRef<std::unique_ptr<AtomicOutputFile>> Open,
+                   ArrayRef<size_t> Indices) {
+  std::vector<Error> Errors;
+  for (size_t I = 0; I != Indices.size(); ++I)
+    Errors.push_back(Error::success());
+  auto Fill = [&](size_t K) {
+    size_t I = Indices[K];
+    Errors[K] = Files[I].Fill(Open[I]->os());
+    if (Errors[K])
+      Open[I]->discard();
+    else
+      Errors[K] = Open[I]->close();
+  };
+  std::vector<std::thread> Threads;
+  for (size_t K = 1; K < Indices.size(); ++K)
+    Threads.emplace_back(Fill, K);
+  if (!Indices.empty())
+    Fill(0);
+  for (std::thread &T : Threads)
+    T.join();
+  Error First = Error::success();
+  for (Error &E : Errors)
+    First = First ? joinErrors(std::move(First), std::move(E)) : std::move(E);
+  return First;
+}
+
+/// The first error of \p E (one line for the user); the rest are dropped.
+Error firstError(Error E) {
+  Error First = Error::success();
+  handleAllErrors(std::move(E), [&](std::unique_ptr<ErrorInfoBase> EI) {
+    if (!First)
+      First = Error(std::move(EI));
+  });
+  return First;
+}
+
+} // namespace
+
+Error writeOutputsTogether(ArrayRef<OutputFile> Files) {
+  std::vector<std::unique_ptr<AtomicOutputFile>> Open;
+  for (const OutputFile &F : Files) {
+    Expected<std::unique_ptr<AtomicOutputFile>> File =
+        AtomicOutputFile::open(F.Path);
+    if (!File)
+      return File.takeError(); // Destroying Open removes what was created.
+    Open.push_back(std::move(*File));
+  }
+  SmallVector<size_t, 4> Temporary, InPlace;
+  for (size_t I = 0; I != Open.size(); ++I)
+    (Open[I]->isInPlace() ? InPlace : Temporary).push_back(I);
+  if (Error E = fillAndClose(Files, Open, Temporary))
+    return firstError(std::move(E));
+  // Visible as soon as written, so only once every temporary is complete.
+  for (size_t I : InPlace)
+    if (Error E = fillAndClose(Files, Open, {I}))
+      return E;
+  for (size_t I : Temporary)
+    if (Error E = Open[I]->rename())
+      return E;
+  return Error::success();
+}
+
+std::string debugInfoFormWarning(const Module &M, DebugInfoForm DbgForm) {
+#if LLVM_VERSION_MAJOR >= 21
+  if (DbgForm == DebugInfoForm::Intrinsics && M.getNamedMetadata("llvm.dbg.cu"))
+    return (M.getModuleIdentifier() +
+            ": the input holds llvm.dbg.* calls, but this build (LLVM " +
+            Twine(LLVM_VERSION_MAJOR) +
+            ") writes #dbg_ records, which LLVM 18 (Julia 1.12) cannot "
+            "read; use the LLVM 19 build for output that goes back to Julia")
+        .str();
+#endif
+  (void)M;
+  (void)DbgForm;
+  return "";
+}
+
+OutputFile moduleOutput(Module &M, StringRef Path, IRFormat Format,
+                        DebugInfoForm DbgForm) {
+  std::string P = Path.str();
+  return {P, [&M, P, Format, DbgForm](raw_ostream &OS) -> Error {
+            if (Error E = verifyModuleOrError(M, "the rewritten module"))
+              return E;
+            if (Format == IRFormat::Bitcode)
+              if (Error E = checkBitcodeCanHold(M, P))
+                return E;
+            if (Format == IRFormat::Text)
+              applyDebugInfoForm(M, DbgForm);
+            else
+              prepareForBitcode(M);
+            if (Format == IRFormat::Bitcode)
+              WriteBitcodeToFile(M, OS);
+            else
+              M.print(OS, nullptr);
+            return Error::success();
+          }};
+}
+
 Error writeModule(Module &M, StringRef Path, IRFormat Format,
                   DebugInfoForm DbgForm) {
-  if (Error E = verifyModuleOrError(M, "the rewritten module"))
-    return E;
-  if (Format == IRFormat::Bitcode)
-    if (Error E = checkBitcodeCanHold(M, Path))
-      return E;
-  if (Format == IRFormat::Text)
-    applyDebugInfoForm(M, DbgForm);
-  else
-    prepareForBitcode(M);
-  return writeFileAtomically(Path, [&](raw_ostream &OS) {
-    if (Format == IRFormat::Bitcode)
-      WriteBitcodeToFile(M, OS);
-    else
-      M.print(OS, nullptr);
-  });
+  return writeOutputsTogether({moduleOutput(M, Path, Format, DbgForm)});
 }
 
 } // namespace irs

@@ -111,11 +111,8 @@ std::string baseName(const Argument &A) {
   return A.hasName() ? A.getName().str() : "arg" + std::to_string(A.getArgNo());
 }
 
-/// How \p A would be split. A parameter that could be but stays whole gets
-/// the reason in \p Why.
-ParamPlan planParam(const Argument &A, const DataLayout &DL,
-                    const SplatOptions &Opts, LeafCache &Leaves,
-                    std::string &Why) {
+/// How \p A is passed, left whole.
+ParamPlan wholeParam(const Argument &A) {
   ParamPlan P;
   P.StorageTy = A.getType();
   if (Type *T = A.getParamByValType()) {
@@ -127,6 +124,15 @@ ParamPlan planParam(const Argument &A, const DataLayout &DL,
   } else if (isAggregateType(A.getType())) {
     P.How = Passing::Value;
   }
+  return P;
+}
+
+/// How \p A would be split. A parameter that could be but stays whole gets
+/// the reason in \p Why.
+ParamPlan planParam(const Argument &A, const DataLayout &DL,
+                    const SplatOptions &Opts, LeafCache &Leaves,
+                    std::string &Why) {
+  ParamPlan P = wholeParam(A);
   if (P.How == Passing::Scalar || !isAggregateType(P.StorageTy) ||
       !P.StorageTy->isSized())
     return P;
@@ -205,7 +211,7 @@ std::optional<KernelPlan> planKernel(Function &F, const SplatOptions &Opts,
     Plan.Params.push_back(planParam(A, DL, Opts, Leaves, Why));
     Changes |= Plan.Params.back().Splat;
     if (!Why.empty() && Opts.Note)
-      Opts.Note(("kernel '" + F.getName() + "': parameter #" +
+      Opts.Note(("kernel '" + escapeForMessage(F.getName()) + "': parameter #" +
                  Twine(A.getArgNo()) + " stays whole: it " + Why)
                     .str());
   }
@@ -213,10 +219,9 @@ std::optional<KernelPlan> planKernel(Function &F, const SplatOptions &Opts,
     return std::nullopt;
   if (!usesAreRewritable(F)) {
     if (Opts.Note)
-      Opts.Note(("kernel '" + F.getName() +
-                 "' is not splatted: its address is used other than by "
-                 "direct (non-musttail) calls")
-                    .str());
+      Opts.Note("kernel '" + escapeForMessage(F.getName()) +
+                "' is not splatted: its address is used other than by "
+                "direct (non-musttail) calls");
     return std::nullopt;
   }
   if (makesMustTailCall(F)) {
@@ -537,12 +542,12 @@ Expected<SmallVector<Function *>> selectKernels(Module &M,
       continue;
     std::string List;
     for (unsigned I = 0; I != All.size() && I != 10; ++I)
-      List += (I ? ", " : "") + All[I]->getName().str();
+      List += (I ? ", " : "") + escapeForMessage(All[I]->getName());
     if (All.size() > 10)
       List += ", ... (" + std::to_string(All.size()) + " in all)";
     return makeToolError(ExitCode::Usage,
-                         "no kernel named '" + Name + "' in " +
-                             M.getModuleIdentifier() +
+                         "no kernel named '" + escapeForMessage(Name) +
+                             "' in " + escapeForMessage(M.getModuleIdentifier()) +
                              (All.empty() ? "; it defines no kernels"
                                           : "; its kernels: " + List));
   }
@@ -622,13 +627,17 @@ Expected<LaunchManifest> splatKernels(Module &M, const SplatOptions &Opts) {
   return Manifest;
 }
 
+KernelManifest describeUnsplattedKernel(Function &Kernel) {
+  KernelPlan Plan;
+  Plan.F = &Kernel;
+  for (const Argument &A : Kernel.args())
+    Plan.Params.push_back(wholeParam(A));
+  TypeNames TypeName;
+  return describePlan(Plan, TypeName);
+}
+
 PreservedAnalyses KernelSplatPass::run(Module &M, ModuleAnalysisManager &) {
-  SplatOptions RunOpts = Opts;
-  if (!RunOpts.Note)
-    RunOpts.Note = [](const std::string &Note) {
-      errs() << "ir-sanitize-splat: note: " << Note << "\n";
-    };
-  Expected<LaunchManifest> Manifest = splatKernels(M, RunOpts);
+  Expected<LaunchManifest> Manifest = splatKernels(M, Opts);
   if (!Manifest) {
     M.getContext().emitError("ir-sanitize-splat: " +
                              toString(Manifest.takeError()));
@@ -641,8 +650,11 @@ PreservedAnalyses KernelSplatPass::run(Module &M, ModuleAnalysisManager &) {
                                    : PreservedAnalyses::none();
 }
 
-Expected<KernelSplatPass> KernelSplatPass::parse(StringRef Params) {
+Expected<KernelSplatPass>
+KernelSplatPass::parse(StringRef Params,
+                       std::function<void(const std::string &)> Note) {
   SplatOptions Opts;
+  Opts.Note = std::move(Note);
   std::string ManifestPath;
   while (!Params.empty()) {
     StringRef Param;

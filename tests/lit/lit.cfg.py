@@ -50,6 +50,20 @@ if os.path.exists(ptxas):
 else:
     lit_config.note("SKIPPED: no ptxas under %s; PTX is not assembled" % config.cuda_root)
 gpurun = os.path.join(config.irs_tools_dir, "ir-sanitize-gpurun")
+config.substitutions.append(("%gpurun", gpurun))
+config.substitutions.append(("%plan", "python3 " + os.path.join(config.test_source_root, "gpu", "Inputs", "plan.py")))
+if os.path.exists(gpurun):
+    config.available_features.add("gpurun")
+else:
+    lit_config.note("SKIPPED: ir-sanitize-gpurun was not built (no cuda.h); its plan checks are UNSUPPORTED")
+# Whether the CUDA driver library can be loaded (tests of the runner without
+# one say `UNSUPPORTED: libcuda`).
+import ctypes
+try:
+    ctypes.CDLL("libcuda.so.1")
+    config.available_features.add("libcuda")
+except OSError:
+    pass
 import subprocess
 if os.path.exists(gpurun) and subprocess.call([gpurun, "--probe"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) == 0:
     config.available_features.add("cuda-gpu")

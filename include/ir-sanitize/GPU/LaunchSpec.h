@@ -13,6 +13,10 @@
 //   "checks": "all" | "primal",                       (default "all")
 //   "fd_step": H, "tolerance": { "forward": F, "reverse": R } }   (optional)
 //
+// Sizes and counts are range-checked against the run plan's limits
+// (Support/PlanVocabulary.h): grid and block within CUDA's, all buffers
+// together at most plan::MaxTotalBufferBytes. An integer argument must be a
+// JSON integer in the leaf's range; a float argument must be finite.
 // Leaves not listed in "args" are zero. Pointer leaves bound to `wrt` or
 // `output` buffers are differentiated (enzyme_dup); everything else is const.
 //
@@ -21,6 +25,7 @@
 #define IR_SANITIZE_GPU_LAUNCHSPEC_H
 
 #include "ir-sanitize/Support/LaunchManifest.h"
+#include "ir-sanitize/Support/PlanVocabulary.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -34,14 +39,6 @@
 
 namespace irs {
 
-enum class ElementType { F32, F64, I32, I64, U8 };
-enum class BufferInit { Zero, Random, Range, Ones };
-
-llvm::StringRef elementTypeName(ElementType T);
-uint64_t elementSize(ElementType T);
-bool isFloatElement(ElementType T);
-llvm::StringRef bufferInitName(BufferInit I);
-
 struct BufferSpec {
   std::string Name;
   ElementType Type = ElementType::F32;
@@ -51,6 +48,8 @@ struct BufferSpec {
   bool Output = false;
   bool Wrt = false;
 
+  /// Count * element size; the spec reader guarantees that it does not wrap
+  /// and stays within plan::MaxTotalBufferBytes.
   uint64_t sizeInBytes() const { return Count * elementSize(Type); }
   bool differentiated() const { return Output || Wrt; }
 };

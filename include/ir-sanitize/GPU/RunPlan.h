@@ -1,8 +1,9 @@
 //===- RunPlan.h - The plan ir-sanitize-gpurun executes ---------*- C++ -*-===//
 //
-// gpu-check writes PTX files and plan.txt into its --emit-dir; the runner
-// (tools/ir-sanitize-gpurun, no LLVM) reads them back. plan.txt is line
-// based; tools/ir-sanitize-gpurun/RunPlan.h documents every record.
+// gpu-check writes PTX files and plan.json into its --emit-dir; the runner
+// (src/tools/ir-sanitize-gpurun, no LLVM) reads them back. The plan is a
+// versioned JSON document; docs/run-plan.md is its schema, and its words and
+// limits are Support/PlanVocabulary.h.
 //
 //===----------------------------------------------------------------------===//
 #ifndef IR_SANITIZE_GPU_RUNPLAN_H
@@ -10,6 +11,7 @@
 
 #include "ir-sanitize/GPU/ArgumentPacking.h"
 #include "ir-sanitize/GPU/LaunchSpec.h"
+#include "ir-sanitize/Support/PlanVocabulary.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -20,9 +22,9 @@
 
 namespace irs {
 
-/// One kernel the runner launches: "original", "splat", "forward", "reverse".
+/// One kernel the runner launches.
 struct PlannedKernel {
-  std::string Role;
+  KernelRole Role = KernelRole::Original;
   std::string PTXFile; ///< Relative to the plan directory.
   std::string Entry;
   std::vector<ParamImage> Params;
@@ -33,11 +35,17 @@ struct RunPlan {
   LaunchSpec Spec;    ///< Geometry, buffers, checks.
   CheckSettings Settings;
   std::vector<PlannedKernel> Kernels;
+  /// Why a plan has no derivative checks although the spec asked for them
+  /// (written as "skipped"; the runner reports them SKIPPED with it).
+  std::string DerivativesSkipped;
 
   void print(llvm::raw_ostream &OS) const;
 };
 
-/// Writes \p Plan to DIR/plan.txt atomically.
+/// DIR/plan.json.
+std::string runPlanPath(llvm::StringRef Dir);
+
+/// Writes \p Plan to runPlanPath(Dir) atomically.
 llvm::Error writeRunPlan(const RunPlan &Plan, llvm::StringRef Dir);
 
 } // namespace irs

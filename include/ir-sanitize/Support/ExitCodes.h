@@ -1,12 +1,15 @@
 //===- ExitCodes.h - Documented exit codes and tool errors ------*- C++ -*-===//
 //
-// Every failure of an ir-sanitize command ends in one of these codes with one
-// line on stderr. Library code reports failures as llvm::Error carrying a
-// ToolError, so that the drivers decide how to print them.
+// Every failure of an ir-sanitize command ends in one of the codes of
+// ExitCode.h with one line on stderr. Library code reports failures as
+// llvm::Error carrying a ToolError, so that the drivers decide how to print
+// them.
 //
 //===----------------------------------------------------------------------===//
 #ifndef IR_SANITIZE_SUPPORT_EXITCODES_H
 #define IR_SANITIZE_SUPPORT_EXITCODES_H
+
+#include "ir-sanitize/Support/ExitCode.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/Twine.h"
@@ -15,17 +18,6 @@
 #include <string>
 
 namespace irs {
-
-/// The exit codes documented in the README. Scripts rely on them exactly.
-enum class ExitCode : int {
-  Ok = 0,
-  Findings = 1,       ///< `check` found something / a check did not pass.
-  Usage = 2,          ///< Bad command line.
-  BadInput = 3,       ///< Input missing, unreadable or not valid IR.
-  OutputError = 4,    ///< Output could not be written.
-  VerifierFailed = 5, ///< The rewritten module failed the verifier (a bug).
-  NoEnzyme = 6,       ///< No usable Enzyme plugin was found.
-};
 
 /// An error that ends the tool with a given exit code and a one-line message.
 class ToolError : public llvm::ErrorInfo<ToolError> {
@@ -46,6 +38,12 @@ private:
 inline llvm::Error makeToolError(ExitCode Code, const llvm::Twine &Message) {
   return llvm::make_error<ToolError>(Code, Message.str());
 }
+
+/// \p Name (a user-given or IR name) as it appears in a one-line message:
+/// a backslash doubled, every other byte outside printable ASCII as \XX
+/// (two hex digits, as LLVM IR spells them), so that a name with newlines or
+/// terminal escape sequences can neither break nor forge a message line.
+std::string escapeForMessage(llvm::StringRef Name);
 
 /// Prints `<tool>: error: <message>` (one line) for every error in \p E and
 /// returns the exit code of the first one; plain llvm errors map to \p Default.

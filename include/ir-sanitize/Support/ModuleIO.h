@@ -4,11 +4,15 @@
 // errors as one line naming the file (and line:column for text IR).
 // Writing: to a temporary file in the destination directory, renamed into
 // place only once complete, so that a failure never leaves a partial file.
+// Temporaries are named `.NAME.irs-PID-XXXXXX.tmp`: a process killed while
+// writing (kill -9) leaves one, and the next write to NAME removes those
+// whose writer PID is no longer running.
 //
 //===----------------------------------------------------------------------===//
 #ifndef IR_SANITIZE_SUPPORT_MODULEIO_H
 #define IR_SANITIZE_SUPPORT_MODULEIO_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringRef.h"
@@ -17,9 +21,11 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace irs {
 
@@ -52,9 +58,36 @@ std::optional<IRFormat> parseIRFormat(llvm::StringRef Name);
 llvm::Error verifyModuleOrError(const llvm::Module &M, llvm::StringRef What);
 
 /// Verifies \p M, then writes it to \p Path ("-" = stdout) atomically, in
-/// \p Format, with debug info in \p DbgForm where this LLVM can write it.
+/// \p Format, with debug info in \p DbgForm where this LLVM can write it
+/// (see ProcessHooks::SetDebugInfoWriterOptions).
 llvm::Error writeModule(llvm::Module &M, llvm::StringRef Path, IRFormat Format,
                         DebugInfoForm DbgForm);
+
+/// Why writing \p M in \p DbgForm loses something, for the user; empty when
+/// nothing is lost (LLVM 21+ can only write debug records, which the LLVM 18
+/// of Julia 1.12 cannot read).
+std::string debugInfoFormWarning(const llvm::Module &M, DebugInfoForm DbgForm);
+
+/// One output of writeOutputsTogether: \p Fill prints the content; an
+/// error it returns (say, the verifier's) cancels every output.
+struct OutputFile {
+  std::string Path; ///< "-" = stdout.
+  std::function<llvm::Error(llvm::raw_ostream &)> Fill;
+};
+
+/// The output writeModule writes, for writeOutputsTogether. \p M must
+/// outlive it.
+OutputFile moduleOutput(llvm::Module &M, llvm::StringRef Path, IRFormat Format,
+                        DebugInfoForm DbgForm);
+
+/// Writes several files so that either all appear or none does: every file
+/// is opened first (an unwritable path fails before anything is written),
+/// files are filled into temporaries (concurrently: Fill functions must not
+/// share mutable state), and only once every one was written completely are
+/// they renamed into place. Outputs written in place (stdout, devices,
+/// FIFOs) are written after the temporaries succeeded, before the renames.
+/// The first error, in the order given, is returned.
+llvm::Error writeOutputsTogether(llvm::ArrayRef<OutputFile> Files);
 
 /// Writes whatever \p Fill prints to \p Path ("-" = stdout) atomically.
 /// Errors are ToolErrors with ExitCode::OutputError.
@@ -81,13 +114,20 @@ public:
   ~AtomicOutputFile();
 
   llvm::raw_ostream &os() { return *OS; }
-  /// Flushes, checks for write errors and renames the file into place; on
+  /// Flushes, closes and checks for write errors, without renaming; on
   /// failure nothing is left.
+  llvm::Error close();
+  /// Renames the closed file into place (nothing for one written in
+  /// place); on failure nothing is left.
+  llvm::Error rename();
+  /// close(), then rename().
   llvm::Error commit();
+  /// Removes the temporary file (nothing is left).
+  void discard();
+  bool isInPlace() const { return TempPath.empty(); }
 
 private:
   AtomicOutputFile() = default;
-  void discard();
 
   std::string Shown;               ///< The path as given, for messages.
   std::string Target;              ///< Rename destination (a real path).

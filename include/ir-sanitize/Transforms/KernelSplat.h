@@ -64,6 +64,11 @@ summarizeSplat(llvm::Module &M, const SplatOptions &Opts);
 llvm::Expected<LaunchManifest> splatKernels(llvm::Module &M,
                                             const SplatOptions &Opts);
 
+/// The manifest entry of \p Kernel as it stands, every parameter whole: the
+/// same description splatKernels gives, so that a kernel the splat left
+/// alone (or was told to leave alone) is packed by the same launch code.
+KernelManifest describeUnsplattedKernel(llvm::Function &Kernel);
+
 /// `opt -passes='ir-sanitize-splat<kernel=NAME;manifest=FILE>'`: the same
 /// rewrite; both parameters are optional and `kernel` may repeat.
 class KernelSplatPass : public llvm::PassInfoMixin<KernelSplatPass> {
@@ -74,8 +79,11 @@ public:
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
   static bool isRequired() { return true; }
 
-  /// Parses the text between `<` and `>` of the pipeline element.
-  static llvm::Expected<KernelSplatPass> parse(llvm::StringRef Params);
+  /// Parses the text between `<` and `>` of the pipeline element. The pass
+  /// prints nothing; \p Note (if set) is told what SplatOptions::Note is.
+  static llvm::Expected<KernelSplatPass>
+  parse(llvm::StringRef Params,
+        std::function<void(const std::string &)> Note = {});
 
 private:
   SplatOptions Opts;

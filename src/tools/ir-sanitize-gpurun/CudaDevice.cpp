@@ -1,13 +1,89 @@
 //===- CudaDevice.cpp - The CUDA driver API, as the runner uses it --------===//
+//
+// libcuda.so.1 is loaded with dlopen on first use rather than linked, so the
+// runner starts (and validates plans) on machines without an NVIDIA driver.
+//
+//===----------------------------------------------------------------------===//
 #include "CudaDevice.h"
+
+#include <dlfcn.h>
 
 namespace gpurun {
 
 namespace {
+
+// Every driver entry point the runner calls. cuda.h maps some names to
+// versioned symbols (cuMemAlloc -> cuMemAlloc_v2); the members below go
+// through the same macros, and IRS_CUDA_SYMBOL spells the symbol they name.
+#define IRS_CUDA_FUNCTIONS(X)                                                  \
+  X(cuInit)                                                                    \
+  X(cuDriverGetVersion)                                                        \
+  X(cuGetErrorName)                                                            \
+  X(cuGetErrorString)                                                          \
+  X(cuDeviceGetCount)                                                          \
+  X(cuDeviceGet)                                                               \
+  X(cuDeviceGetName)                                                           \
+  X(cuDeviceGetAttribute)                                                      \
+  X(cuDevicePrimaryCtxRetain)                                                  \
+  X(cuDevicePrimaryCtxRelease)                                                 \
+  X(cuCtxSetCurrent)                                                           \
+  X(cuModuleLoadDataEx)                                                        \
+  X(cuModuleGetFunction)                                                       \
+  X(cuModuleUnload)                                                            \
+  X(cuMemAlloc)                                                                \
+  X(cuMemFree)                                                                 \
+  X(cuMemcpyHtoD)                                                              \
+  X(cuMemcpyDtoH)                                                              \
+  X(cuEventCreate)                                                             \
+  X(cuEventDestroy)                                                            \
+  X(cuEventRecord)                                                             \
+  X(cuEventSynchronize)                                                        \
+  X(cuEventElapsedTime)                                                        \
+  X(cuLaunchKernel)
+#define IRS_CUDA_STRINGIFY(Name) #Name
+#define IRS_CUDA_SYMBOL(Name) IRS_CUDA_STRINGIFY(Name)
+
+struct DriverAPI {
+#define IRS_CUDA_MEMBER(Name) decltype(&::Name) Name = nullptr;
+  IRS_CUDA_FUNCTIONS(IRS_CUDA_MEMBER)
+#undef IRS_CUDA_MEMBER
+  bool Loaded = false;
+  std::string LoadError; ///< Why the driver could not be loaded.
+};
+
+DriverAPI loadDriverAPI() {
+  DriverAPI API;
+  void *Lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!Lib) {
+    const char *Why = dlerror();
+    // dlerror() names the library: "libcuda.so.1: cannot open ...".
+    API.LoadError = Why ? Why : "cannot load libcuda.so.1";
+    return API;
+  }
+#define IRS_CUDA_RESOLVE(Name)                                                 \
+  API.Name =                                                                   \
+      reinterpret_cast<decltype(API.Name)>(dlsym(Lib, IRS_CUDA_SYMBOL(Name))); \
+  if (!API.Name) {                                                             \
+    API.LoadError = "libcuda.so.1 lacks " IRS_CUDA_SYMBOL(Name);               \
+    return API;                                                                \
+  }
+  IRS_CUDA_FUNCTIONS(IRS_CUDA_RESOLVE)
+#undef IRS_CUDA_RESOLVE
+  API.Loaded = true;
+  return API; // the library stays loaded for the life of the process
+}
+
+/// The driver, loaded on first use. Its entry points are only called once
+/// probe() or the CudaDevice constructor found them loaded.
+const DriverAPI &cu() {
+  static const DriverAPI API = loadDriverAPI();
+  return API;
+}
+
 std::string describe(CUresult R) {
   const char *Name = nullptr, *Text = nullptr;
-  cuGetErrorName(R, &Name);
-  cuGetErrorString(R, &Text);
+  cu().cuGetErrorName(R, &Name);
+  cu().cuGetErrorString(R, &Text);
   return std::string(Name ? Name : "CUDA_ERROR_?") + " (" +
          (Text ? Text : "unknown") + ")";
 }
@@ -19,10 +95,14 @@ void check(CUresult R, const char *Call) {
 } // namespace
 
 bool CudaDevice::probe(std::string &Why) {
-  CUresult R = cuInit(0);
+  if (!cu().Loaded) {
+    Why = "no usable CUDA driver: " + cu().LoadError;
+    return false;
+  }
+  CUresult R = cu().cuInit(0);
   int Count = 0;
   if (R == CUDA_SUCCESS)
-    R = cuDeviceGetCount(&Count);
+    R = cu().cuDeviceGetCount(&Count);
   if (R != CUDA_SUCCESS) {
     Why = "no usable CUDA driver: " + describe(R);
     return false;
@@ -35,36 +115,38 @@ bool CudaDevice::probe(std::string &Why) {
 }
 
 CudaDevice::CudaDevice(int Ordinal) {
-  check(cuInit(0), "cuInit");
-  check(cuDeviceGet(&Dev, Ordinal), "cuDeviceGet");
-  check(cuDevicePrimaryCtxRetain(&Ctx, Dev), "cuDevicePrimaryCtxRetain");
-  check(cuCtxSetCurrent(Ctx), "cuCtxSetCurrent");
-  check(cuEventCreate(&Start, CU_EVENT_DEFAULT), "cuEventCreate");
-  check(cuEventCreate(&Stop, CU_EVENT_DEFAULT), "cuEventCreate");
+  if (!cu().Loaded)
+    throw CudaError("no usable CUDA driver: " + cu().LoadError);
+  check(cu().cuInit(0), "cuInit");
+  check(cu().cuDeviceGet(&Dev, Ordinal), "cuDeviceGet");
+  check(cu().cuDevicePrimaryCtxRetain(&Ctx, Dev), "cuDevicePrimaryCtxRetain");
+  check(cu().cuCtxSetCurrent(Ctx), "cuCtxSetCurrent");
+  check(cu().cuEventCreate(&Start, CU_EVENT_DEFAULT), "cuEventCreate");
+  check(cu().cuEventCreate(&Stop, CU_EVENT_DEFAULT), "cuEventCreate");
 }
 
 CudaDevice::~CudaDevice() {
   for (CUdeviceptr P : Allocations)
-    cuMemFree(P);
+    cu().cuMemFree(P);
   for (CUmodule M : Modules)
-    cuModuleUnload(M);
+    cu().cuModuleUnload(M);
   if (Start)
-    cuEventDestroy(Start);
+    cu().cuEventDestroy(Start);
   if (Stop)
-    cuEventDestroy(Stop);
+    cu().cuEventDestroy(Stop);
   if (Ctx)
-    cuDevicePrimaryCtxRelease(Dev);
+    cu().cuDevicePrimaryCtxRelease(Dev);
 }
 
 std::string CudaDevice::name() const {
   char Name[256] = {0};
-  cuDeviceGetName(Name, sizeof(Name) - 1, Dev);
+  cu().cuDeviceGetName(Name, sizeof(Name) - 1, Dev);
   int Major = 0, Minor = 0, Driver = 0;
-  cuDeviceGetAttribute(&Major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
-                       Dev);
-  cuDeviceGetAttribute(&Minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
-                       Dev);
-  cuDriverGetVersion(&Driver);
+  cu().cuDeviceGetAttribute(&Major,
+                            CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, Dev);
+  cu().cuDeviceGetAttribute(&Minor,
+                            CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, Dev);
+  cu().cuDriverGetVersion(&Driver);
   return std::string(Name) + " (sm_" + std::to_string(Major) +
          std::to_string(Minor) + ", CUDA driver " +
          std::to_string(Driver / 1000) + "." +
@@ -80,13 +162,13 @@ CUfunction CudaDevice::loadKernel(const std::string &Ptx,
                          CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
   void *Vals[] = {Log, reinterpret_cast<void *>(sizeof(Log) - 1)};
   CUmodule M;
-  CUresult R = cuModuleLoadDataEx(&M, Ptx.c_str(), 2, Opts, Vals);
+  CUresult R = cu().cuModuleLoadDataEx(&M, Ptx.c_str(), 2, Opts, Vals);
   if (R != CUDA_SUCCESS)
     throw CudaError(What + ": cuModuleLoadDataEx failed: " + describe(R) +
                     (Log[0] ? std::string(": ") + Log : ""));
   Modules.push_back(M);
   CUfunction F;
-  R = cuModuleGetFunction(&F, M, Entry.c_str());
+  R = cu().cuModuleGetFunction(&F, M, Entry.c_str());
   if (R != CUDA_SUCCESS)
     throw CudaError(What + ": no kernel '" + Entry + "': " + describe(R));
   return F;
@@ -94,31 +176,33 @@ CUfunction CudaDevice::loadKernel(const std::string &Ptx,
 
 CUdeviceptr CudaDevice::allocate(size_t Bytes) {
   CUdeviceptr P;
-  check(cuMemAlloc(&P, Bytes), "cuMemAlloc");
+  check(cu().cuMemAlloc(&P, Bytes), "cuMemAlloc");
   Allocations.push_back(P);
   return P;
 }
 
 void CudaDevice::upload(CUdeviceptr Dst, const HostBuffer &Src) {
-  check(cuMemcpyHtoD(Dst, Src.Bytes.data(), Src.Bytes.size()), "cuMemcpyHtoD");
+  check(cu().cuMemcpyHtoD(Dst, Src.Bytes.data(), Src.Bytes.size()),
+        "cuMemcpyHtoD");
 }
 
 void CudaDevice::download(HostBuffer &Dst, CUdeviceptr Src) {
-  check(cuMemcpyDtoH(Dst.Bytes.data(), Src, Dst.Bytes.size()), "cuMemcpyDtoH");
+  check(cu().cuMemcpyDtoH(Dst.Bytes.data(), Src, Dst.Bytes.size()),
+        "cuMemcpyDtoH");
 }
 
 float CudaDevice::launch(CUfunction F, const LaunchGeometry &G,
                          std::vector<void *> &Params, unsigned Count) {
-  check(cuEventRecord(Start, nullptr), "cuEventRecord");
+  check(cu().cuEventRecord(Start, nullptr), "cuEventRecord");
   for (unsigned I = 0; I < Count; ++I)
-    check(cuLaunchKernel(F, G.Grid[0], G.Grid[1], G.Grid[2], G.Block[0],
-                         G.Block[1], G.Block[2], 0, nullptr, Params.data(),
-                         nullptr),
+    check(cu().cuLaunchKernel(F, G.Grid[0], G.Grid[1], G.Grid[2], G.Block[0],
+                              G.Block[1], G.Block[2], 0, nullptr, Params.data(),
+                              nullptr),
           "cuLaunchKernel");
-  check(cuEventRecord(Stop, nullptr), "cuEventRecord");
-  check(cuEventSynchronize(Stop), "kernel execution (cuEventSynchronize)");
+  check(cu().cuEventRecord(Stop, nullptr), "cuEventRecord");
+  check(cu().cuEventSynchronize(Stop), "kernel execution (cuEventSynchronize)");
   float Ms = 0;
-  check(cuEventElapsedTime(&Ms, Start, Stop), "cuEventElapsedTime");
+  check(cu().cuEventElapsedTime(&Ms, Start, Stop), "cuEventElapsedTime");
   return Ms / Count;
 }
 

@@ -1,7 +1,7 @@
-//===- CudaDevice.h - The CUDA driver API, as the runner uses it -*- C++
-//-*-===//
+//===- CudaDevice.h - The CUDA driver API for the runner --------*- C++ -*-===//
 //
-// A thin RAII layer over the driver API (libcuda only, no runtime library):
+// A thin RAII layer over the driver API (libcuda.so.1, loaded at run time;
+// no runtime library):
 // one primary context, PTX modules loaded with the JIT log kept for errors,
 // buffers, and launches timed with events. Every driver failure becomes a
 // CudaError naming the call.

@@ -6,56 +6,56 @@
 namespace gpurun {
 
 double HostBuffer::get(uint64_t I) const {
-  const uint8_t *P = Bytes.data() + I * elemSize(Type);
+  const uint8_t *P = Bytes.data() + I * irs::elementSize(Type);
   switch (Type) {
-  case ElemType::F32: {
+  case ElementType::F32: {
     float V;
     std::memcpy(&V, P, 4);
     return V;
   }
-  case ElemType::F64: {
+  case ElementType::F64: {
     double V;
     std::memcpy(&V, P, 8);
     return V;
   }
-  case ElemType::I32: {
+  case ElementType::I32: {
     int32_t V;
     std::memcpy(&V, P, 4);
     return V;
   }
-  case ElemType::I64: {
+  case ElementType::I64: {
     int64_t V;
     std::memcpy(&V, P, 8);
     return static_cast<double>(V);
   }
-  case ElemType::U8:
+  case ElementType::U8:
     return *P;
   }
   return 0;
 }
 
 void HostBuffer::set(uint64_t I, double V) {
-  uint8_t *P = Bytes.data() + I * elemSize(Type);
+  uint8_t *P = Bytes.data() + I * irs::elementSize(Type);
   switch (Type) {
-  case ElemType::F32: {
+  case ElementType::F32: {
     float F = static_cast<float>(V);
     std::memcpy(P, &F, 4);
     return;
   }
-  case ElemType::F64:
+  case ElementType::F64:
     std::memcpy(P, &V, 8);
     return;
-  case ElemType::I32: {
+  case ElementType::I32: {
     int32_t N = static_cast<int32_t>(V);
     std::memcpy(P, &N, 4);
     return;
   }
-  case ElemType::I64: {
+  case ElementType::I64: {
     int64_t N = static_cast<int64_t>(V);
     std::memcpy(P, &N, 8);
     return;
   }
-  case ElemType::U8:
+  case ElementType::U8:
     *P = static_cast<uint8_t>(V);
     return;
   }
@@ -79,27 +79,28 @@ HostBuffer initialContents(const Buffer &B) {
   HostBuffer H(B.Type, B.Count);
   uint64_t State = B.Seed;
   for (uint64_t I = 0; I < B.Count; ++I) {
-    switch (B.InitKind) {
-    case Init::Zero:
+    switch (B.Init) {
+    case BufferInit::Zero:
       break;
-    case Init::Ones:
+    case BufferInit::Ones:
       H.set(I, 1);
       break;
-    case Init::Range:
+    case BufferInit::Range:
       H.set(I, static_cast<double>(I));
       break;
-    case Init::Random:
+    case BufferInit::Random:
       // Floats in [0.5, 1.5) stay away from zero (log, division); integers
       // in [0, 100).
-      H.set(I, isFloat(B.Type) ? 0.5 + unitRandom(State)
-                               : static_cast<double>(nextRandom(State) % 100));
+      H.set(I, irs::isFloatElement(B.Type)
+                   ? 0.5 + unitRandom(State)
+                   : static_cast<double>(nextRandom(State) % 100));
       break;
     }
   }
   return H;
 }
 
-HostBuffer randomDirection(ElemType Type, uint64_t Count, uint64_t Seed) {
+HostBuffer randomDirection(ElementType Type, uint64_t Count, uint64_t Seed) {
   HostBuffer H(Type, Count);
   uint64_t State = Seed ^ 0x5DEECE66DULL;
   for (uint64_t I = 0; I < Count; ++I)
@@ -115,7 +116,7 @@ HostBuffer axpy(const HostBuffer &X, double Scale, const HostBuffer &V) {
 }
 
 uint64_t countDifferences(const HostBuffer &A, const HostBuffer &B) {
-  size_t Size = elemSize(A.Type);
+  size_t Size = irs::elementSize(A.Type);
   uint64_t N = 0;
   for (uint64_t I = 0; I < A.count(); ++I)
     N += std::memcmp(&A.Bytes[I * Size], &B.Bytes[I * Size], Size) != 0;

@@ -16,13 +16,15 @@
 namespace gpurun {
 
 struct HostBuffer {
-  ElemType Type = ElemType::F32;
+  ElementType Type = ElementType::F32;
   std::vector<uint8_t> Bytes;
 
   HostBuffer() = default;
-  HostBuffer(ElemType Type, uint64_t Count)
-      : Type(Type), Bytes(Count * elemSize(Type), 0) {}
-  uint64_t count() const { return Bytes.size() / elemSize(Type); }
+  /// Count comes from a read plan, so Count * element size cannot wrap and
+  /// is at most plan::MaxTotalBufferBytes.
+  HostBuffer(ElementType Type, uint64_t Count)
+      : Type(Type), Bytes(Count * irs::elementSize(Type), 0) {}
+  uint64_t count() const { return Bytes.size() / irs::elementSize(Type); }
   double get(uint64_t I) const;
   void set(uint64_t I, double V);
 };
@@ -31,7 +33,7 @@ struct HostBuffer {
 HostBuffer initialContents(const Buffer &B);
 
 /// Uniform values in [-1, 1) from \p Seed, for tangents and cotangents.
-HostBuffer randomDirection(ElemType Type, uint64_t Count, uint64_t Seed);
+HostBuffer randomDirection(ElementType Type, uint64_t Count, uint64_t Seed);
 
 /// X + Scale * V, element by element, rounded to X's type.
 HostBuffer axpy(const HostBuffer &X, double Scale, const HostBuffer &V);

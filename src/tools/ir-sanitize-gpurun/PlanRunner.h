@@ -31,7 +31,7 @@ struct CheckResult {
 };
 
 struct Timing {
-  std::string Role;
+  KernelRole Role = KernelRole::Original;
   double MedianMs = 0;
   double MinMs = 0;
   unsigned Samples = 0; ///< Timed samples (the median is over these).
@@ -57,7 +57,7 @@ private:
   const Plan &P;
   CudaDevice &Dev;
   LaunchGeometry Geometry;
-  std::map<std::string, CUfunction> Kernels;
+  std::map<KernelRole, CUfunction> Kernels;
   std::vector<CUdeviceptr> Primal, Shadow;
 
   void loadKernels(const std::string &Dir);
@@ -65,14 +65,17 @@ private:
   /// to zero except \p Shadows.
   void reset(const BufferSet &Overrides, const BufferSet &Shadows);
   /// Mean milliseconds per launch over \p Count launches.
-  float launch(const std::string &Role, unsigned Count = 1);
+  float launch(KernelRole Role, unsigned Count = 1);
   BufferSet readOutputs(bool FromShadow);
   BufferSet directions(bool ForWrt, uint64_t Salt) const;
 
   CheckResult checkPrimal();
   CheckResult checkForward(BufferSet &Jv, BufferSet &V);
   CheckResult checkReverse(const BufferSet &Jv, const BufferSet &V);
-  Timing time(const std::string &Role, unsigned Repeats);
+  Timing time(KernelRole Role, unsigned Repeats);
+  /// The forward and reverse rows of a plan whose derivative checks were
+  /// left out, with the plan's reason.
+  void addSkippedDerivativeChecks(RunResults &R) const;
 };
 
 } // namespace gpurun

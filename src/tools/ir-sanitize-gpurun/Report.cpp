@@ -1,6 +1,8 @@
 //===- Report.cpp - The runner's table and JSON report --------------------===//
 #include "Report.h"
 
+#include <nlohmann/json.hpp>
+
 #include <cstdio>
 #include <string>
 
@@ -15,36 +17,29 @@ std::string fmt(const char *Format, double V) {
 
 double baselineMs(const RunResults &R) {
   for (const Timing &T : R.Timings)
-    if (T.Role == "original")
+    if (T.Role == KernelRole::Original)
       return T.MedianMs;
   return 0;
 }
 
-std::string jsonString(const std::string &S) {
-  std::string Out = "\"";
-  for (char C : S) {
-    if (C == '"' || C == '\\')
-      Out += '\\';
-    if (static_cast<unsigned char>(C) < 0x20) {
-      Out += fmt("\\u%04x", static_cast<unsigned char>(C));
-      continue;
-    }
-    Out += C;
-  }
-  return Out + "\"";
-}
-
 /// The project's benchmark targets (README): time relative to the original
 /// primal kernel. Reported, never turned into a failed check.
-double targetRatio(const std::string &Role) {
-  return Role == "splat"     ? 1.02
-         : Role == "forward" ? 2.0
-         : Role == "reverse" ? 4.0
-                             : 0.0;
+double targetRatio(KernelRole Role) {
+  switch (Role) {
+  case KernelRole::Original:
+    return 0.0;
+  case KernelRole::Splat:
+    return 1.02;
+  case KernelRole::Forward:
+    return 2.0;
+  case KernelRole::Reverse:
+    return 4.0;
+  }
+  return 0.0;
 }
 
 const char *verdict(const CheckResult &C) {
-  return !C.Ran ? "SKIP" : C.Passed ? "PASS" : "FAIL";
+  return !C.Ran ? "SKIPPED" : C.Passed ? "PASS" : "FAIL";
 }
 } // namespace
 
@@ -54,9 +49,12 @@ void printTable(std::ostream &OS, const Plan &P, const RunResults &R) {
      << R.Block[0] << "x" << R.Block[1] << "x" << R.Block[2] << "\n\n";
   OS << "check     result  value       tolerance  detail\n";
   for (const CheckResult &C : R.Checks) {
-    std::string Value =
-        C.Name == "primal" ? fmt("%.0f", C.Value) : fmt("%.3e", C.Value);
-    std::string Tol = C.Name == "primal" ? "0" : fmt("%.1e", C.Tolerance);
+    std::string Value = !C.Ran               ? "-"
+                        : C.Name == "primal" ? fmt("%.0f", C.Value)
+                                             : fmt("%.3e", C.Value);
+    std::string Tol = !C.Ran               ? "-"
+                      : C.Name == "primal" ? "0"
+                                           : fmt("%.1e", C.Tolerance);
     char Line[512];
     std::snprintf(Line, sizeof(Line), "%-9s %-7s %-11s %-10s ", C.Name.c_str(),
                   verdict(C), Value.c_str(), Tol.c_str());
@@ -72,7 +70,8 @@ void printTable(std::ostream &OS, const Plan &P, const RunResults &R) {
                                   : "baseline";
     char Line[256];
     std::snprintf(Line, sizeof(Line), "%-9s %-10.4f %-10.4f %-7.3f %s\n",
-                  T.Role.c_str(), T.MedianMs, T.MinMs, Ratio, Goal.c_str());
+                  irs::spelling(T.Role), T.MedianMs, T.MinMs, Ratio,
+                  Goal.c_str());
     OS << Line;
   }
   if (!R.Timings.empty())
@@ -82,46 +81,44 @@ void printTable(std::ostream &OS, const Plan &P, const RunResults &R) {
 }
 
 void printJSON(std::ostream &OS, const Plan &P, const RunResults &R) {
-  OS << "{\n  \"kernel\": " << jsonString(P.Kernel)
-     << ",\n  \"device\": " << jsonString(R.Device) << ",\n  \"grid\": ["
-     << R.Grid[0] << ", " << R.Grid[1] << ", " << R.Grid[2]
-     << "],\n  \"block\": [" << R.Block[0] << ", " << R.Block[1] << ", "
-     << R.Block[2] << "],\n  \"buffers\": [";
-  for (size_t I = 0; I < P.Buffers.size(); ++I) {
-    const Buffer &B = P.Buffers[I];
-    OS << (I ? ", " : "") << "{\"name\": " << jsonString(B.Name)
-       << ", \"type\": \"" << typeName(B.Type) << "\", \"count\": " << B.Count
-       << ", \"output\": " << (B.Output ? "true" : "false")
-       << ", \"wrt\": " << (B.Wrt ? "true" : "false") << "}";
-  }
-  OS << "],\n  \"checks\": [";
-  for (size_t I = 0; I < R.Checks.size(); ++I) {
-    const CheckResult &C = R.Checks[I];
-    OS << (I ? "," : "") << "\n    {\"name\": " << jsonString(C.Name)
-       << ", \"result\": \"" << verdict(C)
-       << "\", \"value\": " << fmt("%.6e", C.Value)
-       << ", \"tolerance\": " << fmt("%.6e", C.Tolerance)
-       << ", \"detail\": " << jsonString(C.Detail) << "}";
-  }
+  using nlohmann::ordered_json;
+  ordered_json J;
+  J["kernel"] = P.Kernel;
+  J["device"] = R.Device;
+  J["grid"] = {R.Grid[0], R.Grid[1], R.Grid[2]};
+  J["block"] = {R.Block[0], R.Block[1], R.Block[2]};
+  J["buffers"] = ordered_json::array();
+  for (const Buffer &B : P.Buffers)
+    J["buffers"].push_back({{"name", B.Name},
+                            {"type", irs::spelling(B.Type)},
+                            {"count", B.Count},
+                            {"output", B.Output},
+                            {"wrt", B.Wrt}});
+  J["checks"] = ordered_json::array();
+  for (const CheckResult &C : R.Checks)
+    J["checks"].push_back({{"name", C.Name},
+                           {"result", verdict(C)},
+                           {"value", C.Value},
+                           {"tolerance", C.Tolerance},
+                           {"detail", C.Detail}});
   double Base = baselineMs(R);
-  OS << "\n  ],\n  \"timings\": [";
-  for (size_t I = 0; I < R.Timings.size(); ++I) {
-    const Timing &T = R.Timings[I];
-    OS << (I ? "," : "") << "\n    {\"kernel\": " << jsonString(T.Role)
-       << ", \"median_ms\": " << fmt("%.6f", T.MedianMs)
-       << ", \"min_ms\": " << fmt("%.6f", T.MinMs)
-       << ", \"samples\": " << T.Samples
-       << ", \"launches_per_sample\": " << T.LaunchesPerSample
-       << ", \"ratio_to_original\": "
-       << fmt("%.4f", Base > 0 ? T.MedianMs / Base : 0.0);
-    if (double Target = targetRatio(T.Role))
-      OS << ", \"target_ratio\": " << fmt("%.2f", Target)
-         << ", \"meets_target\": "
-         << (Base > 0 && T.MedianMs / Base <= Target ? "true" : "false");
-    OS << "}";
+  J["timings"] = ordered_json::array();
+  for (const Timing &T : R.Timings) {
+    double Ratio = Base > 0 ? T.MedianMs / Base : 0.0;
+    ordered_json Row = {{"kernel", irs::spelling(T.Role)},
+                        {"median_ms", T.MedianMs},
+                        {"min_ms", T.MinMs},
+                        {"samples", T.Samples},
+                        {"launches_per_sample", T.LaunchesPerSample},
+                        {"ratio_to_original", Ratio}};
+    if (double Target = targetRatio(T.Role)) {
+      Row["target_ratio"] = Target;
+      Row["meets_target"] = Base > 0 && Ratio <= Target;
+    }
+    J["timings"].push_back(std::move(Row));
   }
-  OS << "\n  ],\n  \"passed\": " << (R.allPassed() ? "true" : "false")
-     << "\n}\n";
+  J["passed"] = R.allPassed();
+  OS << J.dump(2) << "\n";
 }
 
 } // namespace gpurun

@@ -1,281 +1,328 @@
-//===- RunPlan.cpp - Reading the line-based run plan ----------------------===//
+//===- RunPlan.cpp - Reading the JSON run plan with nlohmann-json ---------===//
 #include "RunPlan.h"
 
-#include <cstdlib>
-#include <sstream>
+#include "ir-sanitize/Support/JSONDepth.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <initializer_list>
+#include <stdexcept>
+
+using nlohmann::json;
 
 namespace gpurun {
 
-size_t elemSize(ElemType T) {
-  switch (T) {
-  case ElemType::F32:
-  case ElemType::I32:
-    return 4;
-  case ElemType::F64:
-  case ElemType::I64:
-    return 8;
-  case ElemType::U8:
-    return 1;
-  }
-  return 1;
-}
-
-const char *typeName(ElemType T) {
-  static const char *const Names[] = {"f32", "f64", "i32", "i64", "u8"};
-  return Names[static_cast<int>(T)];
-}
-
-bool isFloat(ElemType T) { return T == ElemType::F32 || T == ElemType::F64; }
-
-const KernelLaunch *Plan::launch(const std::string &Role) const {
+const KernelLaunch *Plan::launch(KernelRole Role) const {
   auto It = Launches.find(Role);
   return It == Launches.end() ? nullptr : &It->second;
 }
 
 namespace {
 
-bool parseType(const std::string &S, ElemType &T) {
-  static const std::pair<const char *, ElemType> Types[] = {
-      {"f32", ElemType::F32},
-      {"f64", ElemType::F64},
-      {"i32", ElemType::I32},
-      {"i64", ElemType::I64},
-      {"u8", ElemType::U8}};
-  for (const auto &[Name, Type] : Types)
-    if (S == Name) {
-      T = Type;
-      return true;
-    }
-  return false;
+namespace plan = irs::plan;
+
+/// "FIELD: problem"; parsePlan turns it into its Error.
+struct PlanError : std::runtime_error {
+  PlanError(const std::string &Field, const std::string &Problem)
+      : std::runtime_error(Field + ": " + Problem) {}
+};
+
+std::string member(const std::string &Where, const char *Key) {
+  return Where.empty() ? Key : Where + "." + Key;
 }
 
-bool parseInit(const std::string &S, Init &I) {
-  static const std::pair<const char *, Init> Inits[] = {
-      {"zero", Init::Zero},
-      {"ones", Init::Ones},
-      {"range", Init::Range},
-      {"random", Init::Random}};
-  for (const auto &[Name, Kind] : Inits)
-    if (S == Name) {
-      I = Kind;
-      return true;
-    }
-  return false;
+std::string element(const std::string &Where, size_t I) {
+  return Where + "[" + std::to_string(I) + "]";
 }
 
-bool parseUnsigned(const std::string &S, uint64_t &V) {
-  if (S.empty() || S[0] == '-')
-    return false;
-  char *End = nullptr;
-  V = std::strtoull(S.c_str(), &End, 10);
-  return *End == '\0';
+/// Readers of one JSON value each, named by the field path for errors.
+const json &field(const json &Obj, const std::string &Where, const char *Key) {
+  auto It = Obj.find(Key);
+  if (It == Obj.end())
+    throw PlanError(member(Where, Key), "missing");
+  return *It;
 }
 
-bool parseDouble(const std::string &S, double &V) {
-  char *End = nullptr;
-  V = std::strtod(S.c_str(), &End);
-  return !S.empty() && *End == '\0' && V > 0;
-}
-
-bool parseHex(const std::string &S, uint64_t Size, std::vector<uint8_t> &Out) {
-  Out.assign(Size, 0);
-  if (S == "-")
-    return true;
-  if (S.size() != 2 * Size)
-    return false;
-  for (uint64_t I = 0; I < Size; ++I) {
-    char Byte[3] = {S[2 * I], S[2 * I + 1], 0};
-    char *End = nullptr;
-    Out[I] = static_cast<uint8_t>(std::strtoul(Byte, &End, 16));
-    if (*End != '\0')
-      return false;
+const json &object(const json &V, const std::string &Where,
+                   std::initializer_list<const char *> Keys) {
+  if (!V.is_object())
+    throw PlanError(Where.empty() ? "plan" : Where, "must be an object");
+  for (const auto &[Key, Value] : V.items()) {
+    bool Known = false;
+    for (const char *K : Keys)
+      Known |= Key == K;
+    if (!Known)
+      throw PlanError(Where.empty() ? Key : Where + "." + Key, "unknown field");
   }
-  return true;
+  return V;
 }
 
-bool isRole(const std::string &R) {
-  return R == "original" || R == "splat" || R == "forward" || R == "reverse";
+const json &array(const json &V, const std::string &Where) {
+  if (!V.is_array())
+    throw PlanError(Where, "must be an array");
+  return V;
 }
 
-/// Parses one record into \p P; returns an error message or "".
-class LineParser {
+std::string string(const json &V, const std::string &Where) {
+  if (!V.is_string())
+    throw PlanError(Where, "must be a string");
+  return V.get<std::string>();
+}
+
+bool boolean(const json &V, const std::string &Where) {
+  if (!V.is_boolean())
+    throw PlanError(Where, "must be true or false");
+  return V.get<bool>();
+}
+
+/// An integer in [Min, Max]. nlohmann keeps integers beyond uint64 (and
+/// every literal with a fraction or exponent) as floats; they are rejected.
+uint64_t integer(const json &V, const std::string &Where, uint64_t Min,
+                 uint64_t Max) {
+  if (!V.is_number_unsigned() || V.get<uint64_t>() < Min ||
+      V.get<uint64_t>() > Max)
+    throw PlanError(Where, "must be an integer from " + std::to_string(Min) +
+                               " to " + std::to_string(Max) + ", not " +
+                               V.dump());
+  return V.get<uint64_t>();
+}
+
+double positive(const json &V, const std::string &Where) {
+  if (!V.is_number() || !std::isfinite(V.get<double>()) ||
+      !(V.get<double>() > 0))
+    throw PlanError(Where, "must be a finite positive number, not " + V.dump());
+  return V.get<double>();
+}
+
+template <typename Enum> Enum word(const json &V, const std::string &Where) {
+  std::optional<Enum> E = irs::parseSpelling<Enum>(string(V, Where));
+  if (!E)
+    throw PlanError(Where, "unknown " +
+                               std::string(irs::Vocabulary<Enum>::What) + " '" +
+                               V.get<std::string>() + "' (expected " +
+                               irs::spellingList<Enum>() + ")");
+  return *E;
+}
+
+class PlanReader {
 public:
-  explicit LineParser(Plan &P) : P(P) {}
-  std::string parse(const std::vector<std::string> &T);
+  explicit PlanReader(Plan &P) : P(P) {}
+  void read(const json &Root);
 
 private:
   Plan &P;
-  std::string buffer(const std::vector<std::string> &T);
-  std::string param(const std::vector<std::string> &T);
-  std::string reloc(const std::vector<std::string> &T);
-  std::string geometry(const std::vector<std::string> &T);
-  int bufferIndex(const std::string &Name) const;
+  void readHeader(const json &Root);
+  void readLaunch(const json &V);
+  void readBuffers(const json &V);
+  void readKernel(const json &V, const std::string &Where);
+  Param readParam(const json &V, const std::string &Where);
+  Reloc readReloc(const json &V, const std::string &Where, uint64_t Size);
+  void checkRoles() const;
 };
 
-int LineParser::bufferIndex(const std::string &Name) const {
-  for (size_t I = 0; I < P.Buffers.size(); ++I)
-    if (P.Buffers[I].Name == Name)
-      return static_cast<int>(I);
+void PlanReader::readHeader(const json &Root) {
+  if (string(field(Root, "", "format"), "format") != plan::FormatName)
+    throw PlanError("format", "not an ir-sanitize run plan (expected \"" +
+                                  std::string(plan::FormatName) + "\")");
+  const json &Version = field(Root, "", "version");
+  if (!Version.is_number_integer() || Version.get<int64_t>() != plan::Version)
+    throw PlanError("version", "plan version " + Version.dump() +
+                                   " is not supported (this runner reads "
+                                   "version " +
+                                   std::to_string(plan::Version) + ")");
+}
+
+void PlanReader::readLaunch(const json &V) {
+  object(V, "launch", {"threads", "grid", "block"});
+  if (V.contains("threads")) {
+    if (V.contains("grid") || V.contains("block"))
+      throw PlanError("launch", "give either threads or grid and block");
+    P.Threads = integer(V["threads"], "launch.threads", 1, plan::MaxThreads);
+    return;
+  }
+  uint64_t Dims[2][3];
+  const char *Keys[2] = {"grid", "block"};
+  for (int K = 0; K < 2; ++K) {
+    std::string Where = member("launch", Keys[K]);
+    const json &A = array(field(V, "launch", Keys[K]), Where);
+    if (A.size() != 3)
+      throw PlanError(Where, "must have 3 sizes");
+    for (size_t I = 0; I < 3; ++I)
+      Dims[K][I] = integer(A[I], element(Where, I), 1, plan::MaxGridX);
+  }
+  if (const char *Problem = plan::checkGeometry(Dims[0], Dims[1]))
+    throw PlanError("launch", Problem);
+  for (int I = 0; I < 3; ++I) {
+    P.Grid[I] = static_cast<unsigned>(Dims[0][I]); // checked above
+    P.Block[I] = static_cast<unsigned>(Dims[1][I]);
+  }
+}
+
+void PlanReader::readBuffers(const json &V) {
+  uint64_t TotalBytes = 0;
+  for (size_t I = 0; I < array(V, "buffers").size(); ++I) {
+    std::string W = element("buffers", I);
+    const json &O = object(
+        V[I], W, {"name", "type", "count", "init", "seed", "output", "wrt"});
+    Buffer B;
+    B.Name = string(field(O, W, "name"), member(W, "name"));
+    for (const Buffer &Other : P.Buffers)
+      if (Other.Name == B.Name)
+        throw PlanError(member(W, "name"), "'" + B.Name + "' declared twice");
+    B.Type = word<ElementType>(field(O, W, "type"), member(W, "type"));
+    B.Count = integer(field(O, W, "count"), member(W, "count"), 1, UINT64_MAX);
+    if (!plan::addBufferBytes(B.Type, B.Count, TotalBytes))
+      throw PlanError(member(W, "count"),
+                      std::to_string(B.Count) +
+                          " elements exceed the limit "
+                          "of " +
+                          std::to_string(plan::MaxTotalBufferBytes) +
+                          " bytes for all buffers together");
+    B.Init = word<BufferInit>(field(O, W, "init"), member(W, "init"));
+    B.Seed = integer(field(O, W, "seed"), member(W, "seed"), 0, UINT64_MAX);
+    B.Output = boolean(field(O, W, "output"), member(W, "output"));
+    B.Wrt = boolean(field(O, W, "wrt"), member(W, "wrt"));
+    P.Buffers.push_back(B);
+  }
+}
+
+int hexDigit(char C) {
+  if (C >= '0' && C <= '9')
+    return C - '0';
+  if (C >= 'a' && C <= 'f')
+    return C - 'a' + 10;
   return -1;
 }
 
-std::string LineParser::buffer(const std::vector<std::string> &T) {
-  Buffer B;
-  B.Name = T[1];
-  if (!parseType(T[2], B.Type))
-    return "unknown element type '" + T[2] + "'";
-  if (!parseUnsigned(T[3], B.Count) || B.Count == 0)
-    return "bad element count '" + T[3] + "'";
-  if (!parseInit(T[4], B.InitKind))
-    return "unknown init '" + T[4] + "'";
-  if (!parseUnsigned(T[5], B.Seed))
-    return "bad seed '" + T[5] + "'";
-  B.Output = T[6].find("output") != std::string::npos;
-  B.Wrt = T[6].find("wrt") != std::string::npos;
-  if (bufferIndex(B.Name) >= 0)
-    return "buffer '" + B.Name + "' declared twice";
-  P.Buffers.push_back(B);
-  return "";
+Reloc PlanReader::readReloc(const json &V, const std::string &Where,
+                            uint64_t Size) {
+  object(V, Where, {"offset", "buffer", "address"});
+  Reloc R;
+  R.Offset = integer(field(V, Where, "offset"), member(Where, "offset"), 0,
+                     UINT64_MAX);
+  if (!irs::rangeFits(R.Offset, 8, Size))
+    throw PlanError(member(Where, "offset"),
+                    "an 8-byte address at " + std::to_string(R.Offset) +
+                        " does not fit the " + std::to_string(Size) +
+                        "-byte parameter");
+  std::string Name = string(field(V, Where, "buffer"), member(Where, "buffer"));
+  size_t I = 0;
+  while (I < P.Buffers.size() && P.Buffers[I].Name != Name)
+    ++I;
+  if (I == P.Buffers.size())
+    throw PlanError(member(Where, "buffer"), "unknown buffer '" + Name + "'");
+  R.BufferIndex = static_cast<unsigned>(I);
+  R.Shadow = word<irs::AddressKind>(field(V, Where, "address"),
+                                    member(Where, "address")) ==
+             irs::AddressKind::Shadow;
+  return R;
 }
 
-std::string LineParser::param(const std::vector<std::string> &T) {
-  uint64_t Size;
-  if (!parseUnsigned(T[2], Size) || Size == 0 || Size > 4096)
-    return "bad parameter size '" + T[2] + "'";
+Param PlanReader::readParam(const json &V, const std::string &Where) {
+  object(V, Where, {"size", "bytes", "relocs"});
+  uint64_t Size = integer(field(V, Where, "size"), member(Where, "size"), 1,
+                          plan::MaxParamBytes);
   Param Par;
-  if (!parseHex(T[3], Size, Par.Bytes))
-    return "parameter bytes do not match its size " + T[2];
-  P.Launches[T[1]].Params.push_back(std::move(Par));
-  return "";
+  Par.Bytes.assign(Size, 0);
+  if (V.contains("bytes")) {
+    std::string Hex = string(V["bytes"], member(Where, "bytes"));
+    if (Hex.size() != 2 * Size)
+      throw PlanError(member(Where, "bytes"),
+                      "must be " + std::to_string(2 * Size) +
+                          " lowercase hex digits (size " +
+                          std::to_string(Size) + ")");
+    for (uint64_t I = 0; I < Size; ++I) {
+      int Hi = hexDigit(Hex[2 * I]), Lo = hexDigit(Hex[2 * I + 1]);
+      if (Hi < 0 || Lo < 0)
+        throw PlanError(member(Where, "bytes"), "not lowercase hex digits");
+      Par.Bytes[I] = static_cast<uint8_t>(Hi * 16 + Lo);
+    }
+  }
+  if (V.contains("relocs")) {
+    std::string RW = member(Where, "relocs");
+    for (size_t I = 0; I < array(V["relocs"], RW).size(); ++I)
+      Par.Relocs.push_back(readReloc(V["relocs"][I], element(RW, I), Size));
+  }
+  return Par;
 }
 
-std::string LineParser::reloc(const std::vector<std::string> &T) {
-  uint64_t Index, Offset;
-  auto &Params = P.Launches[T[1]].Params;
-  if (!parseUnsigned(T[2], Index) || Index >= Params.size())
-    return "reloc names parameter " + T[2] + " before it was declared";
-  if (!parseUnsigned(T[3], Offset) || Offset + 8 > Params[Index].Bytes.size())
-    return "reloc offset " + T[3] + " does not fit an address in the parameter";
-  int Buf = bufferIndex(T[4]);
-  if (Buf < 0)
-    return "reloc names unknown buffer '" + T[4] + "'";
-  if (T[5] != "primal" && T[5] != "shadow")
-    return "reloc kind must be primal or shadow, not '" + T[5] + "'";
-  Params[Index].Relocs.push_back(
-      {Offset, static_cast<unsigned>(Buf), T[5] == "shadow"});
-  return "";
+void PlanReader::readKernel(const json &V, const std::string &Where) {
+  object(V, Where, {"role", "ptx", "entry", "params"});
+  KernelRole Role =
+      word<KernelRole>(field(V, Where, "role"), member(Where, "role"));
+  if (P.Launches.count(Role))
+    throw PlanError(member(Where, "role"), std::string("role '") +
+                                               irs::spelling(Role) +
+                                               "' appears twice");
+  KernelLaunch L;
+  L.File = string(field(V, Where, "ptx"), member(Where, "ptx"));
+  if (L.File.empty() || L.File.find('/') != std::string::npos ||
+      L.File == "." || L.File == "..")
+    throw PlanError(member(Where, "ptx"),
+                    "must name a file in the plan directory");
+  L.Entry = string(field(V, Where, "entry"), member(Where, "entry"));
+  std::string PW = member(Where, "params");
+  const json &Params = array(field(V, Where, "params"), PW);
+  for (size_t I = 0; I < Params.size(); ++I)
+    L.Params.push_back(readParam(Params[I], element(PW, I)));
+  P.Launches.emplace(Role, std::move(L));
 }
 
-std::string LineParser::geometry(const std::vector<std::string> &T) {
-  uint64_t V[6];
-  for (int I = 0; I < 3; ++I)
-    if (!parseUnsigned(T[1 + I], V[I]) || !parseUnsigned(T[5 + I], V[3 + I]) ||
-        V[I] == 0 || V[3 + I] == 0)
-      return "grid and block sizes must be positive integers";
-  if (T[4] != "block")
-    return "expected 'grid GX GY GZ block BX BY BZ'";
-  for (int I = 0; I < 3; ++I) {
-    P.Grid[I] = static_cast<unsigned>(V[I]);
-    P.Block[I] = static_cast<unsigned>(V[3 + I]);
-  }
-  return "";
+void PlanReader::checkRoles() const {
+  if (!P.launch(KernelRole::Original) || !P.launch(KernelRole::Splat))
+    throw PlanError("kernels", "the plan needs an 'original' and a 'splat' "
+                               "kernel");
+  if (P.DerivativeChecks &&
+      (!P.launch(KernelRole::Forward) || !P.launch(KernelRole::Reverse)))
+    throw PlanError("kernels", "\"checks\": \"all\" needs a 'forward' and a "
+                               "'reverse' kernel");
 }
 
-std::string LineParser::parse(const std::vector<std::string> &T) {
-  const std::string &K = T[0];
-  auto Need = [&](size_t N) { return T.size() == N; };
-  if (K == "kernel" && Need(2)) {
-    P.Kernel = T[1];
-    return "";
-  }
-  if (K == "threads" && Need(2))
-    return parseUnsigned(T[1], P.Threads) && P.Threads > 0
-               ? ""
-               : "bad thread count '" + T[1] + "'";
-  if (K == "grid" && Need(8))
-    return geometry(T);
-  if (K == "checks" && Need(2) && (T[1] == "primal" || T[1] == "all")) {
-    P.DerivativeChecks = T[1] == "all";
-    return "";
-  }
-  if (K == "fd-step" && Need(2))
-    return parseDouble(T[1], P.FdStep) ? "" : "bad fd-step '" + T[1] + "'";
-  if (K == "tolerance" && Need(5) && T[1] == "forward" && T[3] == "reverse")
-    return parseDouble(T[2], P.ForwardTolerance) &&
-                   parseDouble(T[4], P.ReverseTolerance)
-               ? ""
-               : "tolerances must be positive numbers";
-  if (K == "buffer" && Need(7))
-    return buffer(T);
-  if ((K == "module" || K == "param" || K == "reloc") && T.size() > 1 &&
-      !isRole(T[1]))
-    return "unknown kernel role '" + T[1] + "'";
-  if (K == "module" && Need(4)) {
-    P.Launches[T[1]].File = T[2];
-    P.Launches[T[1]].Entry = T[3];
-    return "";
-  }
-  if (K == "param" && Need(4))
-    return param(T);
-  if (K == "reloc" && Need(6))
-    return reloc(T);
-  return "unrecognised record '" + K + "' (or wrong number of fields)";
+void PlanReader::read(const json &Root) {
+  object(Root, "",
+         {"format", "version", "kernel", "launch", "checks", "skipped",
+          "fd_step", "tolerance", "buffers", "kernels"});
+  readHeader(Root);
+  P.Kernel = string(field(Root, "", "kernel"), "kernel");
+  readLaunch(field(Root, "", "launch"));
+  std::string Checks = string(field(Root, "", "checks"), "checks");
+  if (Checks != "all" && Checks != "primal")
+    throw PlanError("checks", "must be \"all\" or \"primal\"");
+  P.DerivativeChecks = Checks == "all";
+  if (Root.contains("skipped"))
+    P.DerivativesSkipped = string(Root["skipped"], "skipped");
+  P.FdStep = positive(field(Root, "", "fd_step"), "fd_step");
+  const json &Tol =
+      object(field(Root, "", "tolerance"), "tolerance", {"forward", "reverse"});
+  P.ForwardTolerance =
+      positive(field(Tol, "tolerance", "forward"), "tolerance.forward");
+  P.ReverseTolerance =
+      positive(field(Tol, "tolerance", "reverse"), "tolerance.reverse");
+  readBuffers(field(Root, "", "buffers"));
+  const json &Kernels = array(field(Root, "", "kernels"), "kernels");
+  for (size_t I = 0; I < Kernels.size(); ++I)
+    readKernel(Kernels[I], element("kernels", I));
+  checkRoles();
 }
 
 } // namespace
 
 bool parsePlan(const std::string &Text, Plan &Out, std::string &Error) {
-  std::istringstream In(Text);
-  std::string Line;
-  unsigned LineNo = 0;
-  bool SawHeader = false;
-  LineParser Parser(Out);
-  while (std::getline(In, Line)) {
-    ++LineNo;
-    Line = Line.substr(0, Line.find('#'));
-    std::istringstream Fields(Line);
-    std::vector<std::string> T;
-    for (std::string F; Fields >> F;)
-      T.push_back(F);
-    if (T.empty())
-      continue;
-    std::string Problem;
-    if (!SawHeader)
-      Problem = (T.size() == 2 && T[0] == "irs-gpu-plan" && T[1] == "1")
-                    ? ""
-                    : "not an ir-sanitize run plan (expected 'irs-gpu-plan 1')";
-    else
-      Problem = Parser.parse(T);
-    SawHeader = true;
-    if (!Problem.empty()) {
-      Error = std::to_string(LineNo) + ": " + Problem;
-      return false;
-    }
-  }
-  if (!SawHeader) {
-    Error = "1: empty run plan";
+  if (irs::exceedsJSONDepth(Text)) {
+    Error = "plan: JSON nested deeper than " +
+            std::to_string(irs::MaxJSONDepth) + " levels";
     return false;
   }
-  if (!Out.Threads && !Out.Grid[0]) {
-    Error = std::to_string(LineNo) + ": plan has neither 'threads' nor 'grid'";
-    return false;
+  try {
+    PlanReader(Out).read(json::parse(Text));
+    return true;
+  } catch (const PlanError &E) {
+    Error = E.what();
+  } catch (const json::exception &E) {
+    Error = std::string("plan: not valid JSON: ") + E.what();
   }
-  for (const auto &[Role, L] : Out.Launches)
-    if (L.File.empty()) {
-      Error = std::to_string(LineNo) + ": role '" + Role + "' has no module";
-      return false;
-    }
-  if (!Out.launch("original") || !Out.launch("splat")) {
-    Error = std::to_string(LineNo) + ": plan needs 'original' and 'splat'";
-    return false;
-  }
-  if (Out.DerivativeChecks &&
-      (!Out.launch("forward") || !Out.launch("reverse"))) {
-    Error = std::to_string(LineNo) +
-            ": 'checks all' needs 'forward' and 'reverse' modules";
-    return false;
-  }
-  return true;
+  return false;
 }
 
 } // namespace gpurun

@@ -2,25 +2,16 @@
 //
 // ir-sanitize-gpurun runs on GPU machines that have no LLVM, so it reads the
 // plan written by `ir-sanitize gpu-check` (src/GPU/RunPlan.cpp) with
-// this small reader of its own. The format is line based, one record per
-// line, tokens separated by blanks, `#` starts a comment:
-//
-//   irs-gpu-plan 1
-//   kernel NAME
-//   grid GX GY GZ block BX BY BZ        (or: threads N)
-//   checks primal|all
-//   fd-step H
-//   tolerance forward REL_L2 reverse REL
-//   buffer NAME TYPE COUNT INIT SEED FLAGS    FLAGS: - | output | wrt |
-//   output,wrt module ROLE FILE ENTRY              ROLE: original | splat |
-//   forward | reverse param ROLE SIZE HEX                 the next parameter's
-//   bytes ("-": all zero) reloc ROLE PARAM OFFSET BUFFER primal|shadow
-//
-// A reloc overwrites 8 bytes of a parameter with a device address at launch.
+// nlohmann-json. The schema is docs/run-plan.md; its words, version and
+// limits are include/ir-sanitize/Support/PlanVocabulary.h, shared with the
+// writer. Every number is range-checked: a value out of range is rejected,
+// never truncated, saturated or wrapped.
 //
 //===----------------------------------------------------------------------===//
 #ifndef IR_SANITIZE_GPURUN_RUNPLAN_H
 #define IR_SANITIZE_GPURUN_RUNPLAN_H
+
+#include "ir-sanitize/Support/PlanVocabulary.h"
 
 #include <cstdint>
 #include <map>
@@ -29,21 +20,23 @@
 
 namespace gpurun {
 
-enum class ElemType { F32, F64, I32, I64, U8 };
-enum class Init { Zero, Ones, Range, Random };
+using irs::BufferInit;
+using irs::ElementType;
+using irs::KernelRole;
 
 struct Buffer {
   std::string Name;
-  ElemType Type = ElemType::F32;
+  ElementType Type = ElementType::F32;
   uint64_t Count = 0;
-  Init InitKind = Init::Zero;
+  BufferInit Init = BufferInit::Zero;
   uint64_t Seed = 0;
   bool Output = false;
   bool Wrt = false;
 };
 
+/// At launch, 8 bytes at Offset of the parameter become a device address.
 struct Reloc {
-  uint64_t Offset = 0;
+  uint64_t Offset = 0; ///< Offset + 8 <= the parameter's size (checked).
   unsigned BufferIndex = 0;
   bool Shadow = false;
 };
@@ -54,7 +47,7 @@ struct Param {
 };
 
 struct KernelLaunch {
-  std::string File;  ///< PTX file, relative to the plan directory.
+  std::string File;  ///< PTX file name in the plan directory.
   std::string Entry; ///< Kernel name in that PTX.
   std::vector<Param> Params;
 };
@@ -65,20 +58,19 @@ struct Plan {
   unsigned Block[3] = {0, 0, 0};
   uint64_t Threads = 0; ///< When nonzero, the runner picks grid and block.
   bool DerivativeChecks = true;
+  std::string DerivativesSkipped; ///< Why there are none, when the spec
+                                  ///< asked for them.
   double FdStep = 1e-3;
   double ForwardTolerance = 1e-2;
   double ReverseTolerance = 1e-4;
   std::vector<Buffer> Buffers;
-  std::map<std::string, KernelLaunch> Launches; ///< By role.
+  std::map<KernelRole, KernelLaunch> Launches;
 
-  const KernelLaunch *launch(const std::string &Role) const;
+  const KernelLaunch *launch(KernelRole Role) const;
 };
 
-size_t elemSize(ElemType T);
-const char *typeName(ElemType T);
-bool isFloat(ElemType T);
-
-/// Parses plan text; on failure returns false with "LINE: problem" in Error.
+/// Parses plan text; on failure returns false with "FIELD: problem" (one
+/// line, the field as a path such as "kernels[2].params[0].size") in Error.
 bool parsePlan(const std::string &Text, Plan &Out, std::string &Error);
 
 } // namespace gpurun

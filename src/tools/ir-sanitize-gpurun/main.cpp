@@ -2,7 +2,8 @@
 //
 // Loads the PTX and the plan that `ir-sanitize gpu-check --emit-dir DIR`
 // wrote, runs the checks on a CUDA device and prints a table (and JSON with
-// --report). Links only the CUDA driver API, so it runs where LLVM is absent.
+// --report). No LLVM, and the CUDA driver is loaded at run time, so it starts
+// anywhere: without a driver it still validates the plan and exits 7.
 //
 //===----------------------------------------------------------------------===//
 #include "CudaDevice.h"
@@ -10,6 +11,10 @@
 #include "Report.h"
 #include "RunPlan.h"
 
+#include "ir-sanitize/Support/ExitCode.h"
+
+#include <cerrno>
+#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -24,27 +29,31 @@ namespace {
 const char *const Usage = R"(usage: ir-sanitize-gpurun [options] DIR
        ir-sanitize-gpurun --probe
 
-Runs the plan in DIR/plan.txt (written by `ir-sanitize gpu-check`) on a CUDA
-device: primal, forward and reverse checks, then timing.
+Runs the plan in DIR/plan.json (written by `ir-sanitize gpu-check`; schema
+in docs/run-plan.md) on a CUDA device: primal, forward and reverse checks,
+then timing.
 
 options:
-  --report FILE   also write the results as JSON to FILE
-  --repeats N     timing samples per kernel, each of 20 launches (default 50)
-  --device N      CUDA device ordinal (default 0)
-  --probe         exit 0 when a CUDA device is usable, 7 otherwise
+  --report FILE     also write the results as JSON to FILE
+  --repeats N       timing samples per kernel, each of 20 launches
+                    (1 to 100000, default 50)
+  --device N        CUDA device ordinal (default 0)
+  --validate-only   check the plan and its PTX files, run nothing, exit 0
+  --probe           exit 0 when a CUDA device is usable, 7 otherwise
 
 exit codes: 0 all checks passed, 1 a check failed or a kernel failed to load
 or run, 2 usage, 3 unreadable or invalid plan, 4 report cannot be written,
 7 no usable CUDA driver or device.
 )";
 
+// The codes of ir-sanitize/Support/ExitCode.h, as the runner uses them.
 enum Exit {
-  Ok = 0,
-  Failed = 1,
-  BadUsage = 2,
-  BadPlan = 3,
-  NoOutput = 4,
-  NoDevice = 7
+  Ok = static_cast<int>(irs::ExitCode::Ok),
+  Failed = static_cast<int>(irs::ExitCode::Findings),
+  BadUsage = static_cast<int>(irs::ExitCode::Usage),
+  BadPlan = static_cast<int>(irs::ExitCode::BadInput),
+  NoOutput = static_cast<int>(irs::ExitCode::OutputError),
+  NoDevice = static_cast<int>(irs::ExitCode::NoDevice),
 };
 
 struct Options {
@@ -52,11 +61,20 @@ struct Options {
   unsigned Repeats = 50;
   int Device = 0;
   bool Probe = false;
+  bool ValidateOnly = false;
 };
 
 int fail(int Code, const std::string &Message) {
   std::cerr << "ir-sanitize-gpurun: error: " << Message << "\n";
   return Code;
+}
+
+/// A decimal integer in [Min, Max], rejected (not clamped) outside it.
+bool parseInt(const char *S, long Min, long Max, long &V) {
+  char *End;
+  errno = 0;
+  V = std::strtol(S, &End, 10);
+  return *S && !*End && errno == 0 && V >= Min && V <= Max;
 }
 
 bool parseArgs(int Argc, char **Argv, Options &O, std::string &Error) {
@@ -65,16 +83,19 @@ bool parseArgs(int Argc, char **Argv, Options &O, std::string &Error) {
     bool HasValue = I + 1 < Argc;
     if (A == "--probe")
       O.Probe = true;
+    else if (A == "--validate-only")
+      O.ValidateOnly = true;
     else if (A == "--report" && HasValue)
       O.ReportPath = Argv[++I];
     else if ((A == "--repeats" || A == "--device") && HasValue) {
-      char *End;
-      long V = std::strtol(Argv[++I], &End, 10);
-      if (*End || V < (A == "--repeats" ? 1 : 0)) {
+      bool Repeats = A == "--repeats";
+      long V;
+      if (!parseInt(Argv[++I], Repeats ? 1 : 0, Repeats ? 100000 : INT_MAX,
+                    V)) {
         Error = "bad value '" + std::string(Argv[I]) + "' for " + A;
         return false;
       }
-      if (A == "--repeats")
+      if (Repeats)
         O.Repeats = static_cast<unsigned>(V);
       else
         O.Device = static_cast<int>(V);
@@ -104,17 +125,48 @@ bool writeReport(const std::string &Path, const Plan &P, const RunResults &R) {
   return std::rename(Tmp.c_str(), Path.c_str()) == 0;
 }
 
-int runPlan(const Options &O) {
-  std::string PlanPath = O.Dir + "/plan.txt";
-  std::ifstream In(PlanPath);
-  if (!In)
-    return fail(BadPlan, PlanPath + ": cannot read the run plan");
+std::string planPath(const std::string &Dir) {
+  return Dir + "/" + irs::plan::FileName;
+}
+
+bool readable(const std::string &Path) {
+  return static_cast<bool>(std::ifstream(Path, std::ios::binary));
+}
+
+/// Reads DIR/plan.json into \p P; on failure the one-line error.
+bool loadPlan(const std::string &Dir, Plan &P, std::string &Error) {
+  std::string PlanPath = planPath(Dir);
+  std::ifstream In(PlanPath, std::ios::binary);
+  if (!In) {
+    Error = PlanPath + ": cannot read the run plan";
+    return false;
+  }
   std::stringstream Text;
-  Text << In.rdbuf();
+  Text << In.rdbuf(); // an empty plan is reported as invalid JSON below
+  if (!parsePlan(Text.str(), P, Error)) {
+    Error = PlanPath + ": " + Error;
+    return false;
+  }
+  for (const auto &[Role, L] : P.Launches)
+    if (!readable(Dir + "/" + L.File)) {
+      Error = Dir + "/" + L.File + ": cannot read the " + irs::spelling(Role) +
+              " kernel's PTX";
+      return false;
+    }
+  return true;
+}
+
+int runPlan(const Options &O) {
   Plan P;
   std::string Error;
-  if (!parsePlan(Text.str(), P, Error))
-    return fail(BadPlan, PlanPath + ":" + Error);
+  if (!loadPlan(O.Dir, P, Error))
+    return fail(BadPlan, Error);
+  if (O.ValidateOnly) {
+    std::cout << planPath(O.Dir) << ": valid plan for " << P.Kernel << " ("
+              << P.Buffers.size() << " buffers, " << P.Launches.size()
+              << " kernels)\n";
+    return Ok;
+  }
   std::string Why;
   if (!CudaDevice::probe(Why))
     return fail(NoDevice, Why);
@@ -124,7 +176,7 @@ int runPlan(const Options &O) {
     PlanRunner Runner(P, O.Dir, Dev);
     R = Runner.run(O.Repeats);
   } catch (const CudaError &E) {
-    return fail(Failed, PlanPath + ": " + E.what());
+    return fail(Failed, planPath(O.Dir) + ": " + E.what());
   }
   printTable(std::cout, P, R);
   if (!O.ReportPath.empty() && !writeReport(O.ReportPath, P, R))

@@ -47,7 +47,10 @@ static bool parseSplatPass(StringRef Name, ModulePassManager &MPM) {
   StringRef Params = Name.drop_front(strlen("ir-sanitize-splat"));
   Params.consume_front("<");
   Params.consume_back(">");
-  Expected<irs::KernelSplatPass> Pass = irs::KernelSplatPass::parse(Params);
+  Expected<irs::KernelSplatPass> Pass =
+      irs::KernelSplatPass::parse(Params, [](const std::string &Note) {
+        errs() << "ir-sanitize-splat: note: " << Note << "\n";
+      });
   if (!Pass) {
     errs() << "ir-sanitize-splat: " << toString(Pass.takeError()) << "\n";
     return false;

@@ -115,11 +115,15 @@ public:
     bool Clean = llvm::none_of(Sections, [](const CheckSection &S) {
       return S.Blocking && !S.Findings.empty();
     });
-    if (Format == "json")
-      printJSON(outs(), LM->DisplayName, Sections, Clean);
-    else
-      printText(outs(), LM->DisplayName, Sections);
     LM->M.release();
+    // A closed or full stdout is an output error (4), not a finding.
+    if (Error E = writeFileAtomically("-", [&](raw_ostream &OS) {
+          if (Format == "json")
+            printJSON(OS, LM->DisplayName, Sections, Clean);
+          else
+            printText(OS, LM->DisplayName, Sections);
+        }))
+      return reportError(std::move(E), ToolName);
     return static_cast<int>(Clean ? ExitCode::Ok : ExitCode::Findings);
   }
 

@@ -8,6 +8,9 @@
 #ifndef IR_SANITIZE_TOOLS_COMMANDS_H
 #define IR_SANITIZE_TOOLS_COMMANDS_H
 
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/raw_ostream.h"
+
 #include <CLI/CLI.hpp>
 
 #include <memory>
@@ -46,6 +49,12 @@ std::vector<Subcommand> createSubcommands();
 
 /// The name used in messages ("ir-sanitize").
 constexpr const char *ToolName = "ir-sanitize";
+
+/// Prints \p Warning (if any) as one `warning:` line.
+inline void printWarning(llvm::StringRef Warning) {
+  if (!Warning.empty())
+    llvm::errs() << ToolName << ": warning: " << Warning << "\n";
+}
 
 } // namespace irs::cli
 

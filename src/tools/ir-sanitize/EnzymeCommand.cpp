@@ -1,29 +1,24 @@
 //===- EnzymeCommand.cpp - `ir-sanitize enzyme INPUT [-o OUTPUT]` ---------===//
 //
 // Sanitise, add a derivative driver if asked, run Enzyme in a child process,
-// put stashed bundles back, write the differentiated module. With --triage,
-// run Enzyme on the module as given and on the sanitised one side by side and
-// say whether sanitising is what makes Enzyme succeed.
+// put stashed bundles back, write the differentiated module (the driver's
+// Sanitize and Differentiate steps). With --triage, run Enzyme on the module
+// as given and on the sanitised one side by side and say whether sanitising
+// is what makes Enzyme succeed. This file parses, calls and prints.
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
 #include "SanitizeOptions.h"
 
-#include "ir-sanitize/Analysis/KernelInfo.h"
-#include "ir-sanitize/Enzyme/ActivitySpec.h"
-#include "ir-sanitize/Enzyme/DriverGenerator.h"
-#include "ir-sanitize/Enzyme/EnzymeRunner.h"
+#include "ir-sanitize/Driver/Differentiate.h"
 #include "ir-sanitize/Enzyme/PluginLocator.h"
-#include "ir-sanitize/Enzyme/Triage.h"
 #include "ir-sanitize/Support/ExitCodes.h"
 #include "ir-sanitize/Support/ModuleIO.h"
-#include "ir-sanitize/Transforms/BundleRestore.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
@@ -36,13 +31,7 @@ struct EnzymeOptions {
   std::string Input;
   std::string Output = "-";
   std::string Emit;
-  std::string Fn;
-  std::string Mode;
-  std::vector<std::string> Activity;
   std::string PluginPath;
-  std::string LogPath;
-  std::vector<std::string> ExtraOptArgs;
-  unsigned TimeoutSeconds = 300;
   bool Triage = false;
   bool Json = false;
   bool EmitDriverOnly = false;
@@ -50,121 +39,6 @@ struct EnzymeOptions {
 };
 
 int exitCode(ExitCode C) { return static_cast<int>(C); }
-
-Error usage(const Twine &Msg) { return makeToolError(ExitCode::Usage, Msg); }
-
-/// "f, g, h and 12 more": the functions with a body, for error messages.
-std::string definedFunctionNames(const Module &M) {
-  std::vector<std::string> Names;
-  size_t Total = 0;
-  for (const Function &F : M)
-    if (!F.isDeclaration() && Total++ < 12)
-      Names.push_back(F.getName().str());
-  std::string S = join(Names, ", ");
-  if (Total > Names.size())
-    S += " and " + std::to_string(Total - Names.size()) + " more";
-  return S.empty() ? "none" : S;
-}
-
-/// Adds the NAME.fwd / NAME.rev driver that --fn/--mode/--activity ask for.
-/// \p Lenient (the original side of a triage, whose kernel is not splatted):
-/// keys that name no parameter there fall back to the default activities.
-Expected<GeneratedDriver> addDriver(Module &M, const EnzymeOptions &O,
-                                    const KernelManifest *Manifest,
-                                    bool Lenient) {
-  std::optional<DiffMode> Mode = parseDiffMode(O.Mode);
-  if (!Mode)
-    return usage("--fn needs --mode=forward or --mode=reverse");
-  Function *Fn = M.getFunction(O.Fn);
-  if (!Fn || Fn->isDeclaration())
-    return usage("--fn " + O.Fn +
-                 ": no function with a body of that name; "
-                 "the module defines " +
-                 definedFunctionNames(M));
-  Expected<ActivitySpec> Spec = ActivitySpec::parse(O.Activity);
-  if (!Spec)
-    return Spec.takeError();
-  Expected<ActivityMap> Map =
-      resolveActivities(*Fn, *Mode, *Spec, Manifest, isKernel(*Fn));
-  if (!Map && Lenient) {
-    errs() << ToolName
-           << ": note: original module: " << toString(Map.takeError())
-           << "; using default activities\n";
-    Map = resolveActivities(*Fn, *Mode, ActivitySpec(), nullptr, isKernel(*Fn));
-  }
-  if (!Map)
-    return Map.takeError();
-  return generateDriver(M, *Fn, *Mode, *Map);
-}
-
-/// The module needs drivers: either it brings __enzyme_* calls or we add one.
-Error prepareDrivers(Module &M, const EnzymeOptions &O, StringRef InputName,
-                     const KernelManifest *Manifest, bool Lenient = false) {
-  if (!O.Fn.empty())
-    return addDriver(M, O, Manifest, Lenient).takeError();
-  if (!O.Mode.empty() || !O.Activity.empty())
-    return usage("--mode and --activity need --fn NAME");
-  if (!hasEnzymeCalls(M))
-    return usage(InputName + " calls neither __enzyme_fwddiff nor "
-                             "__enzyme_autodiff; name the function to "
-                             "differentiate with --fn NAME --mode=forward|"
-                             "reverse");
-  return Error::success();
-}
-
-/// A fresh directory for the files handed to and received from Enzyme.
-Expected<std::string> makeWorkDir() {
-  SmallString<256> Model;
-  sys::path::system_temp_directory(/*ErasedOnReboot=*/true, Model);
-  sys::path::append(Model, "ir-sanitize-enzyme-%%%%%%");
-  SmallString<256> Dir;
-  if (std::error_code EC = sys::fs::createUniqueDirectory(Model, Dir))
-    return makeToolError(ExitCode::OutputError,
-                         "cannot create a work directory in " + Model + ": " +
-                             EC.message());
-  return std::string(Dir);
-}
-
-std::string inDir(StringRef Dir, StringRef File) {
-  SmallString<256> P(Dir);
-  sys::path::append(P, File);
-  return std::string(P);
-}
-
-/// Writes \p M as \p Stem.ll into \p WorkDir and describes the opt run on
-/// it. Text, because bitcode cannot carry Enzyme's markers: LLVM writes a
-/// `metadata` argument of a varargs call as a reference to some other value.
-/// Enzyme has replaced every marked call by the time it writes its output,
-/// so that comes back as bitcode, which reads several times faster.
-Expected<EnzymeInvocation> prepareRun(Module &M, StringRef WorkDir,
-                                      StringRef Stem, StringRef LogPath,
-                                      const LocatedPlugin &Plugin,
-                                      const EnzymeOptions &O) {
-  EnzymeInvocation Inv;
-  Inv.InputPath = inDir(WorkDir, Stem.str() + ".ll");
-  Inv.OutputPath = inDir(WorkDir, Stem.str() + ".enzyme.bc");
-  Inv.LogPath = LogPath.empty() ? inDir(WorkDir, Stem.str() + ".enzyme.log")
-                                : LogPath.str();
-  Inv.PluginPath = Plugin.Path;
-  Inv.TimeoutSeconds = O.TimeoutSeconds;
-  Inv.ExtraArgs = O.ExtraOptArgs;
-  if (Error E =
-          writeModule(M, Inv.InputPath, IRFormat::Text, DebugInfoForm::Records))
-    return E;
-  return Inv;
-}
-
-/// Reads Enzyme's output, re-attaches stashed bundles, writes -o.
-Error writeDifferentiated(const EnzymeResult &R, const EnzymeOptions &O,
-                          DebugInfoForm DbgForm, RestoreStats &Stats) {
-  LLVMContext Ctx;
-  Expected<LoadedModule> Out = readModule(R.OutputPath, Ctx);
-  if (!Out)
-    return Out.takeError();
-  Stats = restoreBundles(*Out->M);
-  IRFormat Format = outputFormatFor(O.Output, parseIRFormat(O.Emit));
-  return writeModule(*Out->M, O.Output, Format, DbgForm);
-}
 
 void reportFailure(StringRef InputName, StringRef What, const EnzymeResult &R,
                    StringRef WorkDir) {
@@ -179,52 +53,24 @@ void reportFailure(StringRef InputName, StringRef What, const EnzymeResult &R,
          << "\n";
 }
 
-/// One line per splatted kernel and per call site the sanitiser touched (at
-/// most a screenful).
-std::vector<std::string> describeChanges(const SanitizeResult &Result) {
-  std::vector<std::string> Lines;
-  for (const KernelManifest &K : Result.Manifest.Kernels)
-    Lines.push_back("splatted kernel " + K.Name + ": " +
-                    std::to_string(K.OriginalParams.size()) +
-                    " parameters into " + std::to_string(K.Params.size()));
-  const BundleReport &Report = Result.Bundles;
-  if (Report.numBundles() == 0)
-    return Lines;
-  Lines.push_back(Report.summary());
-  const size_t MaxSites = 8;
-  size_t Shown = 0;
-  for (const CallSiteRecord &Site : Report.callSites()) {
-    if (Shown++ == MaxSites) {
-      Lines.push_back("... and " +
-                      std::to_string(Report.callSites().size() - MaxSites) +
-                      " more call sites (see --report)");
-      break;
-    }
-    std::string L = Site.Function + ": call " + Site.Callee + ":";
-    for (const BundleRecord &B : Site.Bundles)
-      L += " " + B.Tag + "=" + actionName(B.Action).str();
-    if (!Site.Location.empty())
-      L += " (" + Site.Location + ")";
-    Lines.push_back(L);
-  }
-  return Lines;
-}
-
 class EnzymeCommand : public Command {
 public:
   void addOptions(CLI::App &App) override;
   int run() override;
 
 private:
-  int runOnce(LoadedModule &LM, const LocatedPlugin &Plugin);
+  Expected<SanitizeResult> sanitize(LoadedModule &LM) const;
+  int runOnce(LoadedModule &LM);
   int writeDriverOnly(LoadedModule &LM, const SanitizeResult &Result);
+  int writeOutputs(const LoadedModule &LM, const EnzymeResult &R,
+                   const SanitizeResult &Result, StringRef WorkDir);
   void printSuccess(const LoadedModule &LM, const EnzymeResult &R,
                     const RestoreStats &Stats) const;
-  int runTriageMode(LoadedModule &LM, const LocatedPlugin &Plugin);
-  Expected<LocatedPlugin> findPlugin() const;
+  int runTriageMode(LoadedModule &LM);
   void finish(StringRef WorkDir, bool Keep) const;
 
   EnzymeOptions O;
+  DifferentiateConfig D;
   SanitizeOptions Opts;
 };
 
@@ -237,12 +83,12 @@ void EnzymeCommand::addOptions(CLI::App &App) {
       ->type_name("OUTPUT");
   App.add_option("--emit", O.Emit, "output format, overriding the name")
       ->check(CLI::IsMember({"ll", "bc"}));
-  App.add_option("--fn", O.Fn,
+  App.add_option("--fn", D.Fn,
                  "generate a driver NAME.fwd / NAME.rev differentiating NAME")
       ->type_name("NAME");
-  App.add_option("--mode", O.Mode, "forward or reverse (with --fn)")
+  App.add_option("--mode", D.Mode, "forward or reverse (with --fn)")
       ->check(CLI::IsMember({"forward", "reverse", "fwd", "rev"}));
-  App.add_option("--activity", O.Activity,
+  App.add_option("--activity", D.Activity,
                  "KEY=dup|const|dupnoneed|out; KEY is a parameter index, a "
                  "leaf name, a manifest path (2.0.1) or 'default' "
                  "(repeatable, comma separated)")
@@ -253,15 +99,15 @@ void EnzymeCommand::addOptions(CLI::App &App) {
                  "LLVMEnzyme-<major>.so (default: $ENZYME_PLUGIN, next to "
                  "ir-sanitize, the configured default, library directories)")
       ->type_name("PATH");
-  App.add_option("--enzyme-timeout", O.TimeoutSeconds,
+  App.add_option("--enzyme-timeout", D.TimeoutSeconds,
                  "seconds Enzyme may run before it is killed (0: no limit)")
       ->type_name("SECONDS");
-  App.add_option("--enzyme-arg", O.ExtraOptArgs,
+  App.add_option("--enzyme-arg", D.ExtraOptArgs,
                  "pass ARG to the opt that runs Enzyme, e.g. "
                  "--enzyme-arg=-enzyme-print (repeatable)")
       ->type_name("ARG")
       ->allow_extra_args(false);
-  App.add_option("--enzyme-log", O.LogPath,
+  App.add_option("--enzyme-log", D.LogPath,
                  "keep Enzyme's log here (default: in the work directory)")
       ->type_name("FILE");
   App.add_flag("--triage", O.Triage,
@@ -272,12 +118,6 @@ void EnzymeCommand::addOptions(CLI::App &App) {
   App.add_flag("--keep-temps", O.KeepTemps,
                "keep the work directory even when Enzyme succeeds");
   addSanitizeOptions(App, Opts);
-}
-
-Expected<LocatedPlugin> EnzymeCommand::findPlugin() const {
-  PluginSearch Search;
-  Search.Explicit = O.PluginPath;
-  return locateEnzymePlugin(Search);
 }
 
 void EnzymeCommand::finish(StringRef WorkDir, bool Keep) const {
@@ -302,26 +142,43 @@ int EnzymeCommand::run() {
     return reportError(LM.takeError(), ToolName);
   // Without a plugin only --emit-driver-only can do its job; say so before
   // spending time on the module.
-  LocatedPlugin Plugin;
   if (!O.EmitDriverOnly) {
-    Expected<LocatedPlugin> Found = findPlugin();
+    PluginSearch Search;
+    Search.Explicit = O.PluginPath;
+    Expected<LocatedPlugin> Found = locateEnzymePlugin(Search);
     if (!Found)
       return reportError(Found.takeError(), ToolName);
-    Plugin = *Found;
+    D.PluginPath = Found->Path;
   }
   if (O.Triage)
-    return runTriageMode(*LM, Plugin);
-  return runOnce(*LM, Plugin);
+    return runTriageMode(*LM);
+  return runOnce(*LM);
+}
+
+/// Sanitises \p LM (printing the summary, writing --report) and adds the
+/// derivative driver.
+Expected<SanitizeResult> EnzymeCommand::sanitize(LoadedModule &LM) const {
+  Expected<SanitizeResult> Result = sanitizeModule(*LM.M, sanitizeConfig(Opts));
+  if (!Result)
+    return Result.takeError();
+  if (Error E = writeReport(Opts, *Result, LM.DisplayName))
+    return E;
+  printSanitized(Opts, *Result, LM.DisplayName);
+  if (Error E = addDerivativeDriver(*LM.M, D, LM.DisplayName,
+                                    Result->Manifest.findKernel(D.Fn)))
+    return E;
+  return Result;
 }
 
 int EnzymeCommand::writeDriverOnly(LoadedModule &LM,
                                    const SanitizeResult &Result) {
-  // writeModule refuses bitcode here: it cannot hold the enzyme_* markers.
-  IRFormat Format = outputFormatFor(O.Output, parseIRFormat(O.Emit));
-  if (Error E = writeModule(*LM.M, O.Output, Format, LM.DbgForm))
+  // The writer refuses bitcode here: it cannot hold the enzyme_* markers.
+  SanitizeOutputs Out = sanitizeOutputs(Opts, Result, LM, O.Output, O.Emit,
+                                        /*WithReport=*/false);
+  printWarning(debugInfoFormWarning(*LM.M, LM.DbgForm));
+  if (Error E = writeSanitizeOutputs(*LM.M, Result, Out))
     return reportError(std::move(E), ToolName);
-  if (Error E = writeManifest(Opts, Result, O.Output))
-    return reportError(std::move(E), ToolName);
+  printAfterWrite(Opts, Result, Out);
   return exitCode(ExitCode::Ok);
 }
 
@@ -340,99 +197,84 @@ void EnzymeCommand::printSuccess(const LoadedModule &LM, const EnzymeResult &R,
   errs() << "\n";
 }
 
-int EnzymeCommand::runOnce(LoadedModule &LM, const LocatedPlugin &Plugin) {
-  SanitizeResult Result;
-  if (Error E = runSanitizePipeline(*LM.M, Opts, LM.DisplayName, Result))
-    return reportError(std::move(E), ToolName);
-  if (Error E = prepareDrivers(*LM.M, O, LM.DisplayName,
-                               Result.Manifest.findKernel(O.Fn)))
-    return reportError(std::move(E), ToolName);
-  if (O.EmitDriverOnly)
-    return writeDriverOnly(LM, Result);
-
-  Expected<std::string> WorkDir = makeWorkDir();
-  if (!WorkDir)
-    return reportError(WorkDir.takeError(), ToolName);
-  Expected<EnzymeInvocation> Inv =
-      prepareRun(*LM.M, *WorkDir, "sanitised", O.LogPath, Plugin, O);
-  if (!Inv)
-    return reportError(Inv.takeError(), ToolName);
-  Expected<EnzymeResult> R = runEnzyme(*Inv);
-  if (!R)
-    return reportError(R.takeError(), ToolName);
-  if (!R->ok()) {
-    attributeToFunction(*R, *LM.M);
-    reportFailure(LM.DisplayName, "failed on the sanitised module:", *R,
-                  *WorkDir);
-    return exitCode(ExitCode::Findings);
+/// Writes the differentiated module and the manifest; prints the outcome.
+int EnzymeCommand::writeOutputs(const LoadedModule &LM, const EnzymeResult &R,
+                                const SanitizeResult &Result,
+                                StringRef WorkDir) {
+  SanitizeOutputs Out = sanitizeOutputs(Opts, Result, LM, O.Output, O.Emit,
+                                        /*WithReport=*/false);
+  printWarning(debugInfoFormWarning(*LM.M, LM.DbgForm));
+  Expected<RestoreStats> Stats = writeDifferentiated(R, Result, Out);
+  if (!Stats) {
+    finish(WorkDir, /*Keep=*/true);
+    return reportError(Stats.takeError(), ToolName);
   }
-  RestoreStats Stats;
-  Error E = writeDifferentiated(*R, O, LM.DbgForm, Stats);
-  if (!E)
-    E = writeManifest(Opts, Result, O.Output);
-  if (E) {
-    finish(*WorkDir, /*Keep=*/true);
-    return reportError(std::move(E), ToolName);
-  }
-  printSuccess(LM, *R, Stats);
-  finish(*WorkDir, /*Keep=*/false);
-  if (!Stats.Lost)
+  printAfterWrite(Opts, Result, Out);
+  if (O.Triage)
     return exitCode(ExitCode::Ok);
-  errs() << ToolName << ": warning: " << LM.DisplayName << ": " << Stats.Lost
+  printSuccess(LM, R, *Stats);
+  finish(WorkDir, /*Keep=*/false);
+  if (!Stats->Lost)
+    return exitCode(ExitCode::Ok);
+  errs() << ToolName << ": warning: " << LM.DisplayName << ": " << Stats->Lost
          << " stashed bundles could not be restored after Enzyme (their "
             "operand record was lost)\n";
   return exitCode(ExitCode::Findings);
 }
 
-int EnzymeCommand::runTriageMode(LoadedModule &LM,
-                                 const LocatedPlugin &Plugin) {
+int EnzymeCommand::runOnce(LoadedModule &LM) {
+  Expected<SanitizeResult> Result = sanitize(LM);
+  if (!Result)
+    return reportError(Result.takeError(), ToolName);
+  if (O.EmitDriverOnly)
+    return writeDriverOnly(LM, *Result);
+  Expected<std::string> WorkDir = createEnzymeWorkDir();
+  if (!WorkDir)
+    return reportError(WorkDir.takeError(), ToolName);
+  Expected<EnzymeResult> R = differentiateModule(*LM.M, *WorkDir, D);
+  if (!R)
+    return reportError(R.takeError(), ToolName);
+  if (!R->ok()) {
+    reportFailure(LM.DisplayName, "failed on the sanitised module:", *R,
+                  *WorkDir);
+    return exitCode(ExitCode::Findings);
+  }
+  return writeOutputs(LM, *R, *Result, *WorkDir);
+}
+
+int EnzymeCommand::runTriageMode(LoadedModule &LM) {
   // The original keeps its bundles; it gets the same driver where the
   // function's signature allows the same activities.
   std::unique_ptr<Module> Original = CloneModule(*LM.M);
-  SanitizeResult Result;
-  if (Error E = runSanitizePipeline(*LM.M, Opts, LM.DisplayName, Result))
-    return reportError(std::move(E), ToolName);
-  if (Error E = prepareDrivers(*LM.M, O, LM.DisplayName,
-                               Result.Manifest.findKernel(O.Fn)))
-    return reportError(std::move(E), ToolName);
-  if (Error E = prepareDrivers(*Original, O, LM.DisplayName, nullptr,
-                               /*Lenient=*/true))
+  Expected<SanitizeResult> Result = sanitize(LM);
+  if (!Result)
+    return reportError(Result.takeError(), ToolName);
+  std::vector<std::string> Notes;
+  Error E = addDerivativeDriver(*Original, D, LM.DisplayName, nullptr, &Notes);
+  for (const std::string &Note : Notes)
+    errs() << ToolName << ": note: " << Note << "\n";
+  if (E)
     return reportError(std::move(E), ToolName);
 
-  Expected<std::string> WorkDir = makeWorkDir();
+  Expected<std::string> WorkDir = createEnzymeWorkDir();
   if (!WorkDir)
     return reportError(WorkDir.takeError(), ToolName);
-  Expected<EnzymeInvocation> OrigInv =
-      prepareRun(*Original, *WorkDir, "original", "", Plugin, O);
-  if (!OrigInv)
-    return reportError(OrigInv.takeError(), ToolName);
-  Expected<EnzymeInvocation> SanInv =
-      prepareRun(*LM.M, *WorkDir, "sanitised", O.LogPath, Plugin, O);
-  if (!SanInv)
-    return reportError(SanInv.takeError(), ToolName);
-
-  Expected<TriageReport> Report = runTriage(*OrigInv, *SanInv);
+  Expected<TriageReport> Report = triageModules(
+      *Original, *LM.M, *Result, LM.DisplayName, *WorkDir, D);
   if (!Report)
     return reportError(Report.takeError(), ToolName);
-  Report->InputName = LM.DisplayName;
-  attributeToFunction(Report->Original, *Original);
-  attributeToFunction(Report->Sanitised, *LM.M);
-  Report->Changes = describeChanges(Result);
-  if (O.Json)
-    outs() << formatv("{0:2}", triageToJSON(*Report)) << "\n";
-  else
-    printTriage(outs(), *Report);
-  outs().flush();
+  if (Error E = writeFileAtomically("-", [&](raw_ostream &OS) {
+        if (O.Json)
+          OS << formatv("{0:2}", triageToJSON(*Report)) << "\n";
+        else
+          printTriage(OS, *Report);
+      }))
+    return reportError(std::move(E), ToolName);
 
   bool Ok = Report->sanitisedOk();
-  if (Ok && O.Output != "-") {
-    RestoreStats Stats;
-    Error E = writeDifferentiated(Report->Sanitised, O, LM.DbgForm, Stats);
-    if (!E)
-      E = writeManifest(Opts, Result, O.Output);
-    if (E)
-      return reportError(std::move(E), ToolName);
-  }
+  if (Ok && O.Output != "-")
+    if (int Code = writeOutputs(LM, Report->Sanitised, *Result, *WorkDir))
+      return Code;
   // The logs of a failing run are what the user came for.
   finish(*WorkDir, /*Keep=*/!Report->Original.ok() || !Ok);
   return exitCode(Ok ? ExitCode::Ok : ExitCode::Findings);

@@ -3,28 +3,23 @@
 // Sanitise and splat one kernel, differentiate it with Enzyme, compile the
 // original, splatted and derivative kernels to PTX, write them with a run
 // plan into --emit-dir, and when this machine has a GPU run the checks with
-// ir-sanitize-gpurun. Without a GPU it stops after the directory and says
-// how to run the rest where there is one.
+// ir-sanitize-gpurun (all in the driver's GpuCheck). Without a GPU it stops
+// after the directory and says how to run the rest where there is one. This
+// file parses, calls and prints.
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
 #include "SanitizeOptions.h"
 
-#include "ir-sanitize/Analysis/KernelInfo.h"
-#include "ir-sanitize/Enzyme/PluginLocator.h"
-#include "ir-sanitize/GPU/GpuCheck.h"
+#include "ir-sanitize/Driver/GpuCheck.h"
 #include "ir-sanitize/GPU/LaunchSpec.h"
 #include "ir-sanitize/Support/ExitCodes.h"
 #include "ir-sanitize/Support/ModuleIO.h"
-#include "ir-sanitize/Transforms/KernelSplat.h"
 
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
-#include "llvm/TargetParser/Triple.h"
-#include "llvm/Transforms/Utils/Cloning.h"
 
 using namespace llvm;
 
@@ -45,8 +40,6 @@ struct GpuCheckOptions {
   bool NoRun = false;
 };
 
-Error usage(const Twine &Msg) { return makeToolError(ExitCode::Usage, Msg); }
-
 class GpuCheckCommand : public Command {
 public:
   void addOptions(CLI::App &App) override;
@@ -56,10 +49,7 @@ private:
   GpuCheckOptions O;
   SanitizeOptions Opts;
 
-  Expected<Function *> selectKernel(Module &M) const;
-  Expected<KernelManifest> splat(Module &M, Function &Kernel) const;
-  Expected<std::string> emitDir() const;
-  Error prepare(std::string &Dir);
+  Expected<std::string> prepare();
   int runOnDevice(StringRef Dir) const;
 };
 
@@ -99,73 +89,8 @@ void GpuCheckCommand::addOptions(CLI::App &App) {
       "timing samples per kernel, each of 20 launches (default 50)");
 }
 
-Expected<Function *> GpuCheckCommand::selectKernel(Module &M) const {
-  SmallVector<Function *> Kernels = findKernels(M);
-  std::string Names;
-  for (Function *F : Kernels)
-    Names += (Names.empty() ? "" : ", ") + F->getName().str();
-  if (Opts.Kernels.size() > 1)
-    return usage("gpu-check checks one kernel; give --kernel once");
-  if (Opts.Kernels.empty()) {
-    if (Kernels.size() == 1)
-      return Kernels.front();
-    return usage(Twine(O.Input) + " defines " + Twine(Kernels.size()) +
-                 " kernels" + (Names.empty() ? "" : " (" + Names + ")") +
-                 "; name one with --kernel");
-  }
-  for (Function *F : Kernels)
-    if (F->getName() == Opts.Kernels.front())
-      return F;
-  return usage("--kernel " + Opts.Kernels.front() + ": no such kernel in " +
-               O.Input + " (kernels: " + (Names.empty() ? "none" : Names) +
-               ")");
-}
-
-Expected<KernelManifest> GpuCheckCommand::splat(Module &M,
-                                                Function &Kernel) const {
-  std::string Name = Kernel.getName().str();
-  if (Opts.NoSplat)
-    return unsplattedManifest(Kernel);
-  SplatOptions SO;
-  SO.Kernels = {Name};
-  SO.Note = [&](const std::string &N) {
-    if (!Opts.Quiet)
-      errs() << ToolName << ": " << N << "\n";
-  };
-  Expected<LaunchManifest> LM = splatKernels(M, SO);
-  if (!LM)
-    return LM.takeError();
-  if (!Opts.ManifestPath.empty())
-    if (Error E = LM->writeFile(Opts.ManifestPath))
-      return E;
-  if (const KernelManifest *K = LM->findKernel(Name))
-    return *K;
-  return unsplattedManifest(*M.getFunction(Name)); // nothing to splat
-}
-
-Expected<std::string> GpuCheckCommand::emitDir() const {
-  SmallString<256> Dir;
-  if (!O.EmitDir.empty()) {
-    if (std::error_code EC = sys::fs::create_directories(O.EmitDir))
-      return makeToolError(ExitCode::OutputError,
-                           O.EmitDir + ": cannot create: " + EC.message());
-    return O.EmitDir;
-  }
-  SmallString<256> Model;
-  sys::path::system_temp_directory(/*ErasedOnReboot=*/true, Model);
-  sys::path::append(Model, "ir-sanitize-gpu-check-%%%%%%");
-  if (std::error_code EC = sys::fs::createUniqueDirectory(Model, Dir))
-    return makeToolError(ExitCode::OutputError,
-                         "cannot create " + Model + ": " + EC.message());
-  return std::string(Dir);
-}
-
-/// Everything up to and including the run plan.
-Error GpuCheckCommand::prepare(std::string &Dir) {
-  if (!O.PTXVersion && !minimumPTXVersion(O.Arch))
-    return usage("--gpu-arch " + O.Arch +
-                 ": unknown architecture (expected sm_NN, e.g. sm_90, or give "
-                 "--ptx-version)");
+/// Everything up to and including the run plan; returns the directory.
+Expected<std::string> GpuCheckCommand::prepare() {
   Expected<LaunchSpec> Spec = LaunchSpec::readFile(O.SpecPath);
   if (!Spec)
     return Spec.takeError();
@@ -173,53 +98,36 @@ Error GpuCheckCommand::prepare(std::string &Dir) {
   Expected<LoadedModule> In = readModule(O.Input, Ctx);
   if (!In)
     return In.takeError();
-  Expected<Function *> Kernel = selectKernel(*In->M);
-  if (!Kernel)
-    return Kernel.takeError();
-  std::string KernelName = (*Kernel)->getName().str();
-  std::unique_ptr<Module> Original = CloneModule(*In->M);
+  GpuCheckConfig Config;
+  Config.Sanitize = sanitizeConfig(Opts);
+  Config.InputName = O.Input;
+  Expected<GpuCheckInput> Checked = sanitizeForGpuCheck(*In->M, Config);
+  if (!Checked)
+    return Checked.takeError();
+  if (!Opts.Quiet) {
+    errs() << ToolName << ": " << In->DisplayName << ": "
+           << Checked->Sanitized.summary() << "\n";
+    for (const std::string &Note : Checked->Notes)
+      errs() << ToolName << ": " << Note << "\n";
+  }
 
-  SanitizeOptions Sanitize = Opts;
-  Sanitize.ReportPath.clear(); // --report is the check results here
-  Sanitize.NoSplat = true;     // only the checked kernel, below
-  Sanitize.ManifestPath.clear();
-  SanitizeResult Result;
-  if (Error E = runSanitizePipeline(*In->M, Sanitize, In->DisplayName, Result))
-    return E;
-  Expected<KernelManifest> Manifest =
-      splat(*In->M, *In->M->getFunction(KernelName));
-  if (!Manifest)
-    return Manifest.takeError();
-  if (Error E = validateSpec(*Spec, *Manifest, O.SpecPath))
-    return E;
-
-  irs::GpuCheckOptions G;
-  G.PTX.Arch = O.Arch;
-  G.PTX.PTXVersion = O.PTXVersion;
-  G.EnzymeTimeoutSeconds = O.EnzymeTimeout;
-  G.Progress = [&](const std::string &Line) {
+  GpuCheckBuild Build;
+  Build.SpecPath = O.SpecPath;
+  Build.EmitDir = O.EmitDir;
+  Build.ManifestPath = Opts.ManifestPath;
+  Build.PluginPath = O.PluginPath;
+  Build.Options.PTX.Arch = O.Arch;
+  Build.Options.PTX.PTXVersion = O.PTXVersion;
+  Build.Options.EnzymeTimeoutSeconds = O.EnzymeTimeout;
+  Build.Options.Progress = [&](const std::string &Line) {
     if (!Opts.Quiet)
       errs() << ToolName << ": gpu-check: " << Line << "\n";
   };
-  if (Spec->DerivativeChecks) {
-    PluginSearch Search;
-    Search.Explicit = O.PluginPath;
-    Expected<LocatedPlugin> Plugin = locateEnzymePlugin(Search);
-    if (!Plugin)
-      return Plugin.takeError();
-    G.EnzymePlugin = Plugin->Path;
-  }
-  Expected<std::string> D = emitDir();
-  if (!D)
-    return D.takeError();
-  Dir = G.EmitDir = *D;
-  LaunchManifest LM;
-  LM.Triple = Triple(In->M->getTargetTriple()).str(); // string or Triple
-  LM.DataLayout = In->M->getDataLayoutStr();
-  LM.Kernels.push_back(*Manifest);
-  if (Error E = LM.writeFile(Dir + "/manifest.json"))
-    return E;
-  return prepareGpuCheck(*Original, *In->M, *Manifest, *Spec, G).takeError();
+  Expected<std::string> Dir = buildGpuCheck(*Checked, *In->M, *Spec, Build);
+  if (Dir && !Build.Options.SkipDerivatives.empty())
+    errs() << ToolName << ": gpu-check: SKIPPED forward and reverse checks ("
+           << Build.Options.SkipDerivatives << "); checking the primal only\n";
+  return Dir;
 }
 
 /// ir-sanitize-gpurun sits next to ir-sanitize.
@@ -233,35 +141,30 @@ std::string runnerPath() {
 
 int GpuCheckCommand::runOnDevice(StringRef Dir) const {
   std::string Runner = runnerPath();
-  if (!O.NoRun && !Runner.empty()) {
-    std::optional<StringRef> Quiet[] = {StringRef(""), StringRef(""),
-                                        StringRef("")};
-    if (sys::ExecuteAndWait(Runner, {Runner, "--probe"}, std::nullopt, Quiet) ==
-        0) {
-      std::string Repeats = std::to_string(O.Repeats);
-      SmallVector<StringRef, 6> Args = {Runner, Dir, "--repeats", Repeats};
-      if (!Opts.ReportPath.empty())
-        Args.append({"--report", Opts.ReportPath});
-      return sys::ExecuteAndWait(Runner, Args);
-    }
-  }
+  if (!O.NoRun && !Runner.empty())
+    if (std::optional<int> Code =
+            runGpuChecks(Runner, Dir, O.Repeats, Opts.ReportPath))
+      return *Code;
   std::string Why = O.NoRun ? "--no-run given"
                     : Runner.empty()
                         ? std::string(RunnerName) + " was not built here"
                         : "no usable CUDA device here";
-  outs() << "plan written to " << Dir << " (" << Why
-         << "); run the checks on a machine with an NVIDIA GPU:\n  "
-         << RunnerName << " " << Dir
-         << (Opts.ReportPath.empty() ? "" : " --report " + Opts.ReportPath)
-         << "\n";
+  if (Error E = writeFileAtomically("-", [&](raw_ostream &OS) {
+        OS << "plan written to " << Dir << " (" << Why
+           << "); run the checks on a machine with an NVIDIA GPU:\n  "
+           << RunnerName << " " << Dir
+           << (Opts.ReportPath.empty() ? "" : " --report " + Opts.ReportPath)
+           << "\n";
+      }))
+    return reportError(std::move(E), ToolName);
   return static_cast<int>(ExitCode::Ok);
 }
 
 int GpuCheckCommand::run() {
-  std::string Dir;
-  if (Error E = prepare(Dir))
-    return reportError(std::move(E), ToolName);
-  return runOnDevice(Dir);
+  Expected<std::string> Dir = prepare();
+  if (!Dir)
+    return reportError(Dir.takeError(), ToolName);
+  return runOnDevice(*Dir);
 }
 
 } // namespace

@@ -47,6 +47,7 @@ public:
     MAM.registerPass([] { return PassInstrumentationAnalysis(); });
     MPM.run(*LM->M, MAM);
     IRFormat Format = outputFormatFor(Output, parseIRFormat(Emit));
+    printWarning(debugInfoFormWarning(*LM->M, LM->DbgForm));
     if (Error E = writeModule(*LM->M, Output, Format, LM->DbgForm))
       return reportError(std::move(E), ToolName);
     LM->M.release();

@@ -1,7 +1,7 @@
 //===- SanitizeCommand.cpp - `ir-sanitize INPUT [-o OUTPUT]` --------------===//
 //
-// The default command: read a module, run the sanitize steps, verify and
-// write it. The input is never overwritten unless -o names it.
+// The default command: read a module, sanitise it (the driver), write it
+// with its manifest and report. The input is never overwritten unless -o names it.
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
@@ -43,17 +43,18 @@ public:
     Expected<LoadedModule> LM = readModule(Input, Ctx);
     if (!LM)
       return reportError(LM.takeError(), ToolName);
-    SanitizeResult Result;
-    if (Error E = runSanitizePipeline(*LM->M, Opts, LM->DisplayName, Result))
+    Expected<SanitizeResult> Result =
+        sanitizeModule(*LM->M, sanitizeConfig(Opts));
+    if (!Result)
+      return reportError(Result.takeError(), ToolName);
+    printSanitized(Opts, *Result, LM->DisplayName);
+    SanitizeOutputs Out =
+        sanitizeOutputs(Opts, *Result, *LM, Output, Emit, /*WithReport=*/true);
+    printWarning(debugInfoFormWarning(*LM->M, LM->DbgForm));
+    // Module, manifest and report appear together or not at all.
+    if (Error E = writeSanitizeOutputs(*LM->M, *Result, Out))
       return reportError(std::move(E), ToolName);
-    IRFormat Format = outputFormatFor(Output, parseIRFormat(Emit));
-    // The manifest is serialised on a second thread while the module is
-    // verified and printed, and appears only once the module has.
-    ManifestWriter Manifest(Opts, Result, Output);
-    if (Error E = writeModule(*LM->M, Output, Format, LM->DbgForm))
-      return reportError(std::move(E), ToolName);
-    if (Error E = Manifest.commit())
-      return reportError(std::move(E), ToolName);
+    printAfterWrite(Opts, *Result, Out);
     LM->M.release();
     return static_cast<int>(ExitCode::Ok);
   }

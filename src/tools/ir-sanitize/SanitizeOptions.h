@@ -1,15 +1,15 @@
 //===- SanitizeOptions.h - Options shared by rewriting commands -*- C++ -*-===//
 //
 // The default command, `enzyme` and `gpu-check` all sanitise first, with the
-// same options; they share this struct and the code that registers and runs
-// it (SanitizeOptions.cpp).
+// same options; they share this struct, the code that registers it and
+// turns it into the driver's configuration, and the printing of what the
+// driver did (SanitizeOptions.cpp).
 //
 //===----------------------------------------------------------------------===//
 #ifndef IR_SANITIZE_TOOLS_SANITIZEOPTIONS_H
 #define IR_SANITIZE_TOOLS_SANITIZEOPTIONS_H
 
-#include "ir-sanitize/Support/BundleReport.h"
-#include "ir-sanitize/Support/LaunchManifest.h"
+#include "ir-sanitize/Driver/Sanitize.h"
 #include "ir-sanitize/Support/ModuleIO.h"
 
 #include "llvm/IR/Module.h"
@@ -17,9 +17,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include <memory>
 #include <string>
-#include <thread>
 #include <vector>
 
 namespace irs::cli {
@@ -40,54 +38,33 @@ struct SanitizeOptions {
 /// are rejected while parsing (exit code 2).
 void addSanitizeOptions(CLI::App &App, SanitizeOptions &Opts);
 
-/// What the sanitize steps did.
-struct SanitizeResult {
-  BundleReport Bundles;
-  /// The splatted kernels (none under --no-splat).
-  LaunchManifest Manifest;
-};
+/// The driver's configuration the options describe (validated while
+/// parsing).
+SanitizeConfig sanitizeConfig(const SanitizeOptions &Opts);
 
-/// Runs the sanitize steps on \p M as \p Opts say (bundle normalisation, then
-/// the kernel splat), writes --report and prints the one-line summary naming
-/// \p InputName unless -q. Errors are ToolErrors carrying their exit code.
-/// Callers write the module afterwards (irs::writeModule verifies it).
-llvm::Error runSanitizePipeline(llvm::Module &M, const SanitizeOptions &Opts,
-                                llvm::StringRef InputName,
-                                SanitizeResult &Result);
+/// Where the default command and `enzyme` write: \p Output (-o) in the
+/// format --emit or its name says, the manifest (--manifest, or next to a
+/// file output) and, with \p WithReport, --report.
+SanitizeOutputs sanitizeOutputs(const SanitizeOptions &Opts,
+                                const SanitizeResult &Result,
+                                const LoadedModule &Input,
+                                llvm::StringRef Output, llvm::StringRef Emit,
+                                bool WithReport);
 
-/// Writes Result.Manifest to --manifest, or else next to \p Output (a file,
-/// not stdout) as OUTPUT.manifest.json when a kernel was splatted. Call it
-/// once the output is written, so that a failed run leaves no manifest.
-llvm::Error writeManifest(const SanitizeOptions &Opts,
-                          const SanitizeResult &Result,
-                          llvm::StringRef Output);
+/// Prints the splat's notes and the one-line summary naming \p InputName,
+/// unless -q.
+void printSanitized(const SanitizeOptions &Opts, const SanitizeResult &Result,
+                    llvm::StringRef InputName);
 
-/// writeManifest in two steps, so that the manifest is written while the
-/// module is: the constructor starts serialising it into a temporary file on
-/// a second thread; commit(), called once the module is written, waits for
-/// that and renames the file into place. Destroyed uncommitted (the module
-/// could not be written), it leaves no file. A manifest written in place
-/// (stdout, a device, a FIFO) is written by commit(), after the module.
-/// \p Result must outlive it.
-class ManifestWriter {
-public:
-  ManifestWriter(const SanitizeOptions &Opts, const SanitizeResult &Result,
-                 llvm::StringRef Output);
-  ManifestWriter(const ManifestWriter &) = delete;
-  ManifestWriter &operator=(const ManifestWriter &) = delete;
-  ~ManifestWriter();
-  llvm::Error commit();
+/// Writes --report now (for commands whose main output comes much later).
+llvm::Error writeReport(const SanitizeOptions &Opts,
+                        const SanitizeResult &Result,
+                        llvm::StringRef InputName);
 
-private:
-  void wait();
-
-  const SanitizeOptions &Opts;
-  const LaunchManifest &Manifest;
-  std::string Path; ///< Empty: no manifest.
-  std::thread Writer;
-  std::unique_ptr<AtomicOutputFile> File;         ///< Set by Writer.
-  llvm::Error OpenError = llvm::Error::success(); ///< Set by Writer.
-};
+/// Prints what the user should know after the outputs were written: that a
+/// splatted module went to stdout without its manifest.
+void printAfterWrite(const SanitizeOptions &Opts, const SanitizeResult &Result,
+                     const SanitizeOutputs &Out);
 
 } // namespace irs::cli
 

@@ -8,9 +8,13 @@
 
 #include "ir-sanitize/Config.h"
 #include "ir-sanitize/Support/ExitCodes.h"
+#include "ir-sanitize/Support/ProcessHooks.h"
 
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <cerrno>
+#include <fcntl.h>
 
 using namespace irs;
 using namespace irs::cli;
@@ -30,8 +34,27 @@ Exit codes: 0 ok, 1 findings (check) or failed checks, 2 usage error,
 5 rewritten module failed the LLVM verifier (a bug), 6 no Enzyme plugin.
 )";
 
+/// A closed stdin, stdout or stderr gets a descriptor on which the missing
+/// direction fails (EBADF), so that writing there is still an error and no
+/// file opened later (a manifest) can take its number and receive the
+/// module meant for stdout.
+static void occupyClosedStandardFiles() {
+  for (int FD = 0; FD != 3; ++FD)
+    if (::fcntl(FD, F_GETFD) == -1 && errno == EBADF)
+      (void)::open("/dev/null", FD == 0 ? O_WRONLY : O_RDONLY);
+}
+
 int main(int argc, char **argv) {
+  occupyClosedStandardFiles();
   llvm::InitLLVM X(argc, argv);
+  // This process is ours: let the library keep the input's debug-info form,
+  // report a broken bitcode module in one line, clean up after signals.
+  ProcessHooks Hooks;
+  Hooks.SetDebugInfoWriterOptions = true;
+  Hooks.ExitOnBrokenBitcodeAs = ToolName;
+  Hooks.RemoveTemporariesOnSignal = true;
+  Hooks.KillChildrenOnInterrupt = true;
+  setProcessHooks(Hooks);
   CLI::App App{"ir-sanitize: make Julia-emitted LLVM IR safe for Enzyme",
                ToolName};
   App.footer(Examples);

@@ -3,6 +3,7 @@
 #include "ir-sanitize/GPU/LaunchSpec.h"
 
 #include "llvm/IR/LLVMContext.h"
+#include "llvm/Support/FileSystem.h"
 
 using namespace llvm;
 using namespace irs;
@@ -99,7 +100,7 @@ TEST_CASE("a launch spec rejects malformed fields by name", "[LaunchSpec]") {
           parse(
               R"({"grid": [1], "block": [64, 32], "buffers": {"a": {"type": "f32", "count": 1}}})")
               .takeError())
-          .find("more than 1024") != std::string::npos);
+          .find("block exceeds CUDA's limits") != std::string::npos);
   CHECK(
       errorOf(
           parse(
@@ -150,6 +151,14 @@ TEST_CASE("a spec that does not fit the kernel is rejected before running",
                              "declares an array of 1024");
   // Type mismatches between a value and its leaf.
   Check(Replace("\"1.3\": 1024", "\"1.3\": 1.5"),
+        "(i64): 1.5 is not an integer the leaf can hold");
+  // Beyond int64: llvm::json holds it as a double that getAsInteger() would
+  // round to INT64_MIN; it must be rejected, not saturated.
+  Check(Replace("\"1.3\": 1024", "\"1.3\": -9223372036854775809"),
+        "(i64): -9.2233720368547758e+18 is not an integer the leaf can hold");
+  Check(Replace("\"1.3\": 1024", "\"1.3\": 18446744073709551616"),
+        "is not an integer the leaf can hold");
+  Check(Replace("\"2.0.0.0.0\": \"buffer:x\"", "\"2.0.0.0.0\": 1.5"),
         "a float value needs a float leaf");
   Check(Replace("\"2.0.0.1.0\": 1", "\"2.0.0.1.0\": \"buffer:x\""),
         "a buffer address needs a pointer leaf");
@@ -185,4 +194,76 @@ TEST_CASE("CUDAnative arrays ({dims, {i64 ptr}}) declare their extent too",
   CHECK(errorText(validateSpec(*Small, K, "spec.json"))
             .find("buffer 'x' has 63 elements but leaf 1.0.1.0 declares an "
                   "array of 64") != std::string::npos);
+}
+
+TEST_CASE("launch spec numbers beyond the plan's limits are rejected, not "
+          "wrapped",
+          "[LaunchSpec]") {
+  auto Fails = [](const std::string &Fields, const std::string &Buffers,
+                  StringRef Expected) {
+    std::string Text = "{" + Fields + R"(, "buffers": {)" + Buffers + "}}";
+    std::string Msg = errorOf(parse(Text).takeError());
+    INFO(Text << "\n" << Msg);
+    CHECK(Msg.find("spec.json: ") == 0);
+    CHECK(Msg.find(Expected.str()) != std::string::npos);
+  };
+  std::string A = R"("a": {"type": "f32", "count": 4})";
+  // count * 4 bytes wraps to 0 in 64 bits.
+  Fails(R"("threads": 4)",
+        R"("a": {"type": "f32", "count": 4611686018427387904})",
+        "buffer 'a': 4611686018427387904 f32 elements exceed the limit of "
+        "17179869184 bytes");
+  // Each buffer fits, together they do not.
+  Fails(R"("threads": 4)",
+        R"("a": {"type": "f64", "count": 1073741824},
+           "b": {"type": "f64", "count": 1073741825})",
+        "buffer 'b': 1073741825 f64 elements exceed the limit");
+  Fails(R"("threads": 18446744073709551615)", A,
+        "'threads' must be an integer from 1 to 549755813632");
+  Fails(R"("grid": [4294967296], "block": [1])", A,
+        "grid exceeds CUDA's limits");
+  Fails(R"("grid": [1, 65536], "block": [1])", A, "grid exceeds");
+  Fails(R"("grid": [1], "block": [4294967297])", A, "block exceeds");
+  Fails(R"("grid": [-1], "block": [1])", A,
+        "'grid' sizes must be positive integers");
+  Fails(R"("threads": 4)",
+        R"("a": {"type": "f32", "count": 123456789012345678901234567890})",
+        "'count' must be a positive integer");
+  Fails(R"("threads": 4, "fd_step": 1e999)", A,
+        "'fd_step' must be a positive number");
+  Fails(R"("threads": 4)", R"("a": {"type": "f32", "count": 4, "seed": -1})",
+        "'seed' must be an integer from 0 to 18446744073709551615");
+  // llvm::json reads 1e999 as inf.
+  Fails(R"("threads": 4, "args": {"0": -1e999})", A,
+        "args: '0': value must be finite");
+  // At the limit exactly: accepted.
+  auto S = parse(R"({"threads": 549755813632, "buffers": {"a": {"type": "u8",
+                    "count": 17179869184, "seed": 18446744073709551615}}})");
+  REQUIRE(static_cast<bool>(S));
+  CHECK(S->Buffers[0].Seed == UINT64_MAX);
+}
+
+TEST_CASE("a deeply nested launch spec is rejected before it is parsed",
+          "[LaunchSpec]") {
+  SmallString<128> Path;
+  int FD;
+  REQUIRE(!sys::fs::createTemporaryFile("irs-deep-spec", "json", FD, Path));
+  {
+    raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    // 50,000 nested arrays overflowed the stack in json::parse.
+    OS << std::string(50000, '[') << std::string(50000, ']');
+  }
+  std::string Msg = errorOf(LaunchSpec::readFile(Path).takeError());
+  CHECK(Msg == (Path + ": JSON nested deeper than 64 levels").str());
+  // A valid spec with a deep extra field: the same, before any field is read.
+  {
+    std::error_code EC;
+    raw_fd_ostream OS(Path, EC);
+    OS << R"({"threads": 4, "buffers": {"a": {"type": "f32", "count": 4}},
+              "extra": )"
+       << std::string(65, '[') << std::string(65, ']') << "}";
+  }
+  Msg = errorOf(LaunchSpec::readFile(Path).takeError());
+  CHECK(Msg.find("JSON nested deeper than 64 levels") != std::string::npos);
+  sys::fs::remove(Path);
 }

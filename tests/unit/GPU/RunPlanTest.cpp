@@ -1,65 +1,141 @@
-// The plan writer (src/GPU) and the runner's own reader
-// (src/tools/ir-sanitize-gpurun, no LLVM) must agree on every record.
+// The plan writer (src/GPU, llvm::json) and the runner's reader
+// (src/tools/ir-sanitize-gpurun, nlohmann-json, no LLVM) must agree on every
+// field and every word of the vocabulary, and the reader must reject every
+// number out of range rather than truncate, saturate or wrap it.
 #include "ir-sanitize/GPU/RunPlan.h"
 
 #include "RunPlan.h" // the runner's reader
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <catch2/catch.hpp>
+
+#include <functional>
 
 using namespace llvm;
 
 namespace {
 
+template <typename Enum> std::vector<Enum> allOf() {
+  std::vector<Enum> All;
+  for (const auto &W : irs::Vocabulary<Enum>::Words)
+    All.push_back(W.Value);
+  return All;
+}
+
+/// A plan that uses every element type, init kind, role and address kind.
 irs::RunPlan samplePlan() {
   irs::RunPlan P;
   P.Kernel = "_Z16broadcast_kernel_add_1d";
   P.Spec.Threads = 1 << 20;
-  irs::BufferSpec D{
-      "dest", irs::ElementType::F32, 1 << 20, irs::BufferInit::Zero, 0, true,
-      false};
-  irs::BufferSpec Y{
-      "y", irs::ElementType::F64, 7, irs::BufferInit::Random, 42, false, true};
-  P.Spec.Buffers = {D, Y};
+  std::vector<irs::ElementType> Types = allOf<irs::ElementType>();
+  std::vector<irs::BufferInit> Inits = allOf<irs::BufferInit>();
+  for (size_t I = 0; I < std::max(Types.size(), Inits.size()); ++I)
+    P.Spec.Buffers.push_back({"b" + std::to_string(I), Types[I % Types.size()],
+                              1000 + I, Inits[I % Inits.size()], UINT64_MAX - I,
+                              I == 0, I == 1});
   P.Settings = {1e-3, 2e-3, 1e-5};
   irs::ParamImage State{std::vector<uint8_t>(16, 0), {}};
-  irs::ParamImage Arr{{0, 0, 0, 0, 0, 0, 0, 0, 0x10, 0, 0, 0, 0, 0, 0, 0},
-                      {{0, "dest", false}}};
-  P.Kernels.push_back({"original", "original.ptx", "k", {State, Arr}});
-  P.Kernels.push_back({"splat", "splat.ptx", "k", {Arr}});
-  irs::ParamImage Shadow = Arr;
-  Shadow.Relocs[0].Shadow = true;
-  P.Kernels.push_back({"forward", "derivatives.ptx", "k.fwd", {Arr, Shadow}});
-  P.Kernels.push_back({"reverse", "derivatives.ptx", "k.rev", {Arr, Shadow}});
+  irs::ParamImage Arr{{0, 0, 0, 0, 0, 0, 0, 0, 0x10, 0, 0, 0, 0, 0, 0, 0xff},
+                      {{0, "b0", false}, {8, "b1", true}}};
+  for (irs::KernelRole Role : allOf<irs::KernelRole>())
+    P.Kernels.push_back({Role,
+                         std::string(irs::spelling(Role)) + ".ptx",
+                         "k_" + std::string(irs::spelling(Role)),
+                         {State, Arr}});
   return P;
+}
+
+std::string printed(const irs::RunPlan &P) {
+  std::string Text;
+  raw_string_ostream OS(Text);
+  P.print(OS);
+  return Text;
+}
+
+/// The sample plan's text after \p Edit changed its JSON.
+std::string edited(const std::function<void(json::Object &)> &Edit) {
+  Expected<json::Value> V = json::parse(printed(samplePlan()));
+  REQUIRE(static_cast<bool>(V));
+  Edit(*V->getAsObject());
+  std::string Text;
+  raw_string_ostream(Text) << *V;
+  return Text;
+}
+
+json::Object &at(json::Object &O, StringRef Key, size_t I) {
+  return *(*O.getArray(Key))[I].getAsObject();
+}
+
+/// The first kernel's second parameter's first relocation.
+json::Object &firstReloc(json::Object &Plan) {
+  json::Object &Param = at(at(Plan, "kernels", 0), "params", 1);
+  return at(Param, "relocs", 0);
+}
+
+std::string replaced(std::string Text, const std::string &From,
+                     const std::string &To) {
+  size_t At = Text.find(From);
+  REQUIRE(At != std::string::npos);
+  return Text.replace(At, From.size(), To);
+}
+
+std::string rejection(const std::string &Text) {
+  gpurun::Plan R;
+  std::string Error;
+  CHECK_FALSE(gpurun::parsePlan(Text, R, Error));
+  return Error;
 }
 
 } // namespace
 
+TEST_CASE("every word of the plan vocabulary spells and parses back",
+          "[RunPlan]") {
+  auto RoundTrips = [](auto Tag) {
+    using Enum = decltype(Tag);
+    for (Enum E : allOf<Enum>()) {
+      INFO(irs::spelling(E));
+      CHECK(irs::parseSpelling<Enum>(irs::spelling(E)) == E);
+    }
+    CHECK_FALSE(irs::parseSpelling<Enum>("nonsense"));
+  };
+  RoundTrips(irs::ElementType());
+  RoundTrips(irs::BufferInit());
+  RoundTrips(irs::KernelRole());
+  RoundTrips(irs::AddressKind());
+  CHECK(allOf<irs::ElementType>().size() == 5);
+  CHECK(allOf<irs::BufferInit>().size() == 4);
+  CHECK(allOf<irs::KernelRole>().size() == 4);
+  CHECK(irs::spellingList<irs::ElementType>() == "f32, f64, i32, i64 or u8");
+}
+
 TEST_CASE("a written plan reads back identically in the runner", "[RunPlan]") {
   irs::RunPlan P = samplePlan();
-  std::string Text;
-  raw_string_ostream OS(Text);
-  P.print(OS);
+  std::string Text = printed(P);
   gpurun::Plan R;
   std::string Error;
   REQUIRE(gpurun::parsePlan(Text, R, Error));
   CHECK(R.Kernel == P.Kernel);
   CHECK(R.Threads == 1u << 20);
   CHECK(R.DerivativeChecks);
+  CHECK(R.DerivativesSkipped.empty());
   CHECK(R.FdStep == 1e-3);
   CHECK(R.ForwardTolerance == 2e-3);
   CHECK(R.ReverseTolerance == 1e-5);
-  REQUIRE(R.Buffers.size() == 2);
-  CHECK(R.Buffers[1].Name == "y");
-  CHECK(R.Buffers[1].Type == gpurun::ElemType::F64);
-  CHECK(R.Buffers[1].Count == 7);
-  CHECK(R.Buffers[1].InitKind == gpurun::Init::Random);
-  CHECK(R.Buffers[1].Seed == 42);
-  CHECK(R.Buffers[1].Wrt);
-  CHECK_FALSE(R.Buffers[1].Output);
+  REQUIRE(R.Buffers.size() == P.Spec.Buffers.size());
+  for (size_t I = 0; I < R.Buffers.size(); ++I) {
+    const irs::BufferSpec &W = P.Spec.Buffers[I];
+    CHECK(R.Buffers[I].Name == W.Name);
+    CHECK(R.Buffers[I].Type == W.Type);
+    CHECK(R.Buffers[I].Count == W.Count);
+    CHECK(R.Buffers[I].Init == W.Init);
+    CHECK(R.Buffers[I].Seed == W.Seed);
+    CHECK(R.Buffers[I].Output == W.Output);
+    CHECK(R.Buffers[I].Wrt == W.Wrt);
+  }
+  REQUIRE(R.Launches.size() == P.Kernels.size());
   for (const irs::PlannedKernel &K : P.Kernels) {
     const gpurun::KernelLaunch *L = R.launch(K.Role);
     REQUIRE(L);
@@ -79,41 +155,146 @@ TEST_CASE("a written plan reads back identically in the runner", "[RunPlan]") {
   }
 }
 
-TEST_CASE("the runner rejects broken plans with the line", "[RunPlan]") {
-  auto Fails = [](const std::string &Text, const std::string &Expected) {
-    gpurun::Plan R;
-    std::string Error;
-    REQUIRE_FALSE(gpurun::parsePlan(Text, R, Error));
+TEST_CASE("a grid launch and a primal-only plan with a reason read back",
+          "[RunPlan]") {
+  irs::RunPlan P = samplePlan();
+  P.Spec.Threads = 0;
+  P.Spec.Grid = {2147483647, 65535, 65535};
+  P.Spec.Block = {1024, 1, 1};
+  P.Spec.DerivativeChecks = false;
+  P.DerivativesSkipped = "no Enzyme plugin";
+  P.Kernels.resize(2);
+  gpurun::Plan R;
+  std::string Error;
+  REQUIRE(gpurun::parsePlan(printed(P), R, Error));
+  CHECK(R.Threads == 0);
+  CHECK(R.Grid[0] == 2147483647u);
+  CHECK(R.Grid[2] == 65535u);
+  CHECK(R.Block[0] == 1024u);
+  CHECK_FALSE(R.DerivativeChecks);
+  CHECK(R.DerivativesSkipped == "no Enzyme plugin");
+  CHECK_FALSE(R.launch(irs::KernelRole::Forward));
+}
+
+TEST_CASE("the runner rejects out-of-range plan numbers by field",
+          "[RunPlan]") {
+  auto Rejects = [](const std::string &Text, const std::string &Expected) {
+    std::string Error = rejection(Text);
     INFO(Error);
     CHECK(Error.find(Expected) == 0);
   };
-  Fails("hello\n", "1: not an ir-sanitize run plan");
-  Fails("irs-gpu-plan 1\nthreads 4\nbuffer a f32 4 zero 0 output\n"
-        "module original o.ptx k\nparam original 8 00\n",
-        "5: parameter bytes do not match");
-  Fails("irs-gpu-plan 1\nthreads 4\nmodule original o.ptx k\n"
-        "param original 8 -\nreloc original 0 0 nobuf primal\n",
-        "5: reloc names unknown buffer 'nobuf'");
-  Fails("irs-gpu-plan 1\nthreads 4\nbuffer a f32 4 zero 0 output\n"
-        "module original o.ptx k\nparam original 4 -\n"
-        "reloc original 0 0 a primal\n",
-        "6: reloc offset 0 does not fit");
-  Fails("irs-gpu-plan 1\nthreads 4\nmodule original o.ptx k\n",
-        "3: plan needs 'original' and 'splat'");
-  Fails("irs-gpu-plan 1\nthreads 4\nmodule original o.ptx k\n"
-        "module splat s.ptx k\n",
-        "4: 'checks all' needs 'forward' and 'reverse'");
+  // Offset + 8 wrapped past 2^64 and passed the bounds check.
+  Rejects(edited([](json::Object &P) {
+            firstReloc(P)["offset"] = uint64_t(18446744073709551608ULL);
+          }),
+          "kernels[0].params[1].relocs[0].offset: an 8-byte address at "
+          "18446744073709551608 does not fit the 16-byte parameter");
+  Rejects(edited([](json::Object &P) { firstReloc(P)["offset"] = 9; }),
+          "kernels[0].params[1].relocs[0].offset: an 8-byte address at 9");
+  // Grid and block sizes were truncated to 32 bits.
+  auto Grid = [](std::vector<int64_t> G, std::vector<int64_t> B) {
+    return edited([&](json::Object &P) {
+      P["launch"] =
+          json::Object{{"grid", json::Array(G)}, {"block", json::Array(B)}};
+    });
+  };
+  Rejects(Grid({4294967296LL, 1, 1}, {1, 1, 1}),
+          "launch.grid[0]: must be an integer from 1 to 2147483647, not "
+          "4294967296");
+  Rejects(Grid({1, 1, 1}, {4294967297LL, 1, 1}), "launch.block[0]: must be");
+  Rejects(Grid({1, 65536, 1}, {1, 1, 1}), "launch: grid exceeds");
+  Rejects(Grid({1, 1, 1}, {64, 32, 1}), "launch: block exceeds");
+  Rejects(Grid({1, 1}, {1, 1, 1}), "launch.grid: must have 3 sizes");
+  Rejects(Grid({0, 1, 1}, {1, 1, 1}), "launch.grid[0]: must be an integer");
+  Rejects(edited([](json::Object &P) {
+            P["launch"] = json::Object{{"threads", UINT64_MAX}};
+          }),
+          "launch.threads: must be an integer from 1 to 549755813632");
+  // Non-finite and non-positive reals; JSON has no inf, and nlohmann refuses
+  // 1e999 rather than reading it as inf.
+  std::string Text = printed(samplePlan());
+  Rejects(replaced(Text, "\"fd_step\": 0.001", "\"fd_step\": 1e999"),
+          "plan: not valid JSON: [json.exception.out_of_range.406] number "
+          "overflow parsing '1e999'");
+  Rejects(replaced(Text, "\"fd_step\": 0.001", "\"fd_step\": -0.001"),
+          "fd_step: must be a finite positive number");
+  // Huge decimal strings become floats in the JSON reader: not integers.
+  Rejects(
+      replaced(Text, "\"count\": 1000", "\"count\": 1" + std::string(40, '0')),
+      "buffers[0].count: must be an integer from 1 to");
+  Rejects(replaced(Text, "\"count\": 1000", "\"count\": 1000.5"),
+          "buffers[0].count: must be an integer");
+  Rejects(replaced(Text, "\"count\": 1000", "\"count\": -1"),
+          "buffers[0].count: must be an integer");
+  // Count * element size wrapped (and crashed the runner).
+  Rejects(replaced(Text, "\"count\": 1000", "\"count\": 4611686018427387904"),
+          "buffers[0].count: 4611686018427387904 elements exceed the limit of "
+          "17179869184 bytes for all buffers together");
+  Rejects(edited([](json::Object &P) {
+            at(at(P, "kernels", 0), "params", 0)["size"] = 4097;
+          }),
+          "kernels[0].params[0].size: must be an integer from 1 to 4096");
 }
 
-TEST_CASE("writeRunPlan writes DIR/plan.txt", "[RunPlan]") {
+TEST_CASE("the runner rejects malformed plans by field", "[RunPlan]") {
+  auto Rejects = [](const std::string &Text, const std::string &Expected) {
+    std::string Error = rejection(Text);
+    INFO(Error);
+    CHECK(Error.find(Expected) == 0);
+  };
+  Rejects("irs-gpu-plan 1\n", "plan: not valid JSON");
+  Rejects("[]", "plan: must be an object");
+  Rejects(std::string(50000, '[') + std::string(50000, ']'),
+          "plan: JSON nested deeper than 64 levels");
+  Rejects(edited([](json::Object &P) { P["version"] = 1; }),
+          "version: plan version 1 is not supported (this runner reads "
+          "version 2)");
+  Rejects(edited([](json::Object &P) { P["format"] = "something"; }),
+          "format: not an ir-sanitize run plan");
+  Rejects(edited([](json::Object &P) { P["extra"] = 1; }),
+          "extra: unknown field");
+  Rejects(edited([](json::Object &P) { P.erase("kernel"); }),
+          "kernel: missing");
+  Rejects(edited([](json::Object &P) { at(P, "buffers", 1)["type"] = "f16"; }),
+          "buffers[1].type: unknown element type 'f16' (expected f32, f64, "
+          "i32, i64 or u8)");
+  Rejects(edited([](json::Object &P) { at(P, "buffers", 1)["name"] = "b0"; }),
+          "buffers[1].name: 'b0' declared twice");
+  Rejects(edited([](json::Object &P) { firstReloc(P)["buffer"] = "nobuf"; }),
+          "kernels[0].params[1].relocs[0].buffer: unknown buffer 'nobuf'");
+  Rejects(edited([](json::Object &P) { firstReloc(P)["address"] = "both"; }),
+          "kernels[0].params[1].relocs[0].address: unknown address kind");
+  Rejects(edited([](json::Object &P) {
+            at(at(P, "kernels", 0), "params", 1)["bytes"] = "00";
+          }),
+          "kernels[0].params[1].bytes: must be 32 lowercase hex digits");
+  Rejects(
+      edited([](json::Object &P) { at(P, "kernels", 1)["role"] = "original"; }),
+      "kernels[1].role: role 'original' appears twice");
+  Rejects(edited([](json::Object &P) {
+            at(P, "kernels", 1)["ptx"] = "../../etc/passwd";
+          }),
+          "kernels[1].ptx: must name a file in the plan directory");
+  Rejects(edited([](json::Object &P) { P.getArray("kernels")->pop_back(); }),
+          "kernels: \"checks\": \"all\" needs a 'forward' and a 'reverse'");
+  Rejects(edited([](json::Object &P) {
+            json::Array &Kernels = *P.getArray("kernels");
+            Kernels[1] = Kernels.back(); // the splat becomes a reverse
+            Kernels.pop_back();
+          }),
+          "kernels: the plan needs an 'original' and a 'splat' kernel");
+}
+
+TEST_CASE("writeRunPlan writes DIR/plan.json", "[RunPlan]") {
   SmallString<128> Dir;
   REQUIRE(!sys::fs::createUniqueDirectory("irs-plan", Dir));
   Error W = irs::writeRunPlan(samplePlan(), Dir);
   REQUIRE_FALSE(static_cast<bool>(W));
-  auto Buf = MemoryBuffer::getFile(Dir + "/plan.txt");
+  CHECK(irs::runPlanPath(Dir) == (Dir + "/plan.json").str());
+  auto Buf = MemoryBuffer::getFile(irs::runPlanPath(Dir));
   REQUIRE(Buf);
-  CHECK((*Buf)->getBuffer().starts_with("irs-gpu-plan 1\n"));
-  CHECK((*Buf)->getBuffer().contains("reloc forward 1 0 dest shadow\n"));
+  CHECK((*Buf)->getBuffer().starts_with(
+      "{\n  \"format\": \"ir-sanitize-gpu-plan\",\n  \"version\": 2,"));
   sys::fs::remove_directories(Dir);
   Error E = irs::writeRunPlan(samplePlan(), "/nonexistent/dir");
   CHECK(static_cast<bool>(E));

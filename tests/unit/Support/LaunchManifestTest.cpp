@@ -1,4 +1,5 @@
 #include "ir-sanitize/Support/LaunchManifest.h"
+#include "../TestSupport.h"
 #include "ir-sanitize/Support/ExitCodes.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -169,7 +170,22 @@ TEST_CASE("Manifest files: atomic write, read back, errors name the file",
     Msg = E.message();
   });
   CHECK(Code == ExitCode::BadInput);
-  CHECK(Msg.find(Path.str().str() + ": invalid JSON") == 0);
+  CHECK(Msg.find(Path.str().str() + ": not valid JSON") == 0);
+
+  // 50,000 nested arrays overflowed the stack in json::parse; rejected
+  // before any value is built.
+  {
+    std::error_code EC;
+    raw_fd_ostream OS(Path, EC);
+    OS << R"({"version": 1, "kernels": )" << std::string(50000, '[')
+       << std::string(50000, ']') << "}";
+  }
+  Expected<LaunchManifest> Deep = LaunchManifest::readFile(Path);
+  REQUIRE_FALSE(static_cast<bool>(Deep));
+  CHECK(irs::test::codeOf(Deep.takeError()) == ExitCode::BadInput);
+  Deep = LaunchManifest::readFile(Path);
+  CHECK(messageOf(Deep.takeError()) ==
+        Path.str().str() + ": JSON nested deeper than 64 levels");
   sys::fs::remove(Path);
 
   Expected<LaunchManifest> Missing =

@@ -1,12 +1,15 @@
 #include "ir-sanitize/Support/ModuleIO.h"
 #include "ir-sanitize/Support/ExitCodes.h"
+#include "ir-sanitize/Support/ProcessHooks.h"
 
 #include "llvm/Config/llvm-config.h"
 #include "llvm/IR/BasicBlock.h"
 #include "llvm/IR/Instruction.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include "../TestSupport.h"
@@ -126,6 +129,11 @@ TEST_CASE("writeModule refuses a module that fails the verifier and writes "
 #if LLVM_VERSION_MAJOR < 21
 TEST_CASE("debug values keep the input's form; bitcode reads back",
           "[ModuleIO]") {
+  // LLVM 19/20 decide the form with process-wide cl::opts, which only a
+  // process owner lets the library set.
+  ProcessHooks Hooks;
+  Hooks.SetDebugInfoWriterOptions = true;
+  setProcessHooks(Hooks);
   std::string In = writeTemp(R"(define void @f() !dbg !3 {
   call void @llvm.dbg.value(metadata i32 0, metadata !6, metadata !DIExpression()), !dbg !7
   ret void
@@ -164,8 +172,81 @@ declare void @llvm.dbg.value(metadata, metadata, metadata)
     consumeError(Back.takeError());
   for (const std::string &P : {In, Text, Bitcode})
     sys::fs::remove(P);
+  setProcessHooks(ProcessHooks());
 }
 #endif
+
+TEST_CASE("writeModule changes no LLVM option unless the process opted in",
+          "[ModuleIO]") {
+  REQUIRE_FALSE(processHooks().SetDebugInfoWriterOptions);
+  auto Occurrences = [] {
+    unsigned N = 0;
+    for (auto &Entry : cl::getRegisteredOptions())
+      N += Entry.second->getNumOccurrences();
+    return N;
+  };
+  unsigned Before = Occurrences();
+  LLVMContext Ctx;
+  auto M = parseModule(Ctx, "define void @f() { ret void }");
+  std::string Out = writeTemp("", "ll");
+  CHECK(codeOf(writeModule(*M, Out, IRFormat::Text, DebugInfoForm::Intrinsics)) ==
+        ExitCode::Ok);
+  CHECK(codeOf(writeModule(*M, Out, IRFormat::Bitcode, DebugInfoForm::Records)) ==
+        ExitCode::Ok);
+  CHECK(Occurrences() == Before);
+  sys::fs::remove(Out);
+}
+
+TEST_CASE("Temporaries left by a killed writer are removed by the next write "
+          "to the same file, and only those",
+          "[ModuleIO]") {
+  SmallString<128> Dir;
+  REQUIRE(!sys::fs::createUniqueDirectory("irs-stale", Dir));
+  std::string Live = std::to_string(sys::Process::getProcessId());
+  // No process has a PID above the kernel's limit (at most 2^22).
+  const char *Dead = "999999999";
+  std::vector<std::string> Kept = {
+      ".out.ll.irs-" + Live + "-abcdef.tmp",   // this (live) process
+      ".out.ll.irs-1-abcdef.tmp",              // init, alive
+      ".other.ll.irs-" + std::string(Dead) + "-abcdef.tmp", // another target
+      ".out.ll.abcdef.tmp",                    // not our pattern
+      ".out.ll.irs-" + std::string(Dead) + "-abc.tmp", // not our pattern
+  };
+  std::string Stale = ".out.ll.irs-" + std::string(Dead) + "-x1y2z3.tmp";
+  for (const std::string &Name : Kept)
+    REQUIRE(!writeFileAtomically((Dir + "/" + Name).str(),
+                                 [](raw_ostream &OS) { OS << "x"; }));
+  REQUIRE(!writeFileAtomically((Dir + "/" + Stale).str(),
+                               [](raw_ostream &OS) { OS << "x"; }));
+  // A temporary while writing is named after the target and this process.
+  Expected<std::unique_ptr<AtomicOutputFile>> F =
+      AtomicOutputFile::open((Dir + "/out.ll").str());
+  REQUIRE(static_cast<bool>(F));
+  (*F)->os() << "module";
+  std::vector<std::string> Names;
+  std::error_code EC;
+  for (sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC;
+       It.increment(EC))
+    Names.push_back(sys::path::filename(It->path()).str());
+  CHECK(std::find(Names.begin(), Names.end(), Stale) == Names.end());
+  for (const std::string &Name : Kept)
+    CHECK(std::find(Names.begin(), Names.end(), Name) != Names.end());
+  CHECK(std::count_if(Names.begin(), Names.end(), [&](const std::string &N) {
+          return StringRef(N).starts_with(".out.ll.irs-" + Live + "-") &&
+                 N != Kept[0];
+        }) == 1);
+  REQUIRE(!(*F)->commit());
+  CHECK(sys::fs::exists(Dir + "/out.ll"));
+  sys::fs::remove_directories(Dir);
+}
+
+TEST_CASE("escapeForMessage keeps a name on one printable line",
+          "[ExitCodes]") {
+  CHECK(escapeForMessage("julia_f_12#3") == "julia_f_12#3");
+  CHECK(escapeForMessage("a\\b") == "a\\\\b");
+  CHECK(escapeForMessage("a\nb") == "a\\0Ab");
+  CHECK(escapeForMessage(StringRef("a\n\x1b[0m\0z", 8)) == "a\\0A\\1B[0m\\00z");
+}
 
 TEST_CASE("writeFileAtomically writes into devices instead of replacing them",
           "[ModuleIO]") {

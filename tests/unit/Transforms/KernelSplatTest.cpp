@@ -490,3 +490,94 @@ TEST_CASE("Planning and summarising change nothing and agree with the splat",
   CHECK(formatv("{0}", Done->toJSON()).str() ==
         formatv("{0}", Plan->toJSON()).str());
 }
+
+namespace {
+
+/// The .ll files of \p Dir (none when it is missing).
+std::vector<std::string> llFilesIn(StringRef Dir) {
+  std::vector<std::string> Files;
+  std::error_code EC;
+  for (sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC;
+       It.increment(EC))
+    if (sys::path::extension(It->path()) == ".ll")
+      Files.push_back(It->path());
+  return Files;
+}
+
+void checkSameOriginal(const ManifestOriginalParam &A,
+                       const ManifestOriginalParam &B) {
+  CHECK(A.Index == B.Index);
+  CHECK(A.Type == B.Type);
+  CHECK(A.Size == B.Size);
+  CHECK(A.Passing == B.Passing);
+}
+
+/// Everything but the index, which the leaves before it shift.
+void checkSameParam(const ManifestParam &A, const ManifestParam &B) {
+  CHECK(A.Name == B.Name);
+  CHECK(A.Type == B.Type);
+  CHECK(A.Size == B.Size);
+  CHECK(A.Pointer == B.Pointer);
+  CHECK(A.AddrSpace == B.AddrSpace);
+}
+
+} // namespace
+
+TEST_CASE("An unsplatted kernel is described by the code that describes a "
+          "splatted one, on every corpus and example kernel",
+          "[KernelSplat][corpus]") {
+  std::vector<std::string> Files = llFilesIn(IRS_CORPUS_DIR);
+  for (const std::string &F : llFilesIn(IRS_SOURCE_DIR "/examples/kernels"))
+    Files.push_back(F);
+  unsigned Kernels = 0, Splatted = 0;
+  for (const std::string &Path : Files) {
+    INFO(Path);
+    LLVMContext Ctx;
+    Expected<LoadedModule> L = readModule(Path, Ctx);
+    if (!L) { // the unrepaired CUDAnative dumps do not parse, by design
+      consumeError(L.takeError());
+      continue;
+    }
+    Module &M = *L->M;
+    // Before: the description of every kernel as it stands agrees with the
+    // plan on the original parameters and on every parameter left whole.
+    std::map<std::string, KernelManifest> Before;
+    for (Function *F : findKernels(M)) {
+      ++Kernels;
+      KernelManifest U = describeUnsplattedKernel(*F);
+      REQUIRE(U.Name == F->getName());
+      REQUIRE(U.OriginalParams.size() == F->arg_size());
+      REQUIRE(U.Params.size() == F->arg_size());
+      for (const ManifestParam &P : U.Params) {
+        CHECK(P.Path.empty());
+        CHECK(P.Index == P.OrigIndex);
+        CHECK(P.Offset == 0);
+      }
+      Before[U.Name] = std::move(U);
+    }
+    Expected<LaunchManifest> Plan = planSplat(M, {});
+    REQUIRE(static_cast<bool>(Plan));
+    for (const KernelManifest &K : Plan->Kernels) {
+      const KernelManifest &U = Before.at(K.Name);
+      REQUIRE(K.OriginalParams.size() == U.OriginalParams.size());
+      for (size_t I = 0; I != K.OriginalParams.size(); ++I)
+        checkSameOriginal(K.OriginalParams[I], U.OriginalParams[I]);
+      for (const ManifestParam &P : K.Params)
+        if (P.Path.empty())
+          checkSameParam(P, U.Params[P.OrigIndex]);
+    }
+    // After: the splatted kernel, described as it stands, has exactly the
+    // parameters the manifest lists.
+    Expected<LaunchManifest> Done = splatKernels(M, {});
+    REQUIRE(static_cast<bool>(Done));
+    for (const KernelManifest &K : Done->Kernels) {
+      ++Splatted;
+      KernelManifest S = describeUnsplattedKernel(*M.getFunction(K.Name));
+      REQUIRE(S.Params.size() == K.Params.size());
+      for (size_t I = 0; I != K.Params.size(); ++I)
+        checkSameParam(K.Params[I], S.Params[I]);
+    }
+  }
+  CHECK(Kernels > 0);
+  CHECK(Splatted > 0);
+}

@@ -1,46 +1,27 @@
 //===- GpuCheck.cpp - Preparing a device derivative check -----------------===//
-#include "ir-sanitize/GPU/GpuCheck.h"
+#include "ir-sanitize/Driver/GpuCheck.h"
 
 #include "ir-sanitize/Analysis/KernelInfo.h"
 #include "ir-sanitize/Enzyme/DriverGenerator.h"
 #include "ir-sanitize/Enzyme/EnzymeRunner.h"
+#include "ir-sanitize/Enzyme/PluginLocator.h"
 #include "ir-sanitize/GPU/ArgumentPacking.h"
 #include "ir-sanitize/Support/ExitCodes.h"
 #include "ir-sanitize/Support/ModuleIO.h"
+#include "ir-sanitize/Transforms/KernelSplat.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
 using namespace llvm;
 
 namespace irs {
-
-KernelManifest unsplattedManifest(const Function &Kernel) {
-  const DataLayout &DL = Kernel.getParent()->getDataLayout();
-  KernelManifest K;
-  K.Name = Kernel.getName().str();
-  for (const Argument &A : Kernel.args()) {
-    std::string Type;
-    raw_string_ostream OS(Type);
-    A.getType()->print(OS);
-    uint64_t Size = DL.getTypeAllocSize(A.getType()).getFixedValue();
-    bool Aggregate = A.getType()->isStructTy() || A.getType()->isArrayTy();
-    K.OriginalParams.push_back(
-        {A.getArgNo(), Type, Size, Aggregate ? "value" : "scalar"});
-    ManifestParam P;
-    P.Index = P.OrigIndex = A.getArgNo();
-    P.Name = A.getName().str();
-    P.Type = Type;
-    P.Size = Size;
-    P.Pointer = A.getType()->isPointerTy();
-    P.AddrSpace = P.Pointer ? A.getType()->getPointerAddressSpace() : 0;
-    K.Params.push_back(P);
-  }
-  return K;
-}
 
 namespace {
 
@@ -274,37 +255,175 @@ Expected<RunPlan> prepareGpuCheck(Module &Original, Module &Splatted,
   Plan.Kernel = Manifest.Name;
   Plan.Spec = Spec;
   Plan.Settings = checkSettings(Spec);
+  if (Spec.DerivativeChecks && !Opts.SkipDerivatives.empty()) {
+    Plan.Spec.DerivativeChecks = false;
+    Plan.DerivativesSkipped = Opts.SkipDerivatives;
+  }
   std::vector<ParamImage> Orig = packOriginalArgs(Manifest, Spec);
   std::vector<ParamImage> Splat = sliceSplatArgs(Manifest, Orig);
 
   // Enzyme needs the splatted module before codegen optimises it.
   std::unique_ptr<Module> ForDerivatives;
-  if (Spec.DerivativeChecks)
+  if (Plan.Spec.DerivativeChecks)
     ForDerivatives = CloneModule(Splatted);
 
   auto OrigName = compileTo(Original, Manifest.Name, "original.ptx", Opts);
   if (!OrigName)
     return OrigName.takeError();
-  Plan.Kernels.push_back({"original", "original.ptx", *OrigName, Orig});
+  Plan.Kernels.push_back(
+      {KernelRole::Original, "original.ptx", *OrigName, Orig});
   auto SplatName = compileTo(Splatted, Manifest.Name, "splat.ptx", Opts);
   if (!SplatName)
     return SplatName.takeError();
-  Plan.Kernels.push_back({"splat", "splat.ptx", *SplatName, Splat});
+  Plan.Kernels.push_back({KernelRole::Splat, "splat.ptx", *SplatName, Splat});
 
   if (ForDerivatives) {
     auto D =
         buildDerivatives(*ForDerivatives, Manifest.Name, Manifest, Spec, Opts);
     if (!D)
       return D.takeError();
-    Plan.Kernels.push_back({"forward", "derivatives.ptx", D->Forward,
+    Plan.Kernels.push_back({KernelRole::Forward, "derivatives.ptx", D->Forward,
                             driverArgs(Splat, D->FwdArgs)});
-    Plan.Kernels.push_back({"reverse", "derivatives.ptx", D->Reverse,
+    Plan.Kernels.push_back({KernelRole::Reverse, "derivatives.ptx", D->Reverse,
                             driverArgs(Splat, D->RevArgs)});
   }
   if (Error E = writeRunPlan(Plan, Opts.EmitDir))
     return E;
-  progress(Opts, "wrote " + pathIn(Opts.EmitDir, "plan.txt"));
+  progress(Opts, "wrote " + runPlanPath(Opts.EmitDir));
   return Plan;
+}
+
+namespace {
+
+Error usage(const Twine &Msg) { return makeToolError(ExitCode::Usage, Msg); }
+
+/// The kernel \p Config names, or the module's only one.
+Expected<Function *> selectKernel(Module &M, const GpuCheckConfig &Config) {
+  SmallVector<Function *> Kernels = findKernels(M);
+  const std::vector<std::string> &Wanted = Config.Sanitize.Kernels;
+  std::string Names;
+  for (Function *F : Kernels)
+    Names += (Names.empty() ? "" : ", ") + escapeForMessage(F->getName());
+  std::string Input = escapeForMessage(Config.InputName);
+  if (Wanted.size() > 1)
+    return usage("gpu-check checks one kernel; give --kernel once");
+  if (Wanted.empty()) {
+    if (Kernels.size() == 1)
+      return Kernels.front();
+    return usage(Input + " defines " + Twine(Kernels.size()) + " kernels" +
+                 (Names.empty() ? "" : " (" + Names + ")") +
+                 "; name one with --kernel");
+  }
+  for (Function *F : Kernels)
+    if (F->getName() == Wanted.front())
+      return F;
+  return usage("--kernel " + escapeForMessage(Wanted.front()) +
+               ": no such kernel in " + Input +
+               " (kernels: " + (Names.empty() ? "none" : Names) + ")");
+}
+
+/// A fresh directory, or \p Requested (created if missing).
+Expected<std::string> createEmitDir(StringRef Requested) {
+  if (!Requested.empty()) {
+    if (std::error_code EC = sys::fs::create_directories(Requested))
+      return makeToolError(ExitCode::OutputError,
+                           Requested + ": cannot create: " + EC.message());
+    return Requested.str();
+  }
+  SmallString<256> Model, Dir;
+  sys::path::system_temp_directory(/*ErasedOnReboot=*/true, Model);
+  sys::path::append(Model, "ir-sanitize-gpu-check-%%%%%%");
+  if (std::error_code EC = sys::fs::createUniqueDirectory(Model, Dir))
+    return makeToolError(ExitCode::OutputError,
+                         "cannot create " + Model + ": " + EC.message());
+  return std::string(Dir);
+}
+
+} // namespace
+
+Expected<GpuCheckInput> sanitizeForGpuCheck(Module &M,
+                                            const GpuCheckConfig &Config) {
+  Expected<Function *> Kernel = selectKernel(M, Config);
+  if (!Kernel)
+    return Kernel.takeError();
+  std::string Name = (*Kernel)->getName().str();
+  GpuCheckInput In;
+  In.Original = CloneModule(M);
+  SanitizeConfig Bundles = Config.Sanitize;
+  Bundles.Splat = false; // only the checked kernel, below
+  Expected<SanitizeResult> Sanitized = sanitizeModule(M, Bundles);
+  if (!Sanitized)
+    return Sanitized.takeError();
+  In.Sanitized = std::move(*Sanitized);
+  if (Config.Sanitize.Splat) {
+    SplatOptions SO;
+    SO.Kernels = {Name};
+    SO.Note = [&](const std::string &N) { In.Notes.push_back(N); };
+    Expected<LaunchManifest> Splat = splatKernels(M, SO);
+    if (!Splat)
+      return Splat.takeError();
+    In.Splat = std::move(*Splat);
+  }
+  if (const KernelManifest *K = In.Splat.findKernel(Name))
+    In.Kernel = *K;
+  else // --no-splat, or nothing to splat
+    In.Kernel = describeUnsplattedKernel(*M.getFunction(Name));
+  return In;
+}
+
+Expected<std::string> buildGpuCheck(GpuCheckInput &In, Module &Sanitized,
+                                    const LaunchSpec &Spec,
+                                    GpuCheckBuild &Build) {
+  GpuCheckOptions &G = Build.Options;
+  if (!G.PTX.PTXVersion && !minimumPTXVersion(G.PTX.Arch))
+    return usage("--gpu-arch " + G.PTX.Arch +
+                 ": unknown architecture (expected sm_NN, e.g. sm_90, or give "
+                 "--ptx-version)");
+  if (Error E = validateSpec(Spec, In.Kernel, Build.SpecPath))
+    return E;
+  if (!Build.ManifestPath.empty())
+    if (Error E = In.Splat.writeFile(Build.ManifestPath))
+      return E;
+  if (Spec.DerivativeChecks) {
+    PluginSearch Search;
+    Search.Explicit = Build.PluginPath;
+    // Without Enzyme the primal check still runs; the derivative checks are
+    // reported SKIPPED with the reason.
+    Expected<LocatedPlugin> Plugin = locateEnzymePlugin(Search);
+    if (Plugin)
+      G.EnzymePlugin = Plugin->Path;
+    else
+      G.SkipDerivatives = toString(Plugin.takeError());
+  }
+  Expected<std::string> Dir = createEmitDir(Build.EmitDir);
+  if (!Dir)
+    return Dir.takeError();
+  G.EmitDir = *Dir;
+  LaunchManifest LM;
+  LM.Triple = Triple(Sanitized.getTargetTriple()).str(); // string or Triple
+  LM.DataLayout = Sanitized.getDataLayoutStr();
+  LM.Kernels.push_back(In.Kernel);
+  if (Error E = LM.writeFile(pathIn(*Dir, "manifest.json")))
+    return E;
+  if (Error E =
+          prepareGpuCheck(*In.Original, Sanitized, In.Kernel, Spec, G)
+              .takeError())
+    return E;
+  return *Dir;
+}
+
+std::optional<int> runGpuChecks(StringRef Runner, StringRef Dir,
+                                unsigned Repeats, StringRef ReportPath) {
+  std::optional<StringRef> Quiet[] = {StringRef(""), StringRef(""),
+                                      StringRef("")};
+  if (sys::ExecuteAndWait(Runner, {Runner, "--probe"}, std::nullopt, Quiet) !=
+      0)
+    return std::nullopt;
+  std::string RepeatsText = std::to_string(Repeats);
+  SmallVector<StringRef, 6> Args = {Runner, Dir, "--repeats", RepeatsText};
+  if (!ReportPath.empty())
+    Args.append({"--report", ReportPath});
+  return sys::ExecuteAndWait(Runner, Args);
 }
 
 } // namespace irs

@@ -1,0 +1,107 @@
+//===- GpuCheck.h - Preparing a device derivative check ---------*- C++ -*-===//
+//
+// `ir-sanitize gpu-check` without the command line, in two steps so that
+// the caller can report the first before the long second one:
+// sanitizeForGpuCheck picks the kernel and sanitises and splats it;
+// buildGpuCheck writes everything the runner needs into one directory:
+//   original.ptx      the kernel as Julia emitted it (the baseline)
+//   splat.ptx         the splatted kernel
+//   derivatives.ptx   forward and reverse drivers, differentiated by Enzyme
+//   derivatives.input.ll / derivatives.enzyme.ll / enzyme.log   (evidence)
+//   plan.json         geometry, buffers and argument bytes for every kernel
+//
+//===----------------------------------------------------------------------===//
+#ifndef IR_SANITIZE_DRIVER_GPUCHECK_H
+#define IR_SANITIZE_DRIVER_GPUCHECK_H
+
+#include "ir-sanitize/Driver/Sanitize.h"
+#include "ir-sanitize/GPU/LaunchSpec.h"
+#include "ir-sanitize/GPU/PTXEmitter.h"
+#include "ir-sanitize/GPU/RunPlan.h"
+#include "ir-sanitize/Support/LaunchManifest.h"
+
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Error.h"
+
+#include <functional>
+#include <optional>
+#include <memory>
+#include <string>
+
+namespace irs {
+
+struct GpuCheckOptions {
+  std::string EmitDir;      ///< Must exist.
+  std::string EnzymePlugin; ///< LLVMEnzyme-<major>.so (already located).
+  PTXOptions PTX;
+  unsigned EnzymeTimeoutSeconds = 300;
+  /// Nonempty: the derivative checks cannot run (no Enzyme plugin); the plan
+  /// holds the primal check only and gives this as the reason.
+  std::string SkipDerivatives;
+  /// One line per step for the user ("compiled splat.ptx (12 KB)").
+  std::function<void(const std::string &)> Progress;
+};
+
+/// Which kernel to check and how to sanitise it.
+struct GpuCheckConfig {
+  /// Sanitize.Kernels names the kernel to check (at most one; none: the
+  /// module's only kernel); Sanitize.Splat false checks it unsplatted.
+  SanitizeConfig Sanitize;
+  std::string InputName; ///< For messages.
+};
+
+/// The module as given and the checked kernel after sanitising.
+struct GpuCheckInput {
+  std::unique_ptr<llvm::Module> Original; ///< A copy of the module as given.
+  /// The bundle normalisation (no splat: Manifest is empty).
+  SanitizeResult Sanitized;
+  LaunchManifest Splat;           ///< The splat of the checked kernel only.
+  std::vector<std::string> Notes; ///< Why the splat left something whole.
+  KernelManifest Kernel; ///< The checked kernel, splatted or as it stands.
+};
+
+/// Picks the kernel (ExitCode::Usage when the choice is ambiguous or names
+/// no kernel), copies \p M as given, sanitises \p M and splats the kernel.
+llvm::Expected<GpuCheckInput> sanitizeForGpuCheck(llvm::Module &M,
+                                                  const GpuCheckConfig &Config);
+
+/// What buildGpuCheck needs besides the modules.
+struct GpuCheckBuild {
+  std::string SpecPath;     ///< For messages.
+  std::string EmitDir;      ///< Created; empty: a new temporary directory.
+  std::string ManifestPath; ///< Also write the splat manifest here.
+  std::string PluginPath;   ///< Explicit Enzyme plugin; empty: searched for.
+  /// EmitDir and EnzymePlugin are filled in; SkipDerivatives too when the
+  /// spec asks for derivative checks but no Enzyme plugin is found.
+  GpuCheckOptions Options;
+};
+
+/// Checks \p Spec against the kernel, locates Enzyme (when the spec asks
+/// for derivatives), creates the directory, writes manifest.json and then
+/// everything prepareGpuCheck writes; \p In and \p Sanitized (the module
+/// sanitizeForGpuCheck was given) are consumed. Returns the directory.
+llvm::Expected<std::string> buildGpuCheck(GpuCheckInput &In,
+                                          llvm::Module &Sanitized,
+                                          const LaunchSpec &Spec,
+                                          GpuCheckBuild &Build);
+
+/// Runs ir-sanitize-gpurun \p Runner on \p Dir when it reports a usable
+/// device (--probe) and returns its exit code; std::nullopt when there is
+/// none (nothing was run).
+std::optional<int> runGpuChecks(llvm::StringRef Runner, llvm::StringRef Dir,
+                                unsigned Repeats, llvm::StringRef ReportPath);
+
+/// Builds the artifacts above for kernel \p Manifest.Name and returns the
+/// plan (also written to EmitDir/plan.json). \p Original and \p Splatted are
+/// consumed (optimised in place). \p Spec must have passed validateSpec.
+/// Errors: Enzyme failures (ExitCode::Findings, with its diagnosis), code
+/// generation and output errors.
+llvm::Expected<RunPlan> prepareGpuCheck(llvm::Module &Original,
+                                        llvm::Module &Splatted,
+                                        const KernelManifest &Manifest,
+                                        const LaunchSpec &Spec,
+                                        const GpuCheckOptions &Opts);
+
+} // namespace irs
+
+#endif

@@ -1,0 +1,81 @@
+//===- Sanitize.h - The sanitize pipeline -----------------------*- C++ -*-===//
+//
+// What the default command does, without the command line: normalise
+// operand bundles, then splat kernel parameters, through the new pass
+// manager (the same passes `opt` runs from the plugin). Nothing here prints
+// or touches process state; the caller decides what to show and where the
+// outputs go (writeSanitizeOutputs commits them together or not at all).
+//
+//===----------------------------------------------------------------------===//
+#ifndef IR_SANITIZE_DRIVER_SANITIZE_H
+#define IR_SANITIZE_DRIVER_SANITIZE_H
+
+#include "ir-sanitize/Support/BundlePolicy.h"
+#include "ir-sanitize/Support/BundleReport.h"
+#include "ir-sanitize/Support/LaunchManifest.h"
+#include "ir-sanitize/Support/ModuleIO.h"
+
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
+
+#include <string>
+#include <vector>
+
+namespace irs {
+
+struct SanitizeConfig {
+  BundlePolicy Policy;              ///< Step 1: what to do with each bundle.
+  bool Splat = true;                ///< Step 2 at all.
+  std::vector<std::string> Kernels; ///< Splat only these; empty: every one.
+};
+
+/// What the sanitize steps did.
+struct SanitizeResult {
+  BundleScope Scope = BundleScope::CCalls;
+  bool Splat = true; ///< Whether the splat ran.
+  BundleReport Bundles;
+  /// The splatted kernels (none when the splat did not run).
+  LaunchManifest Manifest;
+  /// Kernels or parameters the splat left whole, and why (one line each).
+  std::vector<std::string> Notes;
+
+  /// "2 bundles on 1 call sites: ...; splatted 2 kernels (8 parameters into
+  /// 41)".
+  std::string summary() const;
+  /// The --report document: the bundle report, \p InputName and the
+  /// splatted kernels.
+  llvm::json::Value report(llvm::StringRef InputName) const;
+};
+
+/// Runs the sanitize steps on \p M. An unknown kernel in Config.Kernels is a
+/// ToolError with ExitCode::Usage. The module is not verified here:
+/// writeModule (or writeSanitizeOutputs) verifies before writing.
+llvm::Expected<SanitizeResult> sanitizeModule(llvm::Module &M,
+                                              const SanitizeConfig &Config);
+
+/// Where the outputs of a sanitize run go; an empty path: not written.
+struct SanitizeOutputs {
+  std::string Module = "-"; ///< "-": stdout.
+  IRFormat Format = IRFormat::Text;
+  DebugInfoForm DbgForm = DebugInfoForm::None;
+  std::string Manifest;
+  std::string Report;
+  std::string InputName; ///< For the report.
+};
+
+/// The manifest path the command line uses: \p Requested (--manifest), else
+/// OUTPUT.manifest.json when a kernel was splatted and \p Output is a file;
+/// empty for none.
+std::string defaultManifestPath(const SanitizeResult &Result,
+                                llvm::StringRef Requested,
+                                llvm::StringRef Output);
+
+/// Verifies \p M and writes it with the manifest and report that \p Out
+/// names, all or none (see writeOutputsTogether). Errors are ToolErrors.
+llvm::Error writeSanitizeOutputs(llvm::Module &M, const SanitizeResult &Result,
+                                 const SanitizeOutputs &Out);
+
+} // namespace irs
+
+#endif

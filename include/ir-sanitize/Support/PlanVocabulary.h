@@ -1,0 +1,167 @@
+//===- PlanVocabulary.h - Words and limits of the GPU run plan --*- C++ -*-===//
+//
+// The run plan (docs/run-plan.md) is written by `ir-sanitize gpu-check`
+// (src/GPU/RunPlan.cpp, llvm::json) and read by ir-sanitize-gpurun
+// (src/tools/ir-sanitize-gpurun, nlohmann-json, no LLVM). Everything both
+// sides must agree on is defined here once and LLVM-free: the plan's format
+// name and version, its enumerations and their spellings, and the limits a
+// plan's numbers must respect (the launch spec is checked against the same
+// limits, so gpu-check never writes a plan the runner would refuse).
+//
+//===----------------------------------------------------------------------===//
+#ifndef IR_SANITIZE_SUPPORT_PLANVOCABULARY_H
+#define IR_SANITIZE_SUPPORT_PLANVOCABULARY_H
+
+#include "ir-sanitize/Support/CheckedArithmetic.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace irs {
+
+enum class ElementType { F32, F64, I32, I64, U8 };
+enum class BufferInit { Zero, Random, Range, Ones };
+/// The kernels of a plan: the original (baseline), the splatted one, and
+/// the forward and reverse derivative drivers.
+enum class KernelRole { Original, Splat, Forward, Reverse };
+/// Which device copy of a buffer a relocation stores the address of.
+enum class AddressKind { Primal, Shadow };
+
+template <typename Enum> struct EnumSpelling {
+  Enum Value;
+  const char *Name;
+};
+
+/// Vocabulary<E>::Words lists every enumerator of E with its spelling in
+/// plans and specs; Vocabulary<E>::What names the kind for error messages.
+template <typename Enum> struct Vocabulary;
+
+template <> struct Vocabulary<ElementType> {
+  static constexpr const char *What = "element type";
+  static constexpr EnumSpelling<ElementType> Words[] = {
+      {ElementType::F32, "f32"},
+      {ElementType::F64, "f64"},
+      {ElementType::I32, "i32"},
+      {ElementType::I64, "i64"},
+      {ElementType::U8, "u8"}};
+};
+
+template <> struct Vocabulary<BufferInit> {
+  static constexpr const char *What = "init";
+  static constexpr EnumSpelling<BufferInit> Words[] = {
+      {BufferInit::Zero, "zero"},
+      {BufferInit::Random, "random"},
+      {BufferInit::Range, "range"},
+      {BufferInit::Ones, "ones"}};
+};
+
+template <> struct Vocabulary<KernelRole> {
+  static constexpr const char *What = "kernel role";
+  static constexpr EnumSpelling<KernelRole> Words[] = {
+      {KernelRole::Original, "original"},
+      {KernelRole::Splat, "splat"},
+      {KernelRole::Forward, "forward"},
+      {KernelRole::Reverse, "reverse"}};
+};
+
+template <> struct Vocabulary<AddressKind> {
+  static constexpr const char *What = "address kind";
+  static constexpr EnumSpelling<AddressKind> Words[] = {
+      {AddressKind::Primal, "primal"}, {AddressKind::Shadow, "shadow"}};
+};
+
+template <typename Enum> const char *spelling(Enum V) {
+  for (const auto &W : Vocabulary<Enum>::Words)
+    if (W.Value == V)
+      return W.Name;
+  return "?";
+}
+
+template <typename Enum> std::optional<Enum> parseSpelling(std::string_view S) {
+  for (const auto &W : Vocabulary<Enum>::Words)
+    if (S == W.Name)
+      return W.Value;
+  return std::nullopt;
+}
+
+/// "f32, f64, i32, i64 or u8", for error messages.
+template <typename Enum> std::string spellingList() {
+  std::string L;
+  const auto &Words = Vocabulary<Enum>::Words;
+  size_t N = sizeof(Words) / sizeof(Words[0]);
+  for (size_t I = 0; I < N; ++I)
+    L += std::string(I == 0 ? "" : I + 1 == N ? " or " : ", ") + Words[I].Name;
+  return L;
+}
+
+inline uint64_t elementSize(ElementType T) {
+  switch (T) {
+  case ElementType::F32:
+  case ElementType::I32:
+    return 4;
+  case ElementType::F64:
+  case ElementType::I64:
+    return 8;
+  case ElementType::U8:
+    return 1;
+  }
+  return 1;
+}
+
+inline bool isFloatElement(ElementType T) {
+  return T == ElementType::F32 || T == ElementType::F64;
+}
+
+namespace plan {
+
+/// The plan's "format" and "version" fields; version 1 was the retired line
+/// format (plan.txt).
+inline constexpr const char *FormatName = "ir-sanitize-gpu-plan";
+inline constexpr int64_t Version = 2;
+/// The plan's name in the --emit-dir.
+inline constexpr const char *FileName = "plan.json";
+
+/// CUDA's limit on one kernel's parameter bytes (before CUDA 12.1).
+inline constexpr uint64_t MaxParamBytes = 4096;
+/// The most bytes all buffers of a plan may take together. The runner holds
+/// a primal and a shadow copy of each on the device and several host copies
+/// during the forward check, so this keeps a plan within one GPU's memory.
+inline constexpr uint64_t MaxTotalBufferBytes = uint64_t(16) << 30; // 16 GiB
+/// CUDA's launch limits.
+inline constexpr uint64_t MaxGridX = 2147483647, MaxGridYZ = 65535;
+inline constexpr uint64_t MaxBlockXY = 1024, MaxBlockZ = 64;
+inline constexpr uint64_t MaxBlockThreads = 1024;
+/// A "threads" launch uses blocks of this many threads (or fewer).
+inline constexpr uint64_t ThreadsPerBlock = 256;
+inline constexpr uint64_t MaxThreads = MaxGridX * ThreadsPerBlock;
+
+/// Why a grid and block (three sizes each) cannot be launched, or nullptr.
+inline const char *checkGeometry(const uint64_t Grid[3],
+                                 const uint64_t Block[3]) {
+  for (int I = 0; I < 3; ++I)
+    if (Grid[I] == 0 || Block[I] == 0)
+      return "grid and block sizes must be positive";
+  if (Grid[0] > MaxGridX || Grid[1] > MaxGridYZ || Grid[2] > MaxGridYZ)
+    return "grid exceeds CUDA's limits (2147483647 x 65535 x 65535)";
+  if (Block[0] > MaxBlockXY || Block[1] > MaxBlockXY || Block[2] > MaxBlockZ ||
+      Block[0] * Block[1] * Block[2] > MaxBlockThreads)
+    return "block exceeds CUDA's limits (1024 x 1024 x 64, 1024 threads)";
+  return nullptr;
+}
+
+/// Adds a buffer of \p Count elements of \p Type to \p TotalBytes; false
+/// when the buffer or the total would exceed MaxTotalBufferBytes (or wrap).
+inline bool addBufferBytes(ElementType Type, uint64_t Count,
+                           uint64_t &TotalBytes) {
+  uint64_t Bytes;
+  return checkedMul(Count, elementSize(Type), Bytes) &&
+         checkedAdd(TotalBytes, Bytes, TotalBytes) &&
+         TotalBytes <= MaxTotalBufferBytes;
+}
+
+} // namespace plan
+} // namespace irs
+
+#endif

@@ -1,0 +1,45 @@
+//===- ProcessHooks.h - What a process owner lets the library do -*- C++ -*-===//
+//
+// The library changes no process-wide state by itself: it prints nothing,
+// sets no LLVM cl::opt, installs no fatal-error handler or interrupt hook.
+// A command-line front end owns its process and may let it do these things,
+// by calling setProcessHooks once at start-up. An embedding program (Julia,
+// a compiler) leaves them off and keeps LLVM's behaviour.
+//
+//===----------------------------------------------------------------------===//
+#ifndef IR_SANITIZE_SUPPORT_PROCESSHOOKS_H
+#define IR_SANITIZE_SUPPORT_PROCESSHOOKS_H
+
+#include <string>
+
+namespace irs {
+
+struct ProcessHooks {
+  /// LLVM 19/20 choose the debug-info form of written IR from process-wide
+  /// cl::opts (write-experimental-debuginfo*). With this, writeModule sets
+  /// them so that the output keeps the input's form (LLVM 18 reads only
+  /// intrinsics); without it, the output has whatever form they give.
+  bool SetDebugInfoWriterOptions = false;
+  /// LLVM's bitcode reader calls report_fatal_error on a module that fails
+  /// the verifier. Non-empty: readModule installs a fatal-error handler for
+  /// the parse that prints "<this>: error: FILE: invalid IR: ..." and exits
+  /// with ExitCode::BadInput.
+  std::string ExitOnBrokenBitcodeAs;
+  /// Remove the temporary file of an output being written when the process
+  /// dies of a signal (sys::RemoveFileOnSignal, which installs LLVM's signal
+  /// handlers). Without it such a file stays until the next write to the
+  /// same target removes it (see ModuleIO.h).
+  bool RemoveTemporariesOnSignal = false;
+  /// Kill the Enzyme child processes still running when the process is
+  /// interrupted (sys::SetInterruptFunction), then die of SIGINT.
+  bool KillChildrenOnInterrupt = false;
+};
+
+/// Opts in; call once, before any other library call.
+void setProcessHooks(const ProcessHooks &Hooks);
+/// The hooks in force (all off unless setProcessHooks was called).
+const ProcessHooks &processHooks();
+
+} // namespace irs
+
+#endif

@@ -1,0 +1,101 @@
+//===- Sanitize.cpp - The sanitize pipeline -------------------------------===//
+#include "ir-sanitize/Driver/Sanitize.h"
+
+#include "ir-sanitize/Transforms/BundleNormalize.h"
+#include "ir-sanitize/Transforms/KernelSplat.h"
+
+#include "llvm/IR/PassInstrumentation.h"
+#include "llvm/IR/PassManager.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace llvm;
+
+namespace irs {
+
+std::string SanitizeResult::summary() const {
+  std::string S = Bundles.summary();
+  if (!Splat)
+    return S;
+  size_t Before = 0, After = 0;
+  for (const KernelManifest &K : Manifest.Kernels) {
+    Before += K.OriginalParams.size();
+    After += K.Params.size();
+  }
+  size_t N = Manifest.Kernels.size();
+  if (N == 0)
+    return S + "; no kernel parameters to splat";
+  return S + formatv("; splatted {0} kernel{1} ({2} parameters into {3})", N,
+                     N == 1 ? "" : "s", Before, After)
+                 .str();
+}
+
+json::Value SanitizeResult::report(StringRef InputName) const {
+  json::Value Report = Bundles.toJSON(Scope);
+  json::Object &Obj = *Report.getAsObject();
+  Obj["input"] = InputName;
+  json::Array Kernels;
+  for (const KernelManifest &K : Manifest.Kernels)
+    Kernels.push_back(json::Object{{"name", K.Name},
+                                   {"original_params", K.OriginalParams.size()},
+                                   {"params", K.Params.size()}});
+  Obj["kernels"] = std::move(Kernels);
+  return Report;
+}
+
+Expected<SanitizeResult> sanitizeModule(Module &M,
+                                        const SanitizeConfig &Config) {
+  SanitizeResult Result;
+  Result.Scope = Config.Policy.Scope;
+  Result.Splat = Config.Splat;
+  // Step 1: bundle normalisation (Enzyme aborts on bundles other than
+  // jl_roots).
+  ModulePassManager MPM;
+  MPM.addPass(BundleNormalizePass(Config.Policy, &Result.Bundles));
+  ModuleAnalysisManager MAM;
+  MAM.registerPass([] { return PassInstrumentationAnalysis(); });
+  MPM.run(M, MAM);
+  if (!Config.Splat)
+    return Result;
+  // Step 2: the kernel splat (Enzyme gives each leaf its own activity),
+  // called directly rather than through KernelSplatPass so that an unknown
+  // kernel comes back as an error with its exit code.
+  SplatOptions SO;
+  SO.Kernels = Config.Kernels;
+  SO.Note = [&](const std::string &Note) { Result.Notes.push_back(Note); };
+  Expected<LaunchManifest> Manifest = splatKernels(M, SO);
+  if (!Manifest)
+    return Manifest.takeError();
+  Result.Manifest = std::move(*Manifest);
+  return Result;
+}
+
+std::string defaultManifestPath(const SanitizeResult &Result,
+                                StringRef Requested, StringRef Output) {
+  if (!Result.Splat)
+    return "";
+  if (!Requested.empty())
+    return Requested.str();
+  if (!Result.Manifest.Kernels.empty() && Output != "-")
+    return (Output + ".manifest.json").str();
+  return "";
+}
+
+Error writeSanitizeOutputs(Module &M, const SanitizeResult &Result,
+                           const SanitizeOutputs &Out) {
+  std::vector<OutputFile> Files;
+  Files.push_back(moduleOutput(M, Out.Module, Out.Format, Out.DbgForm));
+  if (!Out.Manifest.empty())
+    Files.push_back({Out.Manifest, [&](raw_ostream &OS) {
+                       Result.Manifest.printFile(OS);
+                       return Error::success();
+                     }});
+  if (!Out.Report.empty())
+    Files.push_back({Out.Report, [&](raw_ostream &OS) {
+                       OS << formatv("{0:2}", Result.report(Out.InputName))
+                          << "\n";
+                       return Error::success();
+                     }});
+  return writeOutputsTogether(Files);
+}
+
+} // namespace irs

@@ -1,0 +1,101 @@
+#include "../GPU/GPUTestSupport.h"
+
+#include "ir-sanitize/GPU/ArgumentPacking.h"
+#include "ir-sanitize/Driver/GpuCheck.h"
+#include "ir-sanitize/Transforms/KernelSplat.h"
+
+#include "llvm/AsmParser/Parser.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+
+using namespace llvm;
+using namespace irs;
+
+TEST_CASE("a kernel without aggregates is its own manifest", "[GpuCheck]") {
+  LLVMContext Ctx;
+  SMDiagnostic Diag;
+  auto M = parseAssemblyString(R"(
+target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+define ptx_kernel void @k(ptr addrspace(1) %out, float %a, i32 %n) {
+  ret void
+}
+)",
+                               Diag, Ctx);
+  REQUIRE(M);
+  KernelManifest K = describeUnsplattedKernel(*M->getFunction("k"));
+  REQUIRE(K.Params.size() == 3);
+  REQUIRE(K.OriginalParams.size() == 3);
+  CHECK(K.Params[0].Pointer);
+  CHECK(K.Params[0].AddrSpace == 1);
+  CHECK(K.Params[0].pathString() == "0");
+  CHECK(K.Params[1].Type == "float");
+  CHECK(K.Params[2].Size == 4);
+  CHECK(K.OriginalParams[2].Size == 4);
+
+  // The same spec packs both launches identically.
+  auto V = json::parse(R"({"threads": 8, "checks": "primal",
+    "buffers": {"out": {"type": "f32", "count": 8, "output": true}},
+    "args": {"0": "buffer:out", "1": 2.5, "2": 8}})");
+  REQUIRE(static_cast<bool>(V));
+  auto S = LaunchSpec::fromJSON(*V, "spec.json");
+  REQUIRE(static_cast<bool>(S));
+  REQUIRE(test::errorText(validateSpec(*S, K, "spec.json")) == "");
+  std::vector<ParamImage> Orig = packOriginalArgs(K, *S);
+  std::vector<ParamImage> Splat = sliceSplatArgs(K, Orig);
+  for (size_t I = 0; I < 3; ++I)
+    CHECK(Orig[I].Bytes == Splat[I].Bytes);
+  float A;
+  std::memcpy(&A, Orig[1].Bytes.data(), 4);
+  CHECK(A == 2.5f);
+  CHECK(Orig[0].Relocs.size() == 1);
+}
+
+TEST_CASE("without Enzyme the plan holds the primal check and says why",
+          "[GpuCheck]") {
+  LLVMContext Ctx;
+  SMDiagnostic Diag;
+  const char *IR = R"(
+target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+define ptx_kernel void @k(ptr addrspace(1) %out, ptr addrspace(1) %in) {
+  %v = load float, ptr addrspace(1) %in
+  store float %v, ptr addrspace(1) %out
+  ret void
+}
+)";
+  auto Original = parseAssemblyString(IR, Diag, Ctx);
+  auto Splatted = parseAssemblyString(IR, Diag, Ctx);
+  REQUIRE(Original);
+  REQUIRE(Splatted);
+  KernelManifest K = describeUnsplattedKernel(*Original->getFunction("k"));
+  auto V = json::parse(R"({"threads": 1,
+    "buffers": {"out": {"type": "f32", "count": 1, "output": true},
+                "in": {"type": "f32", "count": 1, "wrt": true}},
+    "args": {"0": "buffer:out", "1": "buffer:in"}})");
+  REQUIRE(static_cast<bool>(V));
+  auto S = LaunchSpec::fromJSON(*V, "spec.json");
+  REQUIRE(static_cast<bool>(S));
+  REQUIRE(S->DerivativeChecks);
+  SmallString<128> Dir;
+  REQUIRE(!sys::fs::createUniqueDirectory("irs-gpucheck", Dir));
+  GpuCheckOptions Opts;
+  Opts.EmitDir = std::string(Dir);
+  Opts.PTX.Arch = "sm_80";
+  Opts.SkipDerivatives = "no Enzyme plugin found";
+  Expected<RunPlan> P = prepareGpuCheck(*Original, *Splatted, K, *S, Opts);
+  REQUIRE(static_cast<bool>(P));
+  CHECK_FALSE(P->Spec.DerivativeChecks);
+  CHECK(P->DerivativesSkipped == "no Enzyme plugin found");
+  REQUIRE(P->Kernels.size() == 2);
+  CHECK(P->Kernels[1].Role == KernelRole::Splat);
+  CHECK(sys::fs::exists(Dir + "/splat.ptx"));
+  CHECK_FALSE(sys::fs::exists(Dir + "/derivatives.ptx"));
+  auto Text = MemoryBuffer::getFile(runPlanPath(Dir));
+  REQUIRE(Text);
+  CHECK((*Text)->getBuffer().contains(
+      "\"checks\": \"primal\",\n  \"skipped\": \"no Enzyme plugin found\""));
+  sys::fs::remove_directories(Dir);
+}

@@ -1,0 +1,125 @@
+#include "../TestSupport.h"
+
+#include "ir-sanitize/Driver/Sanitize.h"
+#include "ir-sanitize/Support/ExitCodes.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+using namespace llvm;
+using namespace irs;
+
+namespace {
+
+const char *const EscapingKernel = R"(
+%Pair = type { ptr addrspace(1), { i32, double } }
+@keep = global ptr @escapes
+define void @escapes(%Pair %p) {
+  ret void
+}
+define void @splat_me(%Pair %p) {
+  ret void
+}
+!nvvm.annotations = !{!0, !1}
+!0 = !{ptr @escapes, !"kernel", i32 1}
+!1 = !{ptr @splat_me, !"kernel", i32 1}
+)";
+
+std::vector<std::string> filesIn(StringRef Dir) {
+  std::vector<std::string> Names;
+  std::error_code EC;
+  for (sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC;
+       It.increment(EC))
+    Names.push_back(sys::path::filename(It->path()).str());
+  return Names;
+}
+
+} // namespace
+
+TEST_CASE("sanitizeModule returns the splat's notes instead of printing",
+          "[Driver]") {
+  LLVMContext Ctx;
+  auto M = test::parseModule(Ctx, EscapingKernel);
+  Expected<SanitizeResult> R = sanitizeModule(*M, SanitizeConfig());
+  REQUIRE(static_cast<bool>(R));
+  REQUIRE(R->Notes.size() == 1);
+  CHECK(R->Notes[0] == "kernel 'escapes' is not splatted: its address is "
+                       "used other than by direct (non-musttail) calls");
+  REQUIRE(R->Manifest.Kernels.size() == 1);
+  CHECK(R->summary() == "0 bundles on 0 call sites: lowered 0, stashed 0, "
+                        "dropped 0, kept 0; splatted 1 kernel (1 parameters "
+                        "into 3)");
+  json::Value Report = R->report("in.ll");
+  CHECK(*Report.getAsObject()->getString("input") == "in.ll");
+}
+
+TEST_CASE("sanitizeModule without the splat", "[Driver]") {
+  LLVMContext Ctx;
+  auto M = test::parseModule(Ctx, EscapingKernel);
+  SanitizeConfig Config;
+  Config.Splat = false;
+  Expected<SanitizeResult> R = sanitizeModule(*M, Config);
+  REQUIRE(static_cast<bool>(R));
+  CHECK(R->Notes.empty());
+  CHECK(R->Manifest.Kernels.empty());
+  CHECK(M->getFunction("splat_me")->arg_size() == 1);
+  CHECK(defaultManifestPath(*R, "", "out.ll") == "");
+}
+
+TEST_CASE("An unknown kernel name comes back escaped, in one line",
+          "[Driver]") {
+  LLVMContext Ctx;
+  auto M = test::parseModule(Ctx, EscapingKernel);
+  SanitizeConfig Config;
+  Config.Kernels = {"evil\n\x1b[31mname\\"};
+  Expected<SanitizeResult> R = sanitizeModule(*M, Config);
+  REQUIRE(!R);
+  std::string Msg = toString(R.takeError());
+  CHECK(Msg.find('\n') == std::string::npos);
+  CHECK(Msg.find('\x1b') == std::string::npos);
+  CHECK(Msg.find("no kernel named 'evil\\0A\\1B[31mname\\\\'") !=
+        std::string::npos);
+}
+
+TEST_CASE("writeSanitizeOutputs writes module and manifest together or "
+          "neither", "[Driver]") {
+  SmallString<128> Dir;
+  REQUIRE(!sys::fs::createUniqueDirectory("irs-driver-out", Dir));
+  LLVMContext Ctx;
+  auto M = test::parseModule(Ctx, EscapingKernel);
+  Expected<SanitizeResult> R = sanitizeModule(*M, SanitizeConfig());
+  REQUIRE(static_cast<bool>(R));
+  SanitizeOutputs Out;
+  Out.Module = (Dir + "/out.ll").str();
+  CHECK(defaultManifestPath(*R, "", Out.Module) ==
+        Out.Module + ".manifest.json");
+
+  SECTION("a manifest that is a directory") {
+    Out.Manifest = Dir.str().str();
+    CHECK(test::codeOf(writeSanitizeOutputs(*M, *R, Out)) ==
+          ExitCode::OutputError);
+    CHECK(filesIn(Dir).empty());
+  }
+  SECTION("a manifest on a full device") {
+    Out.Manifest = "/dev/full";
+    CHECK(test::codeOf(writeSanitizeOutputs(*M, *R, Out)) ==
+          ExitCode::OutputError);
+    CHECK(filesIn(Dir).empty());
+  }
+  SECTION("a report that cannot be written") {
+    Out.Manifest = (Dir + "/m.json").str();
+    Out.Report = (Dir + "/no/such/r.json").str();
+    CHECK(test::codeOf(writeSanitizeOutputs(*M, *R, Out)) ==
+          ExitCode::OutputError);
+    CHECK(filesIn(Dir).empty());
+  }
+  SECTION("all writable") {
+    Out.Manifest = (Dir + "/m.json").str();
+    Out.Report = (Dir + "/r.json").str();
+    REQUIRE(test::codeOf(writeSanitizeOutputs(*M, *R, Out)) == ExitCode::Ok);
+    std::vector<std::string> Files = filesIn(Dir);
+    std::sort(Files.begin(), Files.end());
+    CHECK(Files == std::vector<std::string>{"m.json", "out.ll", "r.json"});
+  }
+  sys::fs::remove_directories(Dir);
+}
