@@ -3,18 +3,16 @@
 //
 // The input is a module in text or bitcode (readModule tells them apart by
 // the magic, as the tool does). A module the reader accepts goes through
-// the default sanitize steps: bundle normalisation, then the kernel splat;
-// the result must still pass the verifier, as the tool requires before it
-// writes anything. Rejections are fine; crashes, hangs, sanitizer reports
+// the tool's sanitize pipeline with the default settings (bundle
+// normalisation, then the kernel splat); the result must still pass the
+// verifier, as the tool requires before it writes anything. Rejections are fine; crashes, hangs, sanitizer reports
 // and a broken result are findings.
 //
 //===----------------------------------------------------------------------===//
 #include "FuzzInput.h"
 
-#include "ir-sanitize/Support/BundlePolicy.h"
+#include "ir-sanitize/Driver/Sanitize.h"
 #include "ir-sanitize/Support/ModuleIO.h"
-#include "ir-sanitize/Transforms/BundleNormalize.h"
-#include "ir-sanitize/Transforms/KernelSplat.h"
 
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Verifier.h"
@@ -30,10 +28,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
     return 0;
   }
   Module &M = *LM->M;
-  irs::normalizeBundles(M, irs::BundlePolicy());
-  Expected<irs::LaunchManifest> Manifest = irs::splatKernels(M, {});
-  if (!Manifest)
-    irs::fuzz::fail("the splat failed: " + toString(Manifest.takeError()));
+  Expected<irs::SanitizeResult> Result = irs::sanitizeModule(M, {});
+  if (!Result)
+    irs::fuzz::fail("sanitizing failed: " + toString(Result.takeError()));
   std::string Problem;
   raw_string_ostream OS(Problem);
   if (verifyModule(M, &OS))

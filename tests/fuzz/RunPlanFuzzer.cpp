@@ -24,7 +24,7 @@ namespace {
 void checkPlan(const gpurun::Plan &P) {
   for (const gpurun::Buffer &B : P.Buffers)
     if (B.Count >
-        std::numeric_limits<uint64_t>::max() / gpurun::elemSize(B.Type))
+        std::numeric_limits<uint64_t>::max() / irs::elementSize(B.Type))
       fail("has a buffer whose byte size overflows");
   for (const auto &[Role, Launch] : P.Launches)
     for (const gpurun::Param &Param : Launch.Params)
