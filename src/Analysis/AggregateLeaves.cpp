@@ -2,6 +2,7 @@
 #include "ir-sanitize/Analysis/AggregateLeaves.h"
 #include "ir-sanitize/Support/LLVMCompat.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/IR/DerivedTypes.h"
 
 #include <charconv>
@@ -16,47 +17,68 @@ namespace {
 class LeafCollector {
 public:
   LeafCollector(const DataLayout &DL, SmallVectorImpl<AggregateLeaf> &Leaves,
-                size_t Limit)
-      : DL(DL), Leaves(Leaves), Limit(Limit) {}
+                LeafLimits Limits)
+      : DL(DL), Leaves(Leaves), Limits(Limits) {}
 
-  bool visit(Type *Ty, uint64_t Offset) {
-    if (DL.getTypeAllocSize(Ty).isZero())
-      return true;
+  LeafWalk visit(Type *Ty, uint64_t Offset) {
+    if (allocSize(Ty) == 0)
+      return LeafWalk::Complete;
+    if (isAggregateType(Ty) && Path.size() >= Limits.MaxDepth)
+      return LeafWalk::TooDeep;
     if (auto *ST = dyn_cast<StructType>(Ty)) {
       const StructLayout *SL = DL.getStructLayout(ST);
-      for (unsigned I = 0, E = ST->getNumElements(); I != E; ++I)
-        if (!visitField(ST->getElementType(I),
-                        Offset + compat::elementOffset(*SL, I), I))
-          return false;
-      return true;
+      for (unsigned I = 0, E = ST->getNumElements(); I != E; ++I) {
+        uint64_t At = Offset + compat::elementOffset(*SL, I);
+        LeafWalk W = visitField(ST->getElementType(I), At, I);
+        if (W != LeafWalk::Complete)
+          return W;
+      }
+      return LeafWalk::Complete;
     }
     if (auto *AT = dyn_cast<ArrayType>(Ty)) {
-      uint64_t Stride = DL.getTypeAllocSize(AT->getElementType());
-      for (uint64_t I = 0, E = AT->getNumElements(); I != E; ++I)
-        if (!visitField(AT->getElementType(), Offset + I * Stride, I))
-          return false;
-      return true;
+      uint64_t Stride = allocSize(AT->getElementType());
+      for (uint64_t I = 0, E = AT->getNumElements(); I != E; ++I) {
+        LeafWalk W = visitField(AT->getElementType(), Offset + I * Stride, I);
+        if (W != LeafWalk::Complete)
+          return W;
+      }
+      return LeafWalk::Complete;
     }
-    if (Found++ == Limit)
-      return false;
+    if (Found++ == Limits.MaxLeaves)
+      return LeafWalk::TooManyLeaves;
     Leaves.push_back(
         {Ty, Path, Offset, DL.getTypeStoreSize(Ty).getKnownMinValue()});
-    return true;
+    return LeafWalk::Complete;
   }
 
 private:
-  bool visitField(Type *Ty, uint64_t Offset, uint64_t Index) {
+  LeafWalk visitField(Type *Ty, uint64_t Offset, uint64_t Index) {
     Path.push_back(static_cast<unsigned>(Index));
-    bool Complete = visit(Ty, Offset);
+    LeafWalk W = visit(Ty, Offset);
     Path.pop_back();
-    return Complete;
+    return W;
+  }
+
+  /// DataLayout recomputes an array's size from its element's on every
+  /// call, which is quadratic down a deeply nested array; this asks it once
+  /// per type. (Struct layouts are cached by the DataLayout itself.)
+  uint64_t allocSize(Type *Ty) {
+    auto *AT = dyn_cast<ArrayType>(Ty);
+    if (!AT)
+      return DL.getTypeAllocSize(Ty).getKnownMinValue();
+    if (auto It = ArraySizes.find(AT); It != ArraySizes.end())
+      return It->second;
+    uint64_t Size = AT->getNumElements() * allocSize(AT->getElementType());
+    ArraySizes[AT] = Size;
+    return Size;
   }
 
   const DataLayout &DL;
   SmallVectorImpl<AggregateLeaf> &Leaves;
-  size_t Limit;
+  LeafLimits Limits;
   size_t Found = 0;
   SmallVector<unsigned, 6> Path;
+  DenseMap<const ArrayType *, uint64_t> ArraySizes;
 };
 
 } // namespace
@@ -65,10 +87,11 @@ bool isAggregateType(const Type *Ty) {
   return Ty->isStructTy() || Ty->isArrayTy();
 }
 
-bool collectLeaves(Type *Ty, const DataLayout &DL,
-                   SmallVectorImpl<AggregateLeaf> &Leaves, size_t Limit) {
+LeafWalk collectLeaves(Type *Ty, const DataLayout &DL,
+                       SmallVectorImpl<AggregateLeaf> &Leaves,
+                       LeafLimits Limits) {
   assert(Ty->isSized() && "leaves of an unsized type");
-  return LeafCollector(DL, Leaves, Limit).visit(Ty, 0);
+  return LeafCollector(DL, Leaves, Limits).visit(Ty, 0);
 }
 
 std::string joinPath(ArrayRef<unsigned> Path) {

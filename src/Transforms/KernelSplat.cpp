@@ -60,29 +60,28 @@ struct ParamPlan {
 /// point into them.
 class LeafCache {
 public:
-  LeafCache(const DataLayout &DL, size_t Limit) : DL(DL), Limit(Limit) {}
+  LeafCache(const DataLayout &DL, LeafLimits Limits) : DL(DL), Limits(Limits) {}
 
-  /// The leaves of \p Ty, or nothing when it has more than the limit.
-  std::optional<ArrayRef<AggregateLeaf>> get(Type *Ty) {
+  /// The leaves of \p Ty (empty unless \p Walk is Complete).
+  ArrayRef<AggregateLeaf> get(Type *Ty, LeafWalk &Walk) {
     auto [It, New] = Lists.try_emplace(Ty);
     LeafList &L = It->second;
     if (New) {
-      L.Complete = collectLeaves(Ty, DL, L.Leaves, Limit);
-      if (!L.Complete)
+      L.Walk = collectLeaves(Ty, DL, L.Leaves, Limits);
+      if (L.Walk != LeafWalk::Complete)
         L.Leaves.clear();
     }
-    if (!L.Complete)
-      return std::nullopt;
-    return ArrayRef<AggregateLeaf>(L.Leaves);
+    Walk = L.Walk;
+    return L.Leaves;
   }
 
 private:
   struct LeafList {
-    bool Complete = false;
+    LeafWalk Walk = LeafWalk::Complete;
     SmallVector<AggregateLeaf, 8> Leaves;
   };
   const DataLayout &DL;
-  size_t Limit;
+  LeafLimits Limits;
   std::unordered_map<Type *, LeafList> Lists;
 };
 
@@ -147,12 +146,14 @@ ParamPlan planParam(const Argument &A, const DataLayout &DL,
           ", where no stack copy can be made";
     return P;
   }
-  std::optional<ArrayRef<AggregateLeaf>> List = Leaves.get(P.StorageTy);
-  P.Splat = List.has_value();
-  if (P.Splat)
-    P.Leaves = *List;
-  else
+  LeafWalk Walk;
+  P.Leaves = Leaves.get(P.StorageTy, Walk);
+  P.Splat = Walk == LeafWalk::Complete;
+  if (Walk == LeafWalk::TooManyLeaves)
     Why = "has more than " + std::to_string(Opts.MaxLeavesPerParam) + " leaves";
+  else if (Walk == LeafWalk::TooDeep)
+    Why = "nests aggregates more than " + std::to_string(Opts.MaxNestingDepth) +
+          " deep";
   return P;
 }
 
@@ -190,6 +191,15 @@ bool usesAreRewritable(const Function &F) {
   return true;
 }
 
+/// Whether \p F ends in a musttail call: the callee must then have F's own
+/// parameter list, which the splat would change under it.
+bool makesMustTailCall(const Function &F) {
+  for (const BasicBlock &BB : F)
+    if (BB.getTerminatingMustTailCall())
+      return true;
+  return false;
+}
+
 /// The plan for \p F, or nothing when no parameter would change.
 std::optional<KernelPlan> planKernel(Function &F, const SplatOptions &Opts,
                                      LeafCache &Leaves) {
@@ -213,6 +223,14 @@ std::optional<KernelPlan> planKernel(Function &F, const SplatOptions &Opts,
       Opts.Note("kernel '" + escapeForMessage(F.getName()) +
                 "' is not splatted: its address is used other than by "
                 "direct (non-musttail) calls");
+    return std::nullopt;
+  }
+  if (makesMustTailCall(F)) {
+    if (Opts.Note)
+      Opts.Note(("kernel '" + F.getName() +
+                 "' is not splatted: it makes a musttail call, whose callee "
+                 "must keep the kernel's own parameters")
+                    .str());
     return std::nullopt;
   }
   return Plan;
@@ -555,7 +573,8 @@ Error forEachKernelPlan(Module &M, const SplatOptions &Opts,
   Expected<SmallVector<Function *>> Kernels = selectKernels(M, Opts);
   if (!Kernels)
     return Kernels.takeError();
-  LeafCache Leaves(M.getDataLayout(), Opts.MaxLeavesPerParam);
+  LeafCache Leaves(M.getDataLayout(),
+                   {Opts.MaxLeavesPerParam, Opts.MaxNestingDepth});
   for (Function *F : *Kernels)
     if (std::optional<KernelPlan> Plan = planKernel(*F, Opts, Leaves))
       Visit(*Plan);

@@ -11,6 +11,14 @@ config.test_source_root = os.path.dirname(__file__)
 path = os.pathsep.join([config.irs_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])
 config.environment["PATH"] = path
 
+# Sanitizer build (IRS_SANITIZE): every command gets the ASan runtime
+# preloaded, so that opt can load the instrumented IRSanitize.so.
+if config.asan_runtime:
+    config.environment["LD_PRELOAD"] = config.asan_runtime
+    config.environment["ASAN_OPTIONS"] = config.asan_options + ":detect_leaks=0"
+    config.environment["UBSAN_OPTIONS"] = config.ubsan_options
+    config.available_features.add("asan")
+
 plugin = os.path.join(config.irs_tools_dir, "IRSanitize.so")
 config.substitutions.append(("%irs", os.path.join(config.irs_tools_dir, "ir-sanitize")))
 config.substitutions.append(("%plugin", plugin))

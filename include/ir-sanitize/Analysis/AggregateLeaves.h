@@ -14,6 +14,7 @@
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/Type.h"
 
+#include <climits>
 #include <cstdint>
 #include <string>
 
@@ -29,13 +30,23 @@ struct AggregateLeaf {
 /// Struct or fixed-size array: the types the splat flattens.
 bool isAggregateType(const llvm::Type *Ty);
 
+/// Bounds on a walk: a huge NTuple or a pathologically deep type must not
+/// cost time or stack in proportion to its size.
+struct LeafLimits {
+  size_t MaxLeaves = SIZE_MAX;  ///< Stop once more leaves than this are found.
+  unsigned MaxDepth = UINT_MAX; ///< Stop at an aggregate nested deeper.
+};
+
+enum class LeafWalk { Complete, TooManyLeaves, TooDeep };
+
 /// The leaves of \p Ty in field order. A non-aggregate type is its own single
-/// leaf with an empty path; a zero-sized type has none. Stops early and
-/// returns false once more than \p Limit leaves were found (the list is then
-/// incomplete), so that a huge array costs nothing.
-bool collectLeaves(llvm::Type *Ty, const llvm::DataLayout &DL,
-                   llvm::SmallVectorImpl<AggregateLeaf> &Leaves,
-                   size_t Limit = SIZE_MAX);
+/// leaf with an empty path; a zero-sized type has none. Stops early (the list
+/// is then incomplete) at the first limit reached and says which. Time is
+/// linear in the number of leaves times the depth, plus the number of
+/// distinct types under \p Ty.
+LeafWalk collectLeaves(llvm::Type *Ty, const llvm::DataLayout &DL,
+                       llvm::SmallVectorImpl<AggregateLeaf> &Leaves,
+                       LeafLimits Limits = {});
 
 /// "0.1.0": the path as dot-separated indices ("" for an empty path).
 std::string joinPath(llvm::ArrayRef<unsigned> Path);

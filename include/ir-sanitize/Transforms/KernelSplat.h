@@ -33,6 +33,11 @@ struct SplatOptions {
   /// An aggregate with more leaves than this stays one parameter: a huge
   /// NTuple would otherwise overflow the launch parameter space.
   size_t MaxLeavesPerParam = 512;
+  /// An aggregate nested deeper than this stays one parameter too: Julia's
+  /// closures nest a few levels (a Broadcasted of Broadcasteds: about a
+  /// dozen); thousands of levels only come from hostile input, and every
+  /// leaf's index path, name and rebuild grows with the depth.
+  unsigned MaxNestingDepth = 64;
   /// Told about each kernel left alone for a reason the user should know
   /// (too many leaves, its address escapes).
   std::function<void(const std::string &)> Note;

@@ -105,7 +105,7 @@ public:
       Bytes.emplace_back((DL.getTypeAllocSize(Ty) + 7) / 8,
                          0xABABABABABABABABull);
       SmallVector<AggregateLeaf, 16> Leaves;
-      REQUIRE(collectLeaves(Ty, DL, Leaves));
+      REQUIRE(collectLeaves(Ty, DL, Leaves) == LeafWalk::Complete);
       for (const AggregateLeaf &L : Leaves) {
         std::string Key = std::to_string(A.getArgNo());
         if (!L.Path.empty())

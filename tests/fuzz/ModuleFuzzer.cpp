@@ -1,0 +1,39 @@
+//===- ModuleFuzzer.cpp - Text and bitcode modules through the sanitize steps
+//-===//
+//
+// The input is a module in text or bitcode (readModule tells them apart by
+// the magic, as the tool does). A module the reader accepts goes through
+// the tool's sanitize pipeline with the default settings (bundle
+// normalisation, then the kernel splat); the result must still pass the
+// verifier, as the tool requires before it writes anything. Rejections are fine; crashes, hangs, sanitizer reports
+// and a broken result are findings.
+//
+//===----------------------------------------------------------------------===//
+#include "FuzzInput.h"
+
+#include "ir-sanitize/Driver/Sanitize.h"
+#include "ir-sanitize/Support/ModuleIO.h"
+
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Verifier.h"
+
+using namespace llvm;
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
+  const std::string &Path = irs::fuzz::writeScratchFile(Data, Size, ".ll");
+  LLVMContext Ctx;
+  Expected<irs::LoadedModule> LM = irs::readModule(Path, Ctx);
+  if (!LM) {
+    consumeError(LM.takeError());
+    return 0;
+  }
+  Module &M = *LM->M;
+  Expected<irs::SanitizeResult> Result = irs::sanitizeModule(M, {});
+  if (!Result)
+    irs::fuzz::fail("sanitizing failed: " + toString(Result.takeError()));
+  std::string Problem;
+  raw_string_ostream OS(Problem);
+  if (verifyModule(M, &OS))
+    irs::fuzz::fail("a valid module came out broken: " + Problem);
+  return 0;
+}
