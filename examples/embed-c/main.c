@@ -23,7 +23,8 @@
 static const char *OutDir;
 
 static void die(const char *What, const char *Message) {
-  fprintf(stderr, "embed-c: %s: %s\n", What, Message ? Message : "(no message)");
+  fprintf(stderr, "embed-c: %s: %s\n", What,
+          Message ? Message : "(no message)");
   exit(1);
 }
 

@@ -35,11 +35,11 @@ extern "C" {
 /** Status codes; the values are the command line's exit codes. */
 typedef enum {
   IRSStatusOk = 0,
-  IRSStatusFindings = 1,  /**< IRSCheck found something Enzyme aborts on, or
-                               IRSRestoreBundles lost a stashed bundle. */
-  IRSStatusUsage = 2,     /**< A bad argument: NULL, a malformed policy, an
-                               unknown kernel name. */
-  IRSStatusBadInput = 3,  /**< The module fails the LLVM verifier. */
+  IRSStatusFindings = 1,      /**< IRSCheck found something Enzyme aborts on, or
+                                   IRSRestoreBundles lost a stashed bundle. */
+  IRSStatusUsage = 2,         /**< A bad argument: NULL, a malformed policy, an
+                                   unknown kernel name. */
+  IRSStatusBadInput = 3,      /**< The module fails the LLVM verifier. */
   IRSStatusVerifierFailed = 5 /**< The rewrite broke the module (a bug in
                                    ir-sanitize; please report it). */
 } IRSStatus;

@@ -1,9 +1,9 @@
 //===- IRSanitize.cpp - The C interface (ir-sanitize-c/IRSanitize.h) ------===//
 //
 // Thin wrappers: each entry point checks its arguments, runs the driver's
-// pipeline or one library entry point on the unwrapped module, verifies what it changed and hands
-// back JSON. Errors become a status and a malloc'd message; nothing escapes
-// as an exception, an abort or output.
+// pipeline or one library entry point on the unwrapped module, verifies what it
+// changed and hands back JSON. Errors become a status and a malloc'd message;
+// nothing escapes as an exception, an abort or output.
 //
 //===----------------------------------------------------------------------===//
 #include "ir-sanitize-c/IRSanitize.h"

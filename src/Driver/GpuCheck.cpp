@@ -283,12 +283,14 @@ Expected<RunPlan> prepareGpuCheck(Module &Original, Module &Splatted,
   if (Plan.Spec.DerivativeChecks)
     ForDerivatives = CloneModule(Splatted);
 
-  auto OrigName = compileTo(Original, Manifest.Name, "original.ptx", Opts, Opts.PTX);
+  auto OrigName =
+      compileTo(Original, Manifest.Name, "original.ptx", Opts, Opts.PTX);
   if (!OrigName)
     return OrigName.takeError();
   Plan.Kernels.push_back(
       {KernelRole::Original, "original.ptx", *OrigName, Orig});
-  auto SplatName = compileTo(Splatted, Manifest.Name, "splat.ptx", Opts, Opts.PTX);
+  auto SplatName =
+      compileTo(Splatted, Manifest.Name, "splat.ptx", Opts, Opts.PTX);
   if (!SplatName)
     return SplatName.takeError();
   Plan.Kernels.push_back({KernelRole::Splat, "splat.ptx", *SplatName, Splat});
@@ -421,9 +423,8 @@ Expected<std::string> buildGpuCheck(GpuCheckInput &In, Module &Sanitized,
   LM.Kernels.push_back(In.Kernel);
   if (Error E = LM.writeFile(pathIn(*Dir, "manifest.json")))
     return E;
-  if (Error E =
-          prepareGpuCheck(*In.Original, Sanitized, In.Kernel, Spec, G)
-              .takeError())
+  if (Error E = prepareGpuCheck(*In.Original, Sanitized, In.Kernel, Spec, G)
+                    .takeError())
     return E;
   return *Dir;
 }

@@ -130,8 +130,7 @@ json::Value toJSON(const FailureSignature &S) {
 
 Expected<FailureSignature> parseFailureSignature(StringRef JSON) {
   auto Bad = [](const Twine &Why) {
-    return makeToolError(ExitCode::BadInput,
-                         "failure signature: " + Why);
+    return makeToolError(ExitCode::BadInput, "failure signature: " + Why);
   };
   Expected<json::Value> V = json::parse(JSON);
   if (!V)

@@ -135,8 +135,8 @@ runLLVMReduce(const ReduceRequest &R,
               function_ref<void(const ReduceProgress &)> OnProgress) {
   std::string Reducer =
       R.ReducerPath.empty() ? defaultLLVMReducePath() : R.ReducerPath;
-  Expected<ChildProcess> Child = ChildProcess::start(
-      Reducer, llvmReduceArgs(R), R.LogPath, R.MaxSeconds);
+  Expected<ChildProcess> Child =
+      ChildProcess::start(Reducer, llvmReduceArgs(R), R.LogPath, R.MaxSeconds);
   if (!Child)
     return handleErrors(Child.takeError(), [](const StringError &E) {
       return makeToolError(ExitCode::NoEnzyme, E.getMessage());

@@ -18,12 +18,13 @@ std::string TriageReport::verdict() const {
                            "differentiates the sanitised module";
   // The failure persists after sanitising: what to report upstream, cut
   // down by `reduce`.
-  return Original.ok() ? "REGRESSION: Enzyme differentiates the original but "
-                         "not the sanitised module (please report; `ir-sanitize "
-                         "reduce --after-sanitize` makes a minimal reproducer)"
-                       : "not fixed: Enzyme fails on both; the remaining "
-                         "failure is not one ir-sanitize rewrites (`ir-sanitize "
-                         "reduce` makes a minimal reproducer to report)";
+  return Original.ok()
+             ? "REGRESSION: Enzyme differentiates the original but "
+               "not the sanitised module (please report; `ir-sanitize "
+               "reduce --after-sanitize` makes a minimal reproducer)"
+             : "not fixed: Enzyme fails on both; the remaining "
+               "failure is not one ir-sanitize rewrites (`ir-sanitize "
+               "reduce` makes a minimal reproducer to report)";
 }
 
 Expected<TriageReport> runTriage(const EnzymeInvocation &Original,

@@ -145,7 +145,7 @@ Error SpecParser::parseBuffer(StringRef Name, const json::Value &V,
   B.Wrt = O->getBoolean("wrt").value_or(false);
   for (const auto &KV : *O)
     if (!is_contained(ArrayRef<StringRef>{"type", "count", "init", "seed",
-                                         "output", "wrt"},
+                                          "output", "wrt"},
                       StringRef(KV.first)))
       return specError(File, Where + "unknown field '" + KV.first.str() + "'");
   return Error::success();
@@ -226,8 +226,8 @@ Expected<LaunchSpec> SpecParser::parse(const json::Value &V) {
     return specError(File, "a launch spec must be a JSON object");
   for (const auto &KV : *O)
     if (!is_contained(ArrayRef<StringRef>{"threads", "grid", "block", "buffers",
-                                       "args", "checks", "fd_step",
-                                       "tolerance"},
+                                          "args", "checks", "fd_step",
+                                          "tolerance"},
                       StringRef(KV.first)))
       return specError(File, "unknown field '" + KV.first.str() + "'");
   LaunchSpec S;

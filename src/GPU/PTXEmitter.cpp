@@ -213,11 +213,10 @@ void optimize(Module &M, TargetMachine &TM, const PTXOptions &Opts) {
                                      : OptimizationLevel::O0;
   // Last, so that the accesses it reorders are the inlined, simplified ones.
   if (Opts.SinkStores)
-    PB.registerOptimizerLastEPCallback(
-        [](ModulePassManager &MPM, OptimizationLevel, auto...) {
-          MPM.addPass(
-              createModuleToFunctionPassAdaptor(StoreSinkVersioningPass()));
-        });
+    PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM,
+                                          OptimizationLevel, auto...) {
+      MPM.addPass(createModuleToFunctionPassAdaptor(StoreSinkVersioningPass()));
+    });
   ModulePassManager MPM = L == OptimizationLevel::O0
                               ? PB.buildO0DefaultPipeline(L)
                               : PB.buildPerModuleDefaultPipeline(L);
@@ -259,8 +258,7 @@ Expected<std::string> emitPTX(Module &M, const PTXOptions &Opts) {
   SmallString<0> PTX;
   raw_svector_ostream OS(PTX);
   legacy::PassManager PM;
-  if ((*TM)->addPassesToEmitFile(PM, OS, nullptr,
-                                 compat::AssemblyFile))
+  if ((*TM)->addPassesToEmitFile(PM, OS, nullptr, compat::AssemblyFile))
     return codegenError("the NVPTX target cannot emit assembly");
   // The default handler exits the process on a codegen error.
   CodegenDiagnostics Diags(M.getContext());

@@ -154,9 +154,9 @@ void recordStashedBundles(CallBase &CB, ArrayRef<StashedBundle> Bundles,
   Entries[0] = ConstantAsMetadata::get(ConstantInt::get(I64, Key));
   if (!Locals.empty()) {
     Locals.insert(Locals.begin(), ConstantInt::get(I64, Key));
-    CallInst *Marker = CallInst::Create(getMarkerDeclaration(*CB.getModule()),
-                                        Locals, "",
-                                        compat::insertBefore(CB.getIterator()));
+    CallInst *Marker =
+        CallInst::Create(getMarkerDeclaration(*CB.getModule()), Locals, "",
+                         compat::insertBefore(CB.getIterator()));
     Marker->setDebugLoc(CB.getDebugLoc());
   }
   CB.setMetadata(StashMetadataKind, MDNode::get(Ctx, Entries));

@@ -145,8 +145,9 @@ Error checkBitcodeCanHold(const Module &M, StringRef Path) {
   std::string What = Callee ? ("@" + Callee->getName()).str() : "a pointer";
   return makeToolError(
       ExitCode::OutputError,
-      Path + ": cannot write output: bitcode cannot hold the metadata "
-             "arguments of the varargs call to " +
+      Path +
+          ": cannot write output: bitcode cannot hold the metadata "
+          "arguments of the varargs call to " +
           What + " in @" + CB->getFunction()->getName() +
           " (LLVM writes them as other values); write text (.ll) instead");
 }

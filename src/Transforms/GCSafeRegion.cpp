@@ -79,8 +79,8 @@ void wrapInGCSafeRegion(CallBase &CB) {
       M, GCSafeLeaveName,
       FunctionType::get(Type::getVoidTy(Ctx), {I8}, /*isVarArg=*/false));
 
-  CallInst *State = CallInst::Create(
-      Enter, "gc_state", compat::insertBefore(CB.getIterator()));
+  CallInst *State = CallInst::Create(Enter, "gc_state",
+                                     compat::insertBefore(CB.getIterator()));
   State->setDebugLoc(CB.getDebugLoc());
   auto LeaveAt = [&](BasicBlock::iterator Where) {
     CallInst::Create(Leave, {State}, "", compat::insertBefore(Where))

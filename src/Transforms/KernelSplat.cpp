@@ -545,7 +545,8 @@ Expected<SmallVector<Function *>> selectKernels(Module &M,
       List += ", ... (" + std::to_string(All.size()) + " in all)";
     return makeToolError(ExitCode::Usage,
                          "no kernel named '" + escapeForMessage(Name) +
-                             "' in " + escapeForMessage(M.getModuleIdentifier()) +
+                             "' in " +
+                             escapeForMessage(M.getModuleIdentifier()) +
                              (All.empty() ? "; it defines no kernels"
                                           : "; its kernels: " + List));
   }

@@ -159,8 +159,7 @@ pairsToCheck(const Run &R, ArrayRef<Instruction *> Order, BatchAAResults &AA) {
       Instruction *A = Accesses[I], *B = Accesses[J];
       if (NewPos[B] > NewPos[A] || (!writes(A) && !writes(B)))
         continue;
-      AliasResult AR =
-          AA.alias(MemoryLocation::get(A), MemoryLocation::get(B));
+      AliasResult AR = AA.alias(MemoryLocation::get(A), MemoryLocation::get(B));
       if (AR == AliasResult::NoAlias)
         continue;
       if (AR == AliasResult::MustAlias)
@@ -208,7 +207,8 @@ Value *disjoint(IRBuilder<> &B, Instruction *X, Instruction *Y,
   auto Start = [&](Instruction *I) {
     Value *&V = AsInt[addressOf(I)];
     if (!V)
-      V = B.CreatePtrToInt(addressOf(I), IntPtr, addressOf(I)->getName() + ".int");
+      V = B.CreatePtrToInt(addressOf(I), IntPtr,
+                           addressOf(I)->getName() + ".int");
     return V;
   };
   auto End = [&](Instruction *I) {
@@ -222,8 +222,8 @@ Value *disjoint(IRBuilder<> &B, Instruction *X, Instruction *Y,
 /// Gives \p R a reordered copy selected by \p Pairs' disjointness; the
 /// original run stays as the fallback. Returns the block after both.
 BasicBlock *version(Run &R, ArrayRef<Instruction *> Order,
-             ArrayRef<std::pair<Instruction *, Instruction *>> Pairs,
-             ArrayRef<Instruction *> Hoisted) {
+                    ArrayRef<std::pair<Instruction *, Instruction *>> Pairs,
+                    ArrayRef<Instruction *> Hoisted) {
   Instruction *First = R.Insts.front();
   for (Instruction *I : Hoisted)
     I->moveBefore(First);
@@ -236,10 +236,12 @@ BasicBlock *version(Run &R, ArrayRef<Instruction *> Order,
     AllDisjoint = AllDisjoint ? B.CreateAnd(AllDisjoint, D) : D;
   }
   AllDisjoint->setName("accesses.disjoint");
-  BasicBlock *Ordered = SplitBlock(Pre, First, static_cast<DominatorTree *>(nullptr), nullptr, nullptr,
-                                   Pre->getName() + ".ordered");
-  BasicBlock *Join = SplitBlock(Ordered, R.End, static_cast<DominatorTree *>(nullptr), nullptr, nullptr,
-                                Pre->getName() + ".join");
+  BasicBlock *Ordered =
+      SplitBlock(Pre, First, static_cast<DominatorTree *>(nullptr), nullptr,
+                 nullptr, Pre->getName() + ".ordered");
+  BasicBlock *Join =
+      SplitBlock(Ordered, R.End, static_cast<DominatorTree *>(nullptr), nullptr,
+                 nullptr, Pre->getName() + ".join");
   ValueToValueMapTy VMap;
   BasicBlock *Fast = CloneBasicBlock(Ordered, VMap, "", Pre->getParent());
   Fast->setName(Pre->getName() + ".fast");
@@ -274,9 +276,9 @@ BasicBlock *version(Run &R, ArrayRef<Instruction *> Order,
 
 /// Reorders or versions the first suitable run at or after \p From; returns
 /// where to continue looking (nothing at the end of the block).
-std::optional<BasicBlock::iterator>
-transformNextRun(BasicBlock::iterator From, AAResults &AAR,
-                 StoreSinkStats &Stats) {
+std::optional<BasicBlock::iterator> transformNextRun(BasicBlock::iterator From,
+                                                     AAResults &AAR,
+                                                     StoreSinkStats &Stats) {
   std::optional<Run> R = nextRun(From, *From->getParent());
   if (!R)
     return std::nullopt;
@@ -334,8 +336,8 @@ bool joinRepeatedBranch(BasicBlock &M, const DominatorTree &DT) {
     (P->getSingleSuccessor() == &M ? L : E) = P;
   auto *EBr = E ? dyn_cast<BranchInst>(E->getTerminator()) : nullptr;
   if (!L || !EBr || L->getSinglePredecessor() != E || !EBr->isConditional() ||
-      EBr->getCondition() != Br->getCondition() ||
-      EBr->getSuccessor(0) != L || EBr->getSuccessor(1) != &M)
+      EBr->getCondition() != Br->getCondition() || EBr->getSuccessor(0) != L ||
+      EBr->getSuccessor(1) != &M)
     return false;
   // c must not be redefined between E's branch and M's: only unreachable
   // code could define it in L or M and still use it in E.
@@ -395,7 +397,7 @@ PreservedAnalyses StoreSinkVersioningPass::run(Function &F,
   }
   return !Joined && S.Versioned + S.Reordered == Before
              ? PreservedAnalyses::all()
-                                             : PreservedAnalyses::none();
+             : PreservedAnalyses::none();
 }
 
 } // namespace irs

@@ -5,8 +5,8 @@
 // the magic, as the tool does). A module the reader accepts goes through
 // the tool's sanitize pipeline with the default settings (bundle
 // normalisation, then the kernel splat); the result must still pass the
-// verifier, as the tool requires before it writes anything. Rejections are fine; crashes, hangs, sanitizer reports
-// and a broken result are findings.
+// verifier, as the tool requires before it writes anything. Rejections are
+// fine; crashes, hangs, sanitizer reports and a broken result are findings.
 //
 //===----------------------------------------------------------------------===//
 #include "FuzzInput.h"

@@ -40,12 +40,10 @@ struct DifferentiateConfig {
 /// Config.Fn, for manifest-path activity keys. With \p LenientNotes (the
 /// original side of a triage, not splatted), keys that name no parameter
 /// fall back to the default activities, with a note saying so.
-llvm::Error addDerivativeDriver(llvm::Module &M,
-                                const DifferentiateConfig &Config,
-                                llvm::StringRef InputName,
-                                const KernelManifest *Manifest,
-                                std::vector<std::string> *LenientNotes =
-                                    nullptr);
+llvm::Error
+addDerivativeDriver(llvm::Module &M, const DifferentiateConfig &Config,
+                    llvm::StringRef InputName, const KernelManifest *Manifest,
+                    std::vector<std::string> *LenientNotes = nullptr);
 
 /// A fresh directory for the files handed to and received from Enzyme.
 llvm::Expected<std::string> createEnzymeWorkDir();
@@ -53,9 +51,8 @@ llvm::Expected<std::string> createEnzymeWorkDir();
 /// Writes \p M as \p Stem.ll into \p WorkDir and describes the opt run on
 /// it (log: \p LogPath, or next to it).
 llvm::Expected<EnzymeInvocation>
-prepareEnzymeRun(llvm::Module &M, llvm::StringRef WorkDir,
-                 llvm::StringRef Stem, llvm::StringRef LogPath,
-                 const DifferentiateConfig &Config);
+prepareEnzymeRun(llvm::Module &M, llvm::StringRef WorkDir, llvm::StringRef Stem,
+                 llvm::StringRef LogPath, const DifferentiateConfig &Config);
 
 /// Runs Enzyme on \p M (drivers added) in \p WorkDir. A failing Enzyme is a
 /// result, attributed to the function of \p M it failed in.
@@ -73,9 +70,9 @@ triageModules(llvm::Module &Original, llvm::Module &Sanitised,
 
 /// Reads Enzyme's output (\p R), re-attaches stashed bundles and writes it
 /// with the manifest as \p Out says, together (see writeSanitizeOutputs).
-llvm::Expected<RestoreStats>
-writeDifferentiated(const EnzymeResult &R, const SanitizeResult &Result,
-                    const SanitizeOutputs &Out);
+llvm::Expected<RestoreStats> writeDifferentiated(const EnzymeResult &R,
+                                                 const SanitizeResult &Result,
+                                                 const SanitizeOutputs &Out);
 
 /// One line per splatted kernel and per call site the sanitiser touched (at
 /// most a screenful), for a triage report.

@@ -24,8 +24,8 @@
 #include "llvm/Support/Error.h"
 
 #include <functional>
-#include <optional>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace irs {

@@ -28,8 +28,8 @@ struct EnzymeInvocation {
   std::string PluginPath; ///< LLVMEnzyme-<major>.so (see PluginLocator.h).
   std::string LogPath;    ///< opt's stdout + stderr; kept for the user.
   std::string OptPath;    ///< Empty: opt from IRS_LLVM_TOOLS_DIR.
-  unsigned TimeoutSeconds = 300;      ///< 0: no limit.
-  bool TextOutput = false;            ///< -S (else bitcode).
+  unsigned TimeoutSeconds = 300; ///< 0: no limit.
+  bool TextOutput = false;       ///< -S (else bitcode).
   /// Let a crashing opt run llvm-symbolizer on its stack dump. Off, the dump
   /// names exported symbols only (enough for the plugin frames) and a crash
   /// costs a fraction of the time: what a reduction running Enzyme hundreds

@@ -1,4 +1,5 @@
-//===- Reducer.h - Cutting a failing module down with llvm-reduce -*- C++ -*-===//
+//===- Reducer.h - Cutting a failing module down with llvm-reduce -*- C++
+//-*-===//
 //
 // `ir-sanitize reduce` hands the module Enzyme fails on to llvm-reduce (from
 // the same LLVM as opt) with an interestingness test that is ir-sanitize
@@ -25,9 +26,9 @@ namespace irs {
 
 /// How big a module is, for progress and the reproducer's header.
 struct ModuleSize {
-  size_t Functions = 0;    ///< Functions with a body.
+  size_t Functions = 0; ///< Functions with a body.
   size_t Instructions = 0;
-  uint64_t Bytes = 0;      ///< Of the module printed as text.
+  uint64_t Bytes = 0; ///< Of the module printed as text.
 
   /// Counts \p M and prints it to count its bytes.
   static ModuleSize of(const llvm::Module &M);
@@ -45,11 +46,11 @@ std::string defaultLLVMReducePath();
 bool callsEnzymeEntryPoint(llvm::StringRef IR);
 
 struct ReduceRequest {
-  std::string ReducerPath; ///< Empty: defaultLLVMReducePath().
-  std::string InputPath;   ///< The failing module, text IR.
-  std::string OutputPath;  ///< llvm-reduce's best candidate so far.
-  std::string LogPath;     ///< llvm-reduce's stdout and stderr.
-  std::string TestProgram; ///< The interestingness test.
+  std::string ReducerPath;           ///< Empty: defaultLLVMReducePath().
+  std::string InputPath;             ///< The failing module, text IR.
+  std::string OutputPath;            ///< llvm-reduce's best candidate so far.
+  std::string LogPath;               ///< llvm-reduce's stdout and stderr.
+  std::string TestProgram;           ///< The interestingness test.
   std::vector<std::string> TestArgs; ///< llvm-reduce appends the candidate.
   unsigned Jobs = 1;                 ///< Candidates tested at once.
   unsigned MaxSeconds = 0;           ///< 0: no limit.

@@ -1,4 +1,5 @@
-//===- LLVMCompat.h - The one place that knows LLVM versions -----*- C++ -*-===//
+//===- LLVMCompat.h - The one place that knows LLVM versions -----*- C++
+//-*-===//
 //
 // ir-sanitize builds against LLVM 16 (Julia 1.11), 19 and 22 (Julia master),
 // and against Julia's own LLVM through -DLLVM_DIR. Every difference between
@@ -74,7 +75,8 @@ inline void removeDebugIntrinsicDeclarations(llvm::Module &M) {
 
 /// Blocks moved between functions must share the debug-info format where
 /// LLVM has two of them.
-inline void copyDebugInfoFormat(llvm::Function &To, const llvm::Function &From) {
+inline void copyDebugInfoFormat(llvm::Function &To,
+                                const llvm::Function &From) {
 #if LLVM_VERSION_MAJOR >= 19 && LLVM_VERSION_MAJOR < 21
   To.setIsNewDbgInfoFormat(From.IsNewDbgInfoFormat);
 #else
@@ -118,7 +120,8 @@ inline uint64_t elementOffset(const llvm::StructLayout &SL, unsigned I) {
 }
 
 /// The diagnostic as LLVMContext's handler callback receives it (by pointer
-/// since LLVM 17): `[](compat::DiagnosticArg DI, void *) { compat::deref(DI) }`.
+/// since LLVM 17): `[](compat::DiagnosticArg DI, void *) { compat::deref(DI)
+/// }`.
 #if LLVM_VERSION_MAJOR >= 17
 using DiagnosticArg = const llvm::DiagnosticInfo *;
 inline const llvm::DiagnosticInfo &deref(DiagnosticArg DI) { return *DI; }
@@ -152,8 +155,8 @@ createTargetMachine(const llvm::Target &T, const llvm::Triple &TT,
                     llvm::StringRef CPU, llvm::StringRef Features,
                     bool Optimize) {
 #if LLVM_VERSION_MAJOR >= 18
-  auto Level = Optimize ? llvm::CodeGenOptLevel::Default
-                        : llvm::CodeGenOptLevel::None;
+  auto Level =
+      Optimize ? llvm::CodeGenOptLevel::Default : llvm::CodeGenOptLevel::None;
 #else
   auto Level = Optimize ? llvm::CodeGenOpt::Default : llvm::CodeGenOpt::None;
 #endif

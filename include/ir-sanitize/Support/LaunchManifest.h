@@ -8,8 +8,9 @@
 // JSON form (version 1):
 // { "version": 1, "triple": ..., "datalayout": ...,
 //   "kernels": [ { "name": ...,
-//     "original_params": [ {"index", "type", "size", "passing": "value"|"byval"|"byref"|"scalar"} ],
-//     "params": [ {"index", "name", "type", "orig_index", "path": [..],
+//     "original_params": [ {"index", "type", "size", "passing":
+//     "value"|"byval"|"byref"|"scalar"} ], "params": [ {"index", "name",
+//     "type", "orig_index", "path": [..],
 //                  "offset", "size", "pointer": bool, "addrspace"} ] } ] }
 // A parameter that was not splatted appears in "params" with an empty path.
 //
@@ -28,19 +29,20 @@ namespace irs {
 
 struct ManifestOriginalParam {
   unsigned Index = 0;
-  std::string Type;    ///< LLVM type as printed (the pointee type for byval/byref).
+  std::string
+      Type; ///< LLVM type as printed (the pointee type for byval/byref).
   uint64_t Size = 0;   ///< Alloc size of that type in the module's data layout.
   std::string Passing; ///< "value", "byval", "byref" or "scalar".
 };
 
 struct ManifestParam {
-  unsigned Index = 0;     ///< Index in the new kernel.
-  std::string Name;       ///< e.g. "bc.0.1.0"
-  std::string Type;       ///< LLVM type as printed.
-  unsigned OrigIndex = 0; ///< Original parameter it lives in.
+  unsigned Index = 0;         ///< Index in the new kernel.
+  std::string Name;           ///< e.g. "bc.0.1.0"
+  std::string Type;           ///< LLVM type as printed.
+  unsigned OrigIndex = 0;     ///< Original parameter it lives in.
   std::vector<unsigned> Path; ///< Aggregate indices inside the original.
-  uint64_t Offset = 0;    ///< Byte offset inside the original argument.
-  uint64_t Size = 0;      ///< Store size of the leaf.
+  uint64_t Offset = 0;        ///< Byte offset inside the original argument.
+  uint64_t Size = 0;          ///< Store size of the leaf.
   bool Pointer = false;
   unsigned AddrSpace = 0;
 

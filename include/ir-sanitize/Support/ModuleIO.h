@@ -39,7 +39,7 @@ struct LoadedModule {
   std::unique_ptr<llvm::Module> M;
   IRFormat Format = IRFormat::Text;
   DebugInfoForm DbgForm = DebugInfoForm::None;
-  std::string Path; ///< As given ("-" for stdin).
+  std::string Path;        ///< As given ("-" for stdin).
   std::string DisplayName; ///< For messages ("<stdin>" for "-").
 };
 

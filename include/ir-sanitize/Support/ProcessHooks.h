@@ -1,4 +1,5 @@
-//===- ProcessHooks.h - What a process owner lets the library do -*- C++ -*-===//
+//===- ProcessHooks.h - What a process owner lets the library do -*- C++
+//-*-===//
 //
 // The library changes no process-wide state by itself: it prints nothing,
 // sets no LLVM cl::opt, installs no fatal-error handler or interrupt hook.

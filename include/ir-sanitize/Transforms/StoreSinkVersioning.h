@@ -1,4 +1,5 @@
-//===- StoreSinkVersioning.h - Loads first, stores last, when disjoint -*- C++ -*-===//
+//===- StoreSinkVersioning.h - Loads first, stores last, when disjoint -*- C++
+//-*-===//
 //
 // Enzyme's reverse kernels interleave memory accesses per thread: recompute
 // the primal (load x, load y, store dest), then read the output's shadow,
@@ -23,11 +24,11 @@
 //
 // Before that, `if (c) A; if (c) B` on the same c (Enzyme's primal
 // recomputation, then its derivative) becomes `if (c) {A; B}`, so that both
-// form one run. Only what one thread does is reordered, so nothing about the launch (which
-// arrays alias, which indices threads use) is assumed. A run is a maximal
-// sequence of simple loads and stores, monotonic atomicrmw and side-effect
-// free, non-convergent instructions within one block; a run whose addresses
-// depend on its own loads, mixes address spaces alias analysis cannot
+// form one run. Only what one thread does is reordered, so nothing about the
+// launch (which arrays alias, which indices threads use) is assumed. A run is a
+// maximal sequence of simple loads and stores, monotonic atomicrmw and
+// side-effect free, non-convergent instructions within one block; a run whose
+// addresses depend on its own loads, mixes address spaces alias analysis cannot
 // separate, or moves a must-alias pair is left alone.
 //
 // opt: -passes=ir-sanitize-store-sink-versioning

@@ -1,4 +1,5 @@
-//===- Bandwidth.h - Memory traffic of a kernel and the device's peak -*- C++ -*-===//
+//===- Bandwidth.h - Memory traffic of a kernel and the device's peak -*- C++
+//-*-===//
 //
 // How close a kernel runs to the memory-bandwidth limit: the bytes it must
 // move at least, from the plan's buffers, over its median time, against the

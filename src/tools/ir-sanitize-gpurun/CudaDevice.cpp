@@ -156,11 +156,12 @@ std::string CudaDevice::name() const {
 
 double CudaDevice::peakMemoryBandwidth() const {
   int ClockKHz = 0, BusBits = 0;
-  if (cu().cuDeviceGetAttribute(&ClockKHz, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE,
-                           Dev) != CUDA_SUCCESS ||
+  if (cu().cuDeviceGetAttribute(&ClockKHz,
+                                CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE,
+                                Dev) != CUDA_SUCCESS ||
       cu().cuDeviceGetAttribute(&BusBits,
-                           CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH,
-                           Dev) != CUDA_SUCCESS)
+                                CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH,
+                                Dev) != CUDA_SUCCESS)
     return 0;
   return peakBytesPerSecond(ClockKHz, BusBits);
 }

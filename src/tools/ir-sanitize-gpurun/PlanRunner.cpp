@@ -213,8 +213,8 @@ Timing PlanRunner::time(KernelRole Role, unsigned Repeats) {
   for (unsigned I = 0; I < Repeats; ++I)
     Ms.push_back(launch(Role, PerSample));
   std::sort(Ms.begin(), Ms.end());
-  return {Role,      Ms[Ms.size() / 2], Ms.front(),
-          Repeats,   PerSample,         bytesMoved(P, Role)};
+  return {Role,    Ms[Ms.size() / 2], Ms.front(),
+          Repeats, PerSample,         bytesMoved(P, Role)};
 }
 
 RunResults PlanRunner::run(unsigned Repeats) {

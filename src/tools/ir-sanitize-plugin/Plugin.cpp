@@ -4,9 +4,9 @@
 // as the ir-sanitize command. Each pass registers its pipeline name here.
 //
 //===----------------------------------------------------------------------===//
+#include "ir-sanitize/Support/LLVMCompat.h"
 #include "ir-sanitize/Transforms/BundleNormalize.h"
 #include "ir-sanitize/Transforms/BundleRestore.h"
-#include "ir-sanitize/Support/LLVMCompat.h"
 #include "ir-sanitize/Transforms/KernelSplat.h"
 #include "ir-sanitize/Transforms/StoreSinkVersioning.h"
 
@@ -37,8 +37,7 @@ static bool parseBundlePasses(StringRef Name, ModulePassManager &MPM) {
     MPM.addPass(irs::BundleRestorePass());
     return true;
   }
-  std::optional<StringRef> Params =
-      passParameters(Name, "ir-sanitize-bundles");
+  std::optional<StringRef> Params = passParameters(Name, "ir-sanitize-bundles");
   if (!Params)
     return false;
   Expected<irs::BundlePolicy> Policy =

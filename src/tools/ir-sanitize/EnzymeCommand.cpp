@@ -219,8 +219,8 @@ int EnzymeCommand::runTriageMode(LoadedModule &LM) {
   Expected<std::string> WorkDir = createEnzymeWorkDir();
   if (!WorkDir)
     return reportError(WorkDir.takeError(), ToolName);
-  Expected<TriageReport> Report = triageModules(
-      **Original, *LM.M, Result, LM.DisplayName, *WorkDir, D);
+  Expected<TriageReport> Report =
+      triageModules(**Original, *LM.M, Result, LM.DisplayName, *WorkDir, D);
   if (!Report)
     return reportError(Report.takeError(), ToolName);
   if (Error E = writeFileAtomically("-", [&](raw_ostream &OS) {

@@ -1,4 +1,5 @@
-//===- EnzymeOptions.h - Options of the commands that run Enzyme -*- C++ -*-===//
+//===- EnzymeOptions.h - Options of the commands that run Enzyme -*- C++
+//-*-===//
 //
 // `enzyme` and `reduce` take the same input, driver and Enzyme options and
 // prepare the modules Enzyme runs on the same way; this is that shared part.

@@ -92,12 +92,14 @@ void GpuCheckCommand::addOptions(CLI::App &App) {
   addSanitizeOptions(App, Opts);
   // Here --report is the check results (JSON, written by the runner) and
   // --kernel picks the one kernel to check.
-  App.get_option("--report")->description(
-      "write the check results and timings as JSON to FILE (needs a GPU)");
-  App.get_option("--kernel")->description(
-      "the kernel to check (default: the module's only kernel)");
-  App.get_option("--repeats")->description(
-      "timing samples per kernel, each of 20 launches (default 50)");
+  App.get_option("--report")
+      ->description(
+          "write the check results and timings as JSON to FILE (needs a GPU)");
+  App.get_option("--kernel")
+      ->description("the kernel to check (default: the module's only kernel)");
+  App.get_option("--repeats")
+      ->description(
+          "timing samples per kernel, each of 20 launches (default 50)");
 }
 
 /// Everything up to and including the run plan; returns the directory.

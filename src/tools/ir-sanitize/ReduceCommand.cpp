@@ -14,8 +14,8 @@
 
 #include "ir-sanitize/Config.h"
 #include "ir-sanitize/Enzyme/EnzymeSlice.h"
-#include "ir-sanitize/Enzyme/PluginLocator.h"
 #include "ir-sanitize/Enzyme/FailureSignature.h"
+#include "ir-sanitize/Enzyme/PluginLocator.h"
 #include "ir-sanitize/Enzyme/Reducer.h"
 #include "ir-sanitize/Support/ExitCodes.h"
 #include "ir-sanitize/Support/ModuleIO.h"
@@ -104,8 +104,7 @@ private:
   Expected<FailingSide> pickSide(Module &Original, Module &Sanitised,
                                  StringRef WorkDir,
                                  std::optional<Verdict> &Stop) const;
-  Expected<std::string> sliceFirst(const Module &Chosen,
-                                   const FailingSide &S,
+  Expected<std::string> sliceFirst(const Module &Chosen, const FailingSide &S,
                                    const FailureSignature &Sig,
                                    StringRef WorkDir) const;
   Expected<ReduceOutcome> runReducer(StringRef InputPath, StringRef WorkDir,
@@ -184,12 +183,12 @@ int ReduceCommand::run() {
     return reportError(Plugin.takeError(), ToolName);
   D.PluginPath = Plugin->Path;
   if (!sys::fs::can_execute(defaultLLVMReducePath()))
-    return reportError(makeToolError(ExitCode::NoEnzyme,
-                                     "no llvm-reduce at " +
-                                         defaultLLVMReducePath() +
-                                         " (it comes with opt, in llvm-" +
-                                         Twine(hostLLVMMajor()) + ")"),
-                       ToolName);
+    return reportError(
+        makeToolError(ExitCode::NoEnzyme, "no llvm-reduce at " +
+                                              defaultLLVMReducePath() +
+                                              " (it comes with opt, in llvm-" +
+                                              Twine(hostLLVMMajor()) + ")"),
+        ToolName);
   // A reduction takes minutes: find out now that -o cannot be written.
   if (Expected<std::unique_ptr<AtomicOutputFile>> Probe =
           AtomicOutputFile::open(Output);
@@ -234,11 +233,9 @@ int ReduceCommand::runInterestingnessTest() const {
 
 /// Runs Enzyme on the sides the options ask about (both at once) and picks
 /// the failure to reduce; sets \p Stop when there is none.
-Expected<FailingSide> ReduceCommand::pickSide(Module &Original,
-                                              Module &Sanitised,
-                                              StringRef WorkDir,
-                                              std::optional<Verdict> &Stop)
-    const {
+Expected<FailingSide>
+ReduceCommand::pickSide(Module &Original, Module &Sanitised, StringRef WorkDir,
+                        std::optional<Verdict> &Stop) const {
   struct Candidate {
     Side Which;
     Module *M;
@@ -254,8 +251,8 @@ Expected<FailingSide> ReduceCommand::pickSide(Module &Original,
     Sides.push_back({Side::Original, &Original, std::nullopt, {}});
   for (Candidate &C : Sides) {
     Expected<EnzymeInvocation> Inv = prepareEnzymeRun(
-        *C.M, WorkDir, C.Which == Side::Original ? "original" : "sanitised",
-        "", D);
+        *C.M, WorkDir, C.Which == Side::Original ? "original" : "sanitised", "",
+        D);
     if (!Inv)
       return Inv.takeError();
     Inv->OutputPath = "/dev/null";
@@ -383,8 +380,7 @@ int ReduceCommand::reduce(LoadedModule &LM) {
   };
 
   std::optional<Verdict> Stop;
-  Expected<FailingSide> S =
-      pickSide(**Original, *LM.M, *WorkDir, Stop);
+  Expected<FailingSide> S = pickSide(**Original, *LM.M, *WorkDir, Stop);
   if (!S)
     return reportError(S.takeError(), ToolName);
   if (Stop)
@@ -419,14 +415,13 @@ int ReduceCommand::reduce(LoadedModule &LM) {
   Expected<std::string> Start = sliceFirst(Chosen, *S, Sig, *WorkDir);
   if (!Start)
     return reportError(Start.takeError(), ToolName);
-  Expected<ReduceOutcome> Outcome =
-      runReducer(*Start, *WorkDir, SignaturePath);
+  Expected<ReduceOutcome> Outcome = runReducer(*Start, *WorkDir, SignaturePath);
   if (!Outcome)
     return reportError(Outcome.takeError(), ToolName);
   if (!Outcome->finished() && !Outcome->stoppedAtMaxTime())
-    return Fail(ExitCode::Findings,
-                "llvm-reduce stopped (" + Outcome->Child.describe(0) +
-                    "); see " + inDir(*WorkDir, "llvm-reduce.log"));
+    return Fail(ExitCode::Findings, "llvm-reduce stopped (" +
+                                        Outcome->Child.describe(0) + "); see " +
+                                        inDir(*WorkDir, "llvm-reduce.log"));
   if (Outcome->stoppedAtMaxTime())
     note(formatv("reduce: stopped at --max-time {0} s; keeping the smallest "
                  "module found so far",
@@ -448,8 +443,8 @@ int ReduceCommand::reduce(LoadedModule &LM) {
     return Fail(ExitCode::Findings,
                 "the reduced module no longer fails with the signature; see " +
                     Check.LogPath);
-  if (Error E = writeReproducer(*Reduced->M, Sig, S->Which, Before,
-                                LM.DisplayName))
+  if (Error E =
+          writeReproducer(*Reduced->M, Sig, S->Which, Before, LM.DisplayName))
     return reportError(std::move(E), ToolName);
   note("reduce: " + Before.describe() + " -> " +
        ModuleSize::of(*Reduced->M).describe() + "; wrote " + Output);

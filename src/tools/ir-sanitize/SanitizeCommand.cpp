@@ -1,7 +1,8 @@
 //===- SanitizeCommand.cpp - `ir-sanitize INPUT [-o OUTPUT]` --------------===//
 //
 // The default command: read a module, sanitise it (the driver), write it
-// with its manifest and report. The input is never overwritten unless -o names it.
+// with its manifest and report. The input is never overwritten unless -o names
+// it.
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"

@@ -29,9 +29,9 @@ struct SanitizeOptions {
   std::string ReportPath;                 ///< --report=FILE (JSON).
   bool Quiet = false;                     ///< -q: no summary on stderr.
   // Kernel splat.
-  bool NoSplat = false;                   ///< --no-splat
-  std::vector<std::string> Kernels;       ///< --kernel NAME, repeatable.
-  std::string ManifestPath;               ///< --manifest=FILE
+  bool NoSplat = false;             ///< --no-splat
+  std::vector<std::string> Kernels; ///< --kernel NAME, repeatable.
+  std::string ManifestPath;         ///< --manifest=FILE
 };
 
 /// Registers the options above on \p App. Malformed --bundle / --scope values

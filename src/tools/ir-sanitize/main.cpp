@@ -77,9 +77,9 @@ int main(int argc, char **argv) {
   CLI::App App{"ir-sanitize: make Julia-emitted LLVM IR safe for Enzyme",
                ToolName};
   App.footer(Examples);
-  App.set_version_flag("--version",
-                       std::string(ToolName) + " " + IRS_VERSION +
-                           " (LLVM " + IRS_LLVM_VERSION_STRING + ")");
+  App.set_version_flag("--version", std::string(ToolName) + " " + IRS_VERSION +
+                                        " (LLVM " + IRS_LLVM_VERSION_STRING +
+                                        ")");
   App.require_subcommand(0, 1);
 
   std::unique_ptr<Command> Default = createSanitizeCommand();
@@ -101,8 +101,7 @@ int main(int argc, char **argv) {
   } catch (const CLI::CallForVersion &E) {
     return App.exit(E);
   } catch (const CLI::ParseError &E) {
-    llvm::errs() << ToolName << ": error: " << E.what()
-                 << " (see --help)\n";
+    llvm::errs() << ToolName << ": error: " << E.what() << " (see --help)\n";
     return static_cast<int>(ExitCode::Usage);
   }
 

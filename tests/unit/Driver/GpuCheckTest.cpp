@@ -1,7 +1,7 @@
 #include "../GPU/GPUTestSupport.h"
 
-#include "ir-sanitize/GPU/ArgumentPacking.h"
 #include "ir-sanitize/Driver/GpuCheck.h"
+#include "ir-sanitize/GPU/ArgumentPacking.h"
 #include "ir-sanitize/Transforms/KernelSplat.h"
 
 #include "llvm/AsmParser/Parser.h"

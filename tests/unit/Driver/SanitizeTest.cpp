@@ -80,7 +80,8 @@ TEST_CASE("An unknown kernel name comes back escaped, in one line",
 }
 
 TEST_CASE("writeSanitizeOutputs writes module and manifest together or "
-          "neither", "[Driver]") {
+          "neither",
+          "[Driver]") {
   SmallString<128> Dir;
   REQUIRE(!sys::fs::createUniqueDirectory("irs-driver-out", Dir));
   LLVMContext Ctx;

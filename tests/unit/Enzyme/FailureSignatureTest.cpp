@@ -1,6 +1,6 @@
 #include "ir-sanitize/Enzyme/FailureSignature.h"
-#include "ir-sanitize/Enzyme/Reducer.h"
 #include "EnzymeTestUtils.h"
+#include "ir-sanitize/Enzyme/Reducer.h"
 
 #include <catch2/catch.hpp>
 

@@ -23,15 +23,16 @@ TEST_CASE("a kernel moves each buffer it is given once, the reverse kernel "
           "its shadows twice",
           "[Bandwidth]") {
   Plan P;
-  P.Buffers = {{"dest", ElementType::F32, 1000, BufferInit::Zero, 0, true, false},
-               {"x", ElementType::F64, 10, BufferInit::Random, 1, false, false},
-               {"y", ElementType::F32, 1000, BufferInit::Random, 2, false, true}};
-  P.Launches[KernelRole::Original].Params = {pointerTo(0, false), pointerTo(1, false),
-                                   pointerTo(2, false)};
+  P.Buffers = {
+      {"dest", ElementType::F32, 1000, BufferInit::Zero, 0, true, false},
+      {"x", ElementType::F64, 10, BufferInit::Random, 1, false, false},
+      {"y", ElementType::F32, 1000, BufferInit::Random, 2, false, true}};
+  P.Launches[KernelRole::Original].Params = {
+      pointerTo(0, false), pointerTo(1, false), pointerTo(2, false)};
   CHECK(bytesMoved(P, KernelRole::Original) == 4000 + 80 + 4000);
   // x .+ x: the same buffer passed twice is read once.
-  P.Launches[KernelRole::Splat].Params = {pointerTo(0, false), pointerTo(2, false),
-                                pointerTo(2, false)};
+  P.Launches[KernelRole::Splat].Params = {
+      pointerTo(0, false), pointerTo(2, false), pointerTo(2, false)};
   CHECK(bytesMoved(P, KernelRole::Splat) == 8000);
   const std::vector<Param> WithShadows = {
       pointerTo(0, false), pointerTo(0, true), pointerTo(1, false),

@@ -190,10 +190,10 @@ TEST_CASE("writeModule changes no LLVM option unless the process opted in",
   LLVMContext Ctx;
   auto M = parseModule(Ctx, "define void @f() { ret void }");
   std::string Out = writeTemp("", "ll");
-  CHECK(codeOf(writeModule(*M, Out, IRFormat::Text, DebugInfoForm::Intrinsics)) ==
-        ExitCode::Ok);
-  CHECK(codeOf(writeModule(*M, Out, IRFormat::Bitcode, DebugInfoForm::Records)) ==
-        ExitCode::Ok);
+  CHECK(codeOf(writeModule(*M, Out, IRFormat::Text,
+                           DebugInfoForm::Intrinsics)) == ExitCode::Ok);
+  CHECK(codeOf(writeModule(*M, Out, IRFormat::Bitcode,
+                           DebugInfoForm::Records)) == ExitCode::Ok);
   CHECK(Occurrences() == Before);
   sys::fs::remove(Out);
 }
@@ -207,11 +207,11 @@ TEST_CASE("Temporaries left by a killed writer are removed by the next write "
   // No process has a PID above the kernel's limit (at most 2^22).
   const char *Dead = "999999999";
   std::vector<std::string> Kept = {
-      ".out.ll.irs-" + Live + "-abcdef.tmp",   // this (live) process
-      ".out.ll.irs-1-abcdef.tmp",              // init, alive
+      ".out.ll.irs-" + Live + "-abcdef.tmp", // this (live) process
+      ".out.ll.irs-1-abcdef.tmp",            // init, alive
       ".other.ll.irs-" + std::string(Dead) + "-abcdef.tmp", // another target
-      ".out.ll.abcdef.tmp",                    // not our pattern
-      ".out.ll.irs-" + std::string(Dead) + "-abc.tmp", // not our pattern
+      ".out.ll.abcdef.tmp",                                 // not our pattern
+      ".out.ll.irs-" + std::string(Dead) + "-abc.tmp",      // not our pattern
   };
   std::string Stale = ".out.ll.irs-" + std::string(Dead) + "-x1y2z3.tmp";
   for (const std::string &Name : Kept)
