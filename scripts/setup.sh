@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what ir-sanitize needs from Debian's packages, then builds it
-# against LLVM 16 (build/llvm-16, Julia 1.11's), 19 (build/llvm-19, the
-# default) and 22 (build/llvm-22); IRS_LLVM_VERSIONS picks others.
+# against LLVM 19 (build/llvm-19, the default) and 22 (build/llvm-22);
+# IRS_LLVM_VERSIONS picks others ("16 19 22" adds Julia 1.11's LLVM 16).
 # IRS_CMAKE_ARGS adds configure options (.ci/run: -DIRS_WERROR=ON).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,7 +15,7 @@ if ! dpkg -s "${PACKAGES[@]}" >/dev/null 2>&1; then
   $SUDO apt-get update -qq
   $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${PACKAGES[@]}" >/dev/null
 fi
-for v in ${IRS_LLVM_VERSIONS:-16 19 22}; do
+for v in ${IRS_LLVM_VERSIONS:-19 22}; do
   cmake -S . -B "build/llvm-$v" -G Ninja -DIRS_LLVM_VERSION="$v" \
     -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER_LAUNCHER=ccache ${IRS_CMAKE_ARGS:-} >/dev/null
   cmake --build "build/llvm-$v"

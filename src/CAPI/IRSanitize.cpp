@@ -121,7 +121,7 @@ Expected<std::string> normalize(Module &M, const char *PolicyText) {
   if (!Policy)
     return Policy.takeError();
   if (Error E = verifyInput(M))
-    return std::move(E);
+    return E;
   // The command's sanitize pipeline without its second step.
   SanitizeConfig Config;
   Config.Policy = std::move(*Policy);
@@ -130,7 +130,7 @@ Expected<std::string> normalize(Module &M, const char *PolicyText) {
   if (!Result)
     return Result.takeError();
   if (Error E = verifyOutput(M))
-    return std::move(E);
+    return E;
   return toJSONText(Result->report(M.getModuleIdentifier()));
 }
 

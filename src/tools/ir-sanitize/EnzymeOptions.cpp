@@ -45,11 +45,11 @@ Expected<SanitizeResult> sanitizeWithDriver(LoadedModule &LM,
   if (!Result)
     return Result.takeError();
   if (Error E = writeReport(Opts, *Result, LM.DisplayName))
-    return std::move(E);
+    return E;
   printSanitized(Opts, *Result, LM.DisplayName);
   if (Error E = addDerivativeDriver(*LM.M, D, LM.DisplayName,
                                     Result->Manifest.findKernel(D.Fn)))
-    return std::move(E);
+    return E;
   return Result;
 }
 
@@ -68,8 +68,8 @@ prepareOriginalAndSanitised(LoadedModule &LM, const SanitizeOptions &Opts,
   for (const std::string &Note : Notes)
     errs() << ToolName << ": note: " << Note << "\n";
   if (E)
-    return std::move(E);
-  return std::move(Original);
+    return E;
+  return Original;
 }
 
 } // namespace irs::cli

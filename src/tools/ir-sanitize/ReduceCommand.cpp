@@ -295,7 +295,7 @@ Expected<std::string> ReduceCommand::sliceFirst(const Module &Chosen,
   Inv.LogPath = inDir(WorkDir, "slice.enzyme.log");
   if (Error E = writeModule(*Slice, Inv.InputPath, IRFormat::Text,
                             DebugInfoForm::Records))
-    return std::move(E);
+    return E;
   Expected<bool> Same = failsWithSignature(Inv, Sig);
   if (!Same)
     return Same.takeError();
