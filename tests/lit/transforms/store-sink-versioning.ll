@@ -137,7 +137,7 @@ entry:
 ; CHECK-LABEL: define void @barrier_between(
 ; CHECK-NOT:     disjoint
 ; CHECK:         store float 0.000000e+00
-; CHECK-NEXT:    call void @llvm.nvvm.barrier0()
+; CHECK-NEXT:    call void @llvm.nvvm.barrier{{0|\.cta\.sync\.aligned\.all}}(
 ; CHECK-NEXT:    atomicrmw
 define void @barrier_between(ptr addrspace(1) %d, ptr addrspace(1) %s, i64 %i, float %g) {
 entry:
