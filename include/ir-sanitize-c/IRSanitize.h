@@ -62,10 +62,13 @@ void IRSDisposeString(char *S);
  *  "gc-transition=lower;scope=all"; NULL or "" means the defaults. The report
  *  is the JSON that `ir-sanitize --no-splat --report=FILE` writes, with
  *  "input" naming the module identifier.
- *  The module is verified first (IRSStatusBadInput if it fails) unless Policy
- *  holds the setting `no-verify-input`, for a caller that has just verified
- *  it (GPUCompiler does); afterwards every function whose calls were
- *  rewritten is verified (IRSStatusVerifierFailed). */
+ *  The module is verified first (IRSStatusBadInput if it fails), and
+ *  afterwards every function whose calls were rewritten is verified
+ *  (IRSStatusVerifierFailed). Three more settings, for a caller that verifies
+ *  the module itself and wants only counts (the fastest call):
+ *  `no-verify-input`, `no-verify-output` (an invalid module then comes back
+ *  as IRSStatusOk) and `report=totals` (the report without "functions",
+ *  the per-call-site list). */
 IRSStatus IRSNormalizeBundles(LLVMModuleRef M, const char *Policy,
                               char **OutReportJSON, char **ErrorMessage);
 

@@ -3,7 +3,6 @@
 
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/InstIterator.h"
-#include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
 
@@ -27,17 +26,12 @@ std::string calleeName(const CallBase &CB) {
   return "<indirect>";
 }
 
-std::string debugLocation(const Instruction &I) {
+SourceLocation sourceLocation(const Instruction &I) {
   const DebugLoc &DL = I.getDebugLoc();
   if (!DL)
-    return "";
-  std::string S;
-  raw_string_ostream OS(S);
-  auto *Scope = cast<DIScope>(DL.getScope());
-  OS << Scope->getFilename() << ":" << DL.getLine();
-  if (DL.getCol())
-    OS << ":" << DL.getCol();
-  return S;
+    return {};
+  return {cast<DIScope>(DL.getScope())->getFilename(), DL.getLine(),
+          DL.getCol()};
 }
 
 SmallVector<CallBase *, 8> bundledCalls(Function &F, BundleScope Scope) {

@@ -130,21 +130,29 @@ Error verifyRewrittenFunctions(const Module &M, const BundleReport &Report) {
   return Error::success();
 }
 
-/// Splits the C-interface-only setting "no-verify-input" off \p Settings.
-bool takeNoVerifyInput(std::string &Settings) {
+/// The settings IRSNormalizeBundles takes besides the bundle policy's.
+struct NormalizeSettings {
+  bool VerifyInput = true;
+  bool VerifyOutput = true;
+  bool PerCallSiteReport = true;
+  std::string Policy; ///< The rest, for BundlePolicy::fromPassParameters.
+};
+
+NormalizeSettings parseNormalizeSettings(StringRef Text) {
+  NormalizeSettings S;
   SmallVector<StringRef, 4> Parts;
-  StringRef(Settings).split(Parts, ';', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
-  std::string Rest;
-  bool Found = false;
+  Text.split(Parts, ';', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
   for (StringRef Part : Parts) {
-    if (Part == "no-verify-input") {
-      Found = true;
-      continue;
-    }
-    Rest += (Rest.empty() ? "" : ";") + Part.str();
+    if (Part == "no-verify-input")
+      S.VerifyInput = false;
+    else if (Part == "no-verify-output")
+      S.VerifyOutput = false;
+    else if (Part == "report=totals")
+      S.PerCallSiteReport = false;
+    else
+      S.Policy += (S.Policy.empty() ? "" : ";") + Part.str();
   }
-  Settings = Rest;
-  return Found;
+  return S;
 }
 
 std::string toJSONText(const json::Value &V) {
@@ -152,13 +160,14 @@ std::string toJSONText(const json::Value &V) {
 }
 
 /// `ir-sanitize --no-splat --report=FILE` for \p M.
-Expected<std::string> normalize(Module &M, const char *PolicyText) {
-  std::string Settings = PolicyText ? PolicyText : "";
-  bool VerifyInput = !takeNoVerifyInput(Settings);
-  Expected<BundlePolicy> Policy = BundlePolicy::fromPassParameters(Settings);
+Expected<std::string> normalize(Module &M, const char *SettingsText) {
+  NormalizeSettings Settings =
+      parseNormalizeSettings(SettingsText ? SettingsText : "");
+  Expected<BundlePolicy> Policy =
+      BundlePolicy::fromPassParameters(Settings.Policy);
   if (!Policy)
     return Policy.takeError();
-  if (VerifyInput)
+  if (Settings.VerifyInput)
     if (Error E = verifyInput(M))
       return E;
   // The command's sanitize pipeline without its second step.
@@ -168,11 +177,12 @@ Expected<std::string> normalize(Module &M, const char *PolicyText) {
   Expected<SanitizeResult> Result = sanitizeModule(M, Config);
   if (!Result)
     return Result.takeError();
-  if (Error E = verifyRewrittenFunctions(M, Result->Bundles))
-    return E;
+  if (Settings.VerifyOutput)
+    if (Error E = verifyRewrittenFunctions(M, Result->Bundles))
+      return E;
   std::string Report;
   raw_string_ostream OS(Report);
-  Result->printReport(OS, M.getModuleIdentifier());
+  Result->printReport(OS, M.getModuleIdentifier(), Settings.PerCallSiteReport);
   return Report;
 }
 

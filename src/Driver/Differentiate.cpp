@@ -191,7 +191,7 @@ std::vector<std::string> describeChanges(const SanitizeResult &Result) {
     for (const BundleRecord &B : Site.Bundles)
       L += " " + B.Tag + "=" + actionName(B.Action).str();
     if (!Site.Location.empty())
-      L += " (" + Site.Location + ")";
+      L += " (" + Site.Location.str() + ")";
     Lines.push_back(L);
   }
   return Lines;

@@ -29,10 +29,12 @@ std::string SanitizeResult::summary() const {
                  .str();
 }
 
-void SanitizeResult::printReport(raw_ostream &OS, StringRef InputName) const {
+void SanitizeResult::printReport(raw_ostream &OS, StringRef InputName,
+                                 bool PerCallSite) const {
   json::OStream J(OS, /*IndentSize=*/2);
   J.object([&] {
-    Bundles.writeFunctions(J);
+    if (PerCallSite)
+      Bundles.writeFunctions(J);
     J.attribute("input", InputName);
     J.attributeArray("kernels", [&] {
       for (const KernelManifest &K : Manifest.Kernels)

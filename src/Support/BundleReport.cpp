@@ -9,6 +9,15 @@ using namespace llvm;
 
 namespace irs {
 
+std::string SourceLocation::str() const {
+  if (empty())
+    return "";
+  std::string S = (File + ":" + Twine(Line)).str();
+  if (Col)
+    S += ":" + std::to_string(Col);
+  return S;
+}
+
 unsigned BundleReport::numBundles() const {
   unsigned N = 0;
   for (const CallSiteRecord &S : Sites)
@@ -42,7 +51,7 @@ static void writeCallSite(json::OStream &J, const CallSiteRecord &S) {
     });
     J.attribute("callee", S.Callee);
     if (!S.Location.empty())
-      J.attribute("location", S.Location);
+      J.attribute("location", S.Location.str());
   });
 }
 

@@ -237,11 +237,16 @@ unsigned eraseStashMarkers(Module &M) {
 
 CallBase *replaceOperandBundles(CallBase &CB,
                                 ArrayRef<OperandBundleDef> Bundles) {
+  // CallBase::Create copies the name CB still holds, so the copy would get a
+  // uniqued one ("r1") only to lose it to takeName; moving the name over
+  // costs one symbol-table insertion instead.
+  SmallString<64> Name(CB.getName());
+  CB.setName("");
   CallBase *New =
       CallBase::Create(&CB, Bundles, compat::insertBefore(CB.getIterator()));
+  New->setName(Name);
   New->copyMetadata(CB);
   CB.replaceAllUsesWith(New);
-  New->takeName(&CB);
   CB.eraseFromParent();
   return New;
 }

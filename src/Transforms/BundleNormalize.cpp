@@ -6,6 +6,8 @@
 
 #include "llvm/IR/Instructions.h"
 
+#include <optional>
+
 using namespace llvm;
 
 namespace irs {
@@ -31,7 +33,9 @@ BundleAction effectiveAction(const CallBase &CB, const OperandBundleUse &B,
 
 /// Applies the policy to one call; returns whether it changed anything.
 bool normalizeCall(CallBase &Call, const BundlePolicy &Policy,
-                   StashKeyAllocator &Keys, BundleReport *Report) {
+                   StashKeyAllocator &Keys,
+                   std::optional<GCSafeFunctions> &GCSafe,
+                   BundleReport *Report) {
   // A call stashed by an earlier run gets its bundles back first, so that
   // the policy of this run decides about all of them.
   CallBase *CB = &Call;
@@ -45,8 +49,9 @@ bool normalizeCall(CallBase &Call, const BundlePolicy &Policy,
   }
   CallSiteRecord Site{CB->getFunction()->getName().str(),
                       calleeName(*CB),
-                      debugLocation(*CB),
+                      sourceLocation(*CB),
                       {}};
+  Site.Bundles.reserve(CB->getNumOperandBundles());
   SmallVector<OperandBundleDef, 2> Kept;
   SmallVector<StashedBundle, 2> Stashed;
   bool Lower = false;
@@ -70,8 +75,12 @@ bool normalizeCall(CallBase &Call, const BundlePolicy &Policy,
   CallBase *New = replaceOperandBundles(*CB, Kept);
   if (!Stashed.empty())
     recordStashedBundles(*New, Stashed, Keys, OldKey);
-  if (Lower)
-    wrapInGCSafeRegion(*New);
+  if (Lower) {
+    // Declared on first use: a module with nothing to lower stays as it is.
+    if (!GCSafe)
+      GCSafe = GCSafeFunctions::getOrInsert(*New->getModule());
+    wrapInGCSafeRegion(*New, *GCSafe);
+  }
   return true;
 }
 
@@ -80,10 +89,11 @@ bool normalizeCall(CallBase &Call, const BundlePolicy &Policy,
 bool normalizeBundles(Module &M, const BundlePolicy &Policy,
                       BundleReport *Report) {
   StashKeyAllocator Keys(M);
+  std::optional<GCSafeFunctions> GCSafe;
   bool Changed = false;
   for (Function &F : M)
     for (CallBase *CB : bundledCalls(F, Policy.Scope))
-      Changed |= normalizeCall(*CB, Policy, Keys, Report);
+      Changed |= normalizeCall(*CB, Policy, Keys, GCSafe, Report);
   return Changed;
 }
 

@@ -69,18 +69,22 @@ std::string whyCannotWrapInGCSafeRegion(const CallBase &CB) {
   return "only call and invoke can be wrapped";
 }
 
-void wrapInGCSafeRegion(CallBase &CB) {
-  Module &M = *CB.getModule();
+GCSafeFunctions GCSafeFunctions::getOrInsert(Module &M) {
   LLVMContext &Ctx = M.getContext();
   Type *I8 = Type::getInt8Ty(Ctx);
-  FunctionCallee Enter = getGCSafeFunction(
-      M, GCSafeEnterName, FunctionType::get(I8, /*isVarArg=*/false));
-  FunctionCallee Leave = getGCSafeFunction(
-      M, GCSafeLeaveName,
-      FunctionType::get(Type::getVoidTy(Ctx), {I8}, /*isVarArg=*/false));
+  return {getGCSafeFunction(M, GCSafeEnterName,
+                            FunctionType::get(I8, /*isVarArg=*/false)),
+          getGCSafeFunction(M, GCSafeLeaveName,
+                            FunctionType::get(Type::getVoidTy(Ctx), {I8},
+                                              /*isVarArg=*/false))};
+}
 
-  CallInst *State = CallInst::Create(Enter, "gc_state",
-                                     compat::insertBefore(CB.getIterator()));
+void wrapInGCSafeRegion(CallBase &CB, const GCSafeFunctions &Fns) {
+  const FunctionCallee &Enter = Fns.Enter, &Leave = Fns.Leave;
+  // Unnamed: naming it costs a symbol-table entry per call, about a sixth
+  // of the pass on a Julia module (Julia itself discards value names).
+  CallInst *State =
+      CallInst::Create(Enter, "", compat::insertBefore(CB.getIterator()));
   State->setDebugLoc(CB.getDebugLoc());
   auto LeaveAt = [&](BasicBlock::iterator Where) {
     CallInst::Create(Leave, {State}, "", compat::insertBefore(Where))

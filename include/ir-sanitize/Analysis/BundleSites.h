@@ -9,6 +9,7 @@
 #define IR_SANITIZE_ANALYSIS_BUNDLESITES_H
 
 #include "ir-sanitize/Support/BundlePolicy.h"
+#include "ir-sanitize/Support/BundleReport.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/InstrTypes.h"
@@ -30,8 +31,13 @@ bool enzymeHandlesBundle(llvm::StringRef Tag);
 /// The callee's name, or "<indirect>" for a call through a pointer.
 std::string calleeName(const llvm::CallBase &CB);
 
+/// Where \p I is in the source, from its debug location (empty without).
+SourceLocation sourceLocation(const llvm::Instruction &I);
+
 /// "file:line:col" from the call's debug location, or "" when it has none.
-std::string debugLocation(const llvm::Instruction &I);
+inline std::string debugLocation(const llvm::Instruction &I) {
+  return sourceLocation(I).str();
+}
 
 /// The calls in \p F, in order, that are in scope and carry a bundle.
 llvm::SmallVector<llvm::CallBase *, 8> bundledCalls(llvm::Function &F,

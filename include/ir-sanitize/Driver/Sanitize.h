@@ -45,7 +45,10 @@ struct SanitizeResult {
   std::string summary() const;
   /// Writes the --report document (the bundle report, \p InputName and the
   /// splatted kernels' parameter counts), indented by 2, with a newline.
-  void printReport(llvm::raw_ostream &OS, llvm::StringRef InputName) const;
+  /// Without \p PerCallSite, "functions" (every call site) is left out: the
+  /// totals and tags alone, for callers that only want the counts.
+  void printReport(llvm::raw_ostream &OS, llvm::StringRef InputName,
+                   bool PerCallSite = true) const;
 };
 
 /// Runs the sanitize steps on \p M. An unknown kernel in Config.Kernels is a

@@ -25,10 +25,22 @@ struct BundleRecord {
   std::string Note; ///< Why the requested action was not applied, if so.
 };
 
+/// A call's place in the source, from its debug location. File points into
+/// the module's metadata (valid while its LLVMContext lives): formatting it
+/// for every bundled call whether or not a report is printed cost a tenth
+/// of the pass.
+struct SourceLocation {
+  llvm::StringRef File;
+  unsigned Line = 0, Col = 0;
+  bool empty() const { return File.empty() && Line == 0; }
+  /// "file:line:col" ("file:line" without a column), or "".
+  std::string str() const;
+};
+
 struct CallSiteRecord {
   std::string Function;
   std::string Callee;
-  std::string Location; ///< "file:line:col" or empty.
+  SourceLocation Location;
   std::vector<BundleRecord> Bundles;
 };
 

@@ -2,9 +2,9 @@
 //
 // Lowering of the `"gc-transition"` bundle to the form Julia used before 1.12:
 //
-//   %gc_state = call i8 @jl_gc_safe_enter()
+//   %0 = call i8 @jl_gc_safe_enter()
 //   <the call, without the bundle>
-//   call void @jl_gc_safe_leave(i8 %gc_state)
+//   call void @jl_gc_safe_leave(i8 %0)
 //
 // For an invoke the leave runs on both edges: at the start of the normal
 // destination and after the landingpad of the unwind destination, splitting
@@ -14,7 +14,9 @@
 #ifndef IR_SANITIZE_TRANSFORMS_GCSAFEREGION_H
 #define IR_SANITIZE_TRANSFORMS_GCSAFEREGION_H
 
+#include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/InstrTypes.h"
+#include "llvm/IR/Module.h"
 
 #include <string>
 
@@ -27,10 +29,22 @@ inline constexpr llvm::StringLiteral GCSafeLeaveName = "jl_gc_safe_leave";
 /// invoke unwinding to a funclet pad).
 std::string whyCannotWrapInGCSafeRegion(const llvm::CallBase &CB);
 
-/// Wraps \p CB in jl_gc_safe_enter/leave, declaring both (as Enzyme-inactive,
-/// non-freeing, non-unwinding) if the module lacks them. Requires
+/// jl_gc_safe_enter and jl_gc_safe_leave of one module, declared (as
+/// Enzyme-inactive, non-freeing, non-unwinding) if the module lacks them.
+/// A pass wrapping many calls looks them up once, not per call.
+struct GCSafeFunctions {
+  llvm::FunctionCallee Enter, Leave;
+  static GCSafeFunctions getOrInsert(llvm::Module &M);
+};
+
+/// Wraps \p CB in \p Fns' enter/leave. Requires
 /// whyCannotWrapInGCSafeRegion(CB) to be empty.
-void wrapInGCSafeRegion(llvm::CallBase &CB);
+void wrapInGCSafeRegion(llvm::CallBase &CB, const GCSafeFunctions &Fns);
+
+/// The same, looking the functions up in \p CB's module.
+inline void wrapInGCSafeRegion(llvm::CallBase &CB) {
+  wrapInGCSafeRegion(CB, GCSafeFunctions::getOrInsert(*CB.getModule()));
+}
 
 } // namespace irs
 

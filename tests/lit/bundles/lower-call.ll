@@ -9,9 +9,9 @@ declare ptr @julia.get_pgcstack()
 define i32 @julia_sync_12(ptr %stream, ptr addrspace(10) %root) {
 top:
 ; CHECK-LABEL: define i32 @julia_sync_12(
-; CHECK:      %gc_state = call i8 @jl_gc_safe_enter(), !dbg [[LOC:![0-9]+]]
+; CHECK:      [[STATE:%[0-9]+]] = call i8 @jl_gc_safe_enter(), !dbg [[LOC:![0-9]+]]
 ; CHECK-NEXT: %r = call i32 @cuStreamSynchronize(ptr %stream) [ "jl_roots"(ptr addrspace(10) %root) ], !dbg [[LOC]]
-; CHECK-NEXT: call void @jl_gc_safe_leave(i8 %gc_state), !dbg [[LOC]]
+; CHECK-NEXT: call void @jl_gc_safe_leave(i8 [[STATE]]), !dbg [[LOC]]
 ; CHECK-NEXT: ret i32 %r
   %r = call i32 @cuStreamSynchronize(ptr %stream) [ "jl_roots"(ptr addrspace(10) %root), "gc-transition"() ], !dbg !7
   ret i32 %r
@@ -22,9 +22,9 @@ top:
 ; CHECK-LABEL: define i32 @julia_sync_master_13(
 ; CHECK:      %pgcstack = call ptr @julia.get_pgcstack()
 ; CHECK-NEXT: %ptls = getelementptr inbounds i8, ptr %pgcstack, i64 16
-; CHECK-NEXT: %gc_state = call i8 @jl_gc_safe_enter()
+; CHECK-NEXT: [[STATE:%[0-9]+]] = call i8 @jl_gc_safe_enter()
 ; CHECK-NEXT: %r = call i32 @cuStreamSynchronize(ptr %stream){{$}}
-; CHECK-NEXT: call void @jl_gc_safe_leave(i8 %gc_state)
+; CHECK-NEXT: call void @jl_gc_safe_leave(i8 [[STATE]])
   %pgcstack = call ptr @julia.get_pgcstack()
   %ptls = getelementptr inbounds i8, ptr %pgcstack, i64 16
   %r = call i32 @cuStreamSynchronize(ptr %stream) [ "gc-transition"(ptr %ptls) ]
@@ -35,9 +35,9 @@ top:
 define void @julia_indirect_14(ptr %fptr) {
 top:
 ; CHECK-LABEL: define void @julia_indirect_14(
-; CHECK:      %gc_state = call i8 @jl_gc_safe_enter()
+; CHECK:      [[STATE:%[0-9]+]] = call i8 @jl_gc_safe_enter()
 ; CHECK-NEXT: call void %fptr(i32 1){{$}}
-; CHECK-NEXT: call void @jl_gc_safe_leave(i8 %gc_state)
+; CHECK-NEXT: call void @jl_gc_safe_leave(i8 [[STATE]])
   call void %fptr(i32 1) [ "gc-transition"() ]
   ret void
 }

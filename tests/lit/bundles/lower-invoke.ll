@@ -31,18 +31,18 @@ lpad:
 
 ; CHECK-LABEL: define i32 @julia_alloc_2(
 ; CHECK:       a:
-; CHECK-NEXT:    %gc_state = call i8 @jl_gc_safe_enter()
+; CHECK-NEXT:    [[STATE:%[0-9]+]] = call i8 @jl_gc_safe_enter()
 ; CHECK-NEXT:    %ra = invoke i32 @cuMemAlloc(ptr %p, i64 %n)
 ; CHECK-NEXT:      to label %[[NORMAL:.*]] unwind label %[[UNWIND:.*]]
 ; CHECK:       [[NORMAL]]:
-; CHECK-NEXT:    call void @jl_gc_safe_leave(i8 %gc_state)
+; CHECK-NEXT:    call void @jl_gc_safe_leave(i8 [[STATE]])
 ; CHECK-NEXT:    br label %join
 ; CHECK:       join:
 ; CHECK-NEXT:    %r = phi i32 [ %ra, %[[NORMAL]] ], [ %rb, %b ]
 ; CHECK:       [[UNWIND]]:
 ; CHECK-NEXT:    landingpad { ptr, i32 }
 ; CHECK-NEXT:    cleanup
-; CHECK-NEXT:    call void @jl_gc_safe_leave(i8 %gc_state)
+; CHECK-NEXT:    call void @jl_gc_safe_leave(i8 [[STATE]])
 
 ; A single-predecessor destination gets the leave directly, after its PHIs
 ; and after the landingpad.
@@ -62,15 +62,15 @@ lpad:
 }
 
 ; CHECK-LABEL: define i32 @julia_alloc_3(
-; CHECK:         %gc_state = call i8 @jl_gc_safe_enter()
+; CHECK:         [[STATE:%[0-9]+]] = call i8 @jl_gc_safe_enter()
 ; CHECK-NEXT:    %r = invoke i32 @cuMemAlloc(ptr %p, i64 %n) [ "jl_roots"(ptr %p) ]
 ; CHECK-NEXT:      to label %ok unwind label %lpad
 ; CHECK:       ok:
 ; CHECK-NEXT:    %v = phi i32 [ %r, %entry ]
-; CHECK-NEXT:    call void @jl_gc_safe_leave(i8 %gc_state)
+; CHECK-NEXT:    call void @jl_gc_safe_leave(i8 [[STATE]])
 ; CHECK-NEXT:    call void @use(i32 %v)
 ; CHECK:       lpad:
 ; CHECK-NEXT:    %lp = landingpad { ptr, i32 }
 ; CHECK-NEXT:      cleanup
-; CHECK-NEXT:    call void @jl_gc_safe_leave(i8 %gc_state)
+; CHECK-NEXT:    call void @jl_gc_safe_leave(i8 [[STATE]])
 ; CHECK-NEXT:    resume

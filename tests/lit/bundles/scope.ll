@@ -27,9 +27,9 @@ top:
 
 ; CCALLS: call void @llvm.assume(i1 true) [ "align"(ptr %fptr, i64 8), "nonnull"(ptr %fptr) ]
 ; ALL:    call void @llvm.assume(i1 true), !irs.stashed_bundles
-; COMMON:      %gc_state = call i8 @jl_gc_safe_enter()
+; COMMON:      [[STATE:%[0-9]+]] = call i8 @jl_gc_safe_enter()
 ; COMMON-NEXT: %a = call i32 @cuInit(i32 0) [ "jl_roots"(ptr addrspace(10) %root) ], !irs.stashed_bundles [[A:![0-9]+]]
-; COMMON-NEXT: call void @jl_gc_safe_leave(i8 %gc_state)
+; COMMON-NEXT: call void @jl_gc_safe_leave(i8 [[STATE]])
 ; COMMON-NEXT: %b = call i32 @jlplt_cuInit_8(i32 0), !irs.stashed_bundles
 ; COMMON-NEXT: %c = call i32 %fptr(i32 0), !irs.stashed_bundles
 ; COMMON: [[A]] = !{i64 0, [[OTHER:![0-9]+]]}

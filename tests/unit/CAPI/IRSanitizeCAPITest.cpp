@@ -230,6 +230,24 @@ define void @f() {
   Call Broken = normalize(wrap(M2.get()), "gc-transition=drop;no-verify-input");
   CHECK(Broken.Status == IRSStatusVerifierFailed);
   CHECK_FALSE(Broken.HasJSON);
+  // Unless the caller takes over the output check too.
+  M2 = test::parseModule(Ctx, R"(
+declare void @g()
+define void @f() {
+  call void @g() [ "gc-transition"() ]
+  ret void
+}
+)");
+  M2->getFunction("f")->getEntryBlock().getTerminator()->eraseFromParent();
+  Call Unchecked = normalize(
+      wrap(M2.get()),
+      "gc-transition=drop;no-verify-input;no-verify-output;report=totals");
+  CHECK(Unchecked.Status == IRSStatusOk);
+  // report=totals: the counts without the per-call-site list.
+  json::Object Totals = Unchecked.doc();
+  CHECK_FALSE(Totals.getArray("functions"));
+  CHECK(total(Totals, "drop") == 1);
+  CHECK(*Totals.getString("input") == M2->getModuleIdentifier());
   // The setting belongs to the C interface; a malformed policy is still one.
   CHECK(normalize(Ref, "no-verify-input;gc-transition=sideways").Status ==
         IRSStatusUsage);
