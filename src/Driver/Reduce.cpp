@@ -1,6 +1,8 @@
 //===- Reduce.cpp - From an Enzyme failure to a minimal module ------------===//
 #include "ir-sanitize/Driver/Reduce.h"
 
+#include "PathIn.h"
+
 #include "ir-sanitize/Enzyme/EnzymeSlice.h"
 #include "ir-sanitize/Enzyme/PluginLocator.h"
 #include "ir-sanitize/Support/ExitCodes.h"
@@ -16,12 +18,6 @@ using namespace llvm;
 
 namespace irs {
 namespace {
-
-std::string inDir(StringRef Dir, StringRef File) {
-  SmallString<256> P(Dir);
-  sys::path::append(P, File);
-  return std::string(P);
-}
 
 std::string reducerPath(const ReduceConfig &C) {
   return C.ReducerPath.empty() ? defaultLLVMReducePath() : C.ReducerPath;
@@ -106,7 +102,7 @@ ReducePipeline::pickSide(Module &Original, Module &Sanitised) const {
 Expected<std::optional<std::string>>
 ReducePipeline::flakiness(const FailingSide &S) const {
   EnzymeInvocation Again = S.Inv;
-  Again.LogPath = inDir(R.WorkDir, "confirm.enzyme.log");
+  Again.LogPath = pathIn(R.WorkDir, "confirm.enzyme.log");
   Expected<EnzymeResult> Second = runEnzyme(Again);
   if (!Second)
     return Second.takeError();
@@ -128,8 +124,8 @@ Expected<std::string> ReducePipeline::sliceFirst(const FailingSide &S) const {
   if (Stats.Removed == 0)
     return S.Inv.InputPath;
   EnzymeInvocation Inv = S.Inv;
-  Inv.InputPath = inDir(R.WorkDir, "slice.ll");
-  Inv.LogPath = inDir(R.WorkDir, "slice.enzyme.log");
+  Inv.InputPath = pathIn(R.WorkDir, "slice.ll");
+  Inv.LogPath = pathIn(R.WorkDir, "slice.enzyme.log");
   if (Error E = writeModule(*Slice, Inv.InputPath, IRFormat::Text,
                             DebugInfoForm::Records))
     return E;
@@ -149,8 +145,8 @@ ReducePipeline::runReducer(StringRef InputPath, StringRef SignaturePath) const {
   ReduceRequest Req;
   Req.ReducerPath = reducerPath(C);
   Req.InputPath = InputPath.str();
-  Req.OutputPath = inDir(R.WorkDir, "reduced.ll");
-  Req.LogPath = inDir(R.WorkDir, "llvm-reduce.log");
+  Req.OutputPath = pathIn(R.WorkDir, "reduced.ll");
+  Req.LogPath = pathIn(R.WorkDir, "llvm-reduce.log");
   Req.TestProgram = C.TestProgram;
   Req.TestArgs = C.TestArgs;
   Req.TestArgs.push_back(SignaturePath.str());
@@ -167,7 +163,7 @@ ReducePipeline::runReducer(StringRef InputPath, StringRef SignaturePath) const {
 /// catch it half-written), else \p InputPath.
 Expected<LoadedModule> readReduced(StringRef WorkDir, StringRef InputPath,
                                    LLVMContext &Ctx) {
-  std::string Path = inDir(WorkDir, "reduced.ll");
+  std::string Path = pathIn(WorkDir, "reduced.ll");
   if (sys::fs::exists(Path)) {
     if (Expected<LoadedModule> M = readModule(Path, Ctx))
       return M;
@@ -187,7 +183,7 @@ Error ReducePipeline::readAndRecheck(const FailingSide &S, StringRef Start) {
     return Reduced.takeError();
   EnzymeInvocation Check = S.Inv;
   Check.InputPath = Reduced->Path;
-  Check.LogPath = inDir(R.WorkDir, "reduced.enzyme.log");
+  Check.LogPath = pathIn(R.WorkDir, "reduced.enzyme.log");
   Expected<bool> Same = failsWithSignature(Check, R.Signature);
   if (!Same)
     return Same.takeError();
@@ -235,7 +231,7 @@ Expected<ReduceResult> ReducePipeline::run(Module &Original,
 /// From a confirmed failure: the signature file for the test, the slice,
 /// llvm-reduce, the re-check.
 Expected<ReduceResult> ReducePipeline::reduce(const FailingSide &S) {
-  std::string SignaturePath = inDir(R.WorkDir, "signature.json");
+  std::string SignaturePath = pathIn(R.WorkDir, "signature.json");
   if (Error E = writeFileAtomically(SignaturePath, [&](raw_ostream &OS) {
         OS << formatv("{0:2}", toJSON(R.Signature)) << "\n";
       }))
@@ -251,7 +247,7 @@ Expected<ReduceResult> ReducePipeline::reduce(const FailingSide &S) {
   R.StoppedAtMaxTime = Outcome->stoppedAtMaxTime();
   if (!Outcome->finished() && !R.StoppedAtMaxTime)
     return stop("llvm-reduce stopped (" + Outcome->Child.describe(0) +
-                "); see " + inDir(R.WorkDir, "llvm-reduce.log"));
+                "); see " + pathIn(R.WorkDir, "llvm-reduce.log"));
   if (R.StoppedAtMaxTime)
     note(formatv("stopped at --max-time {0} s; keeping the smallest module "
                  "found so far",
