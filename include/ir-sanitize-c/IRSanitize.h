@@ -61,7 +61,11 @@ void IRSDisposeString(char *S);
  *  (keep, drop, stash, lower) and `scope=ccalls|all`, e.g.
  *  "gc-transition=lower;scope=all"; NULL or "" means the defaults. The report
  *  is the JSON that `ir-sanitize --no-splat --report=FILE` writes, with
- *  "input" naming the module identifier. */
+ *  "input" naming the module identifier.
+ *  The module is verified first (IRSStatusBadInput if it fails) unless Policy
+ *  holds the setting `no-verify-input`, for a caller that has just verified
+ *  it (GPUCompiler does); afterwards every function whose calls were
+ *  rewritten is verified (IRSStatusVerifierFailed). */
 IRSStatus IRSNormalizeBundles(LLVMModuleRef M, const char *Policy,
                               char **OutReportJSON, char **ErrorMessage);
 

@@ -93,8 +93,9 @@ Expected<std::string> createEnzymeWorkDir() {
 
 /// Text, because bitcode cannot carry Enzyme's markers: LLVM writes a
 /// `metadata` argument of a varargs call as a reference to some other value.
-/// Enzyme has replaced every marked call by the time it writes its output,
-/// so that comes back as bitcode, which reads several times faster.
+/// Enzyme replaces every marked call it differentiates, so its output comes
+/// back as bitcode (several times faster to read), unless Enzyme might leave
+/// a marked call behind: a plugin that does not differentiate them all.
 Expected<EnzymeInvocation> prepareEnzymeRun(Module &M, StringRef WorkDir,
                                             StringRef Stem, StringRef LogPath,
                                             const DifferentiateConfig &C) {
@@ -109,6 +110,10 @@ Expected<EnzymeInvocation> prepareEnzymeRun(Module &M, StringRef WorkDir,
   if (Error E =
           writeModule(M, Inv.InputPath, IRFormat::Text, DebugInfoForm::Records))
     return E;
+  if (!bitcodeCanHold(M)) {
+    Inv.OutputPath = pathIn(WorkDir, Stem.str() + ".enzyme.ll");
+    Inv.TextOutput = true;
+  }
   return Inv;
 }
 

@@ -29,17 +29,25 @@ std::string SanitizeResult::summary() const {
                  .str();
 }
 
-json::Value SanitizeResult::report(StringRef InputName) const {
-  json::Value Report = Bundles.toJSON(Scope);
-  json::Object &Obj = *Report.getAsObject();
-  Obj["input"] = InputName;
-  json::Array Kernels;
-  for (const KernelManifest &K : Manifest.Kernels)
-    Kernels.push_back(json::Object{{"name", K.Name},
-                                   {"original_params", K.OriginalParams.size()},
-                                   {"params", K.Params.size()}});
-  Obj["kernels"] = std::move(Kernels);
-  return Report;
+void SanitizeResult::printReport(raw_ostream &OS, StringRef InputName) const {
+  json::OStream J(OS, /*IndentSize=*/2);
+  J.object([&] {
+    Bundles.writeFunctions(J);
+    J.attribute("input", InputName);
+    J.attributeArray("kernels", [&] {
+      for (const KernelManifest &K : Manifest.Kernels)
+        J.object([&] {
+          J.attribute("name", K.Name);
+          J.attribute("original_params", K.OriginalParams.size());
+          J.attribute("params", K.Params.size());
+        });
+    });
+    J.attribute("scope", scopeName(Scope));
+    Bundles.writeTags(J);
+    Bundles.writeTotals(J);
+    J.attribute("version", 1);
+  });
+  OS << "\n";
 }
 
 Expected<SanitizeResult> sanitizeModule(Module &M,
@@ -91,8 +99,7 @@ Error writeSanitizeOutputs(Module &M, const SanitizeResult &Result,
                      }});
   if (!Out.Report.empty())
     Files.push_back({Out.Report, [&](raw_ostream &OS) {
-                       OS << formatv("{0:2}", Result.report(Out.InputName))
-                          << "\n";
+                       Result.printReport(OS, Out.InputName);
                        return Error::success();
                      }});
   return writeOutputsTogether(Files);

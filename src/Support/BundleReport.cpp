@@ -1,8 +1,9 @@
 //===- BundleReport.cpp - What was done with every bundle -----------------===//
 #include "ir-sanitize/Support/BundleReport.h"
 
-#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FormatVariadic.h"
+
+#include <map>
 
 using namespace llvm;
 
@@ -23,49 +24,65 @@ unsigned BundleReport::count(BundleAction A) const {
   return N;
 }
 
-static json::Object bundleToJSON(const BundleRecord &B) {
-  json::Object O{{"tag", B.Tag},
-                 {"operands", B.NumOperands},
-                 {"action", actionName(B.Action)}};
-  if (!B.Note.empty())
-    O["note"] = B.Note;
-  return O;
+static void writeBundle(json::OStream &J, const BundleRecord &B) {
+  J.object([&] {
+    J.attribute("action", actionName(B.Action));
+    if (!B.Note.empty())
+      J.attribute("note", B.Note);
+    J.attribute("operands", B.NumOperands);
+    J.attribute("tag", B.Tag);
+  });
 }
 
-json::Value BundleReport::toJSON(BundleScope Scope) const {
-  json::Array Functions;
-  StringMap<unsigned> TagCounts;
-  // Sites arrive grouped by function, in module order.
-  for (const CallSiteRecord &S : Sites) {
-    if (Functions.empty() ||
-        *Functions.back().getAsObject()->getString("name") != S.Function)
-      Functions.push_back(
-          json::Object{{"name", S.Function}, {"call_sites", json::Array()}});
-    json::Array Bundles;
-    for (const BundleRecord &B : S.Bundles) {
-      Bundles.push_back(bundleToJSON(B));
-      ++TagCounts[B.Tag];
-    }
-    json::Object Site{{"callee", S.Callee}, {"bundles", std::move(Bundles)}};
+static void writeCallSite(json::OStream &J, const CallSiteRecord &S) {
+  J.object([&] {
+    J.attributeArray("bundles", [&] {
+      for (const BundleRecord &B : S.Bundles)
+        writeBundle(J, B);
+    });
+    J.attribute("callee", S.Callee);
     if (!S.Location.empty())
-      Site["location"] = S.Location;
-    Functions.back()
-        .getAsObject()
-        ->getArray("call_sites")
-        ->push_back(std::move(Site));
-  }
-  json::Object Tags;
-  for (auto &KV : TagCounts)
-    Tags[KV.getKey().str()] = KV.getValue();
-  json::Object Totals{{"call_sites", Sites.size()}, {"bundles", numBundles()}};
-  for (BundleAction A : {BundleAction::Keep, BundleAction::Drop,
-                         BundleAction::Stash, BundleAction::Lower})
-    Totals[actionName(A)] = count(A);
-  return json::Object{{"version", 1},
-                      {"scope", scopeName(Scope)},
-                      {"functions", std::move(Functions)},
-                      {"totals", std::move(Totals)},
-                      {"tags", std::move(Tags)}};
+      J.attribute("location", S.Location);
+  });
+}
+
+void BundleReport::writeFunctions(json::OStream &J) const {
+  J.attributeArray("functions", [&] {
+    // Sites arrive grouped by function, in module order.
+    for (size_t First = 0, End; First < Sites.size(); First = End) {
+      End = First + 1;
+      while (End < Sites.size() && Sites[End].Function == Sites[First].Function)
+        ++End;
+      J.object([&] {
+        J.attributeArray("call_sites", [&] {
+          for (size_t I = First; I < End; ++I)
+            writeCallSite(J, Sites[I]);
+        });
+        J.attribute("name", Sites[First].Function);
+      });
+    }
+  });
+}
+
+void BundleReport::writeTags(json::OStream &J) const {
+  std::map<std::string, unsigned> TagCounts; // sorted, as json::Object prints
+  for (const CallSiteRecord &S : Sites)
+    for (const BundleRecord &B : S.Bundles)
+      ++TagCounts[B.Tag];
+  J.attributeObject("tags", [&] {
+    for (const auto &[Tag, Count] : TagCounts)
+      J.attribute(Tag, Count);
+  });
+}
+
+void BundleReport::writeTotals(json::OStream &J) const {
+  J.attributeObject("totals", [&] {
+    J.attribute("bundles", numBundles());
+    J.attribute("call_sites", Sites.size());
+    for (BundleAction A : {BundleAction::Drop, BundleAction::Keep,
+                           BundleAction::Lower, BundleAction::Stash})
+      J.attribute(actionName(A), count(A));
+  });
 }
 
 std::string BundleReport::summary() const {

@@ -136,6 +136,12 @@ const CallBase *findMetadataVarArg(const Module &M) {
   return nullptr;
 }
 
+} // namespace
+
+bool bitcodeCanHold(const Module &M) { return !findMetadataVarArg(M); }
+
+namespace {
+
 /// Refuses bitcode that LLVM would write wrongly (see findMetadataVarArg).
 Error checkBitcodeCanHold(const Module &M, StringRef Path) {
   const CallBase *CB = findMetadataVarArg(M);

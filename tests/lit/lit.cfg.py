@@ -26,6 +26,11 @@ config.substitutions.append(("%corpus", os.path.join(config.shared_dir, "corpus"
 config.substitutions.append(("%examples", os.path.join(config.irs_src_root, "examples")))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
 config.available_features.add("llvm-%s" % config.llvm_major)
+# Up to LLVM 20, kernels keep their !nvvm.annotations entries ("kernel",
+# "maxntidx"); LLVM 21 upgrades them to the ptx_kernel calling convention and
+# "nvvm.*" function attributes when it reads a module.
+if int(config.llvm_major) < 21:
+    config.available_features.add("nvvm-annotations")
 # Enzyme: the CMake-configured plugin or $ENZYME_PLUGIN; tests that run the
 # real Enzyme say `REQUIRES: enzyme`. The fake plugins need no Enzyme.
 config.substitutions.append(("%fake-plugins", config.fake_plugins_dir))

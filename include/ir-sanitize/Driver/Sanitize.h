@@ -43,9 +43,9 @@ struct SanitizeResult {
   /// "2 bundles on 1 call sites: ...; splatted 2 kernels (8 parameters into
   /// 41)".
   std::string summary() const;
-  /// The --report document: the bundle report, \p InputName and the
-  /// splatted kernels.
-  llvm::json::Value report(llvm::StringRef InputName) const;
+  /// Writes the --report document (the bundle report, \p InputName and the
+  /// splatted kernels' parameter counts), indented by 2, with a newline.
+  void printReport(llvm::raw_ostream &OS, llvm::StringRef InputName) const;
 };
 
 /// Runs the sanitize steps on \p M. An unknown kernel in Config.Kernels is a

@@ -3,7 +3,8 @@
 // llvm::json::parse (and destroying the value it builds) recurses once per
 // nesting level. Every JSON file ir-sanitize reads (launch specs, launch
 // manifests) goes through parseBoundedJSON, which rejects nesting deeper than
-// MaxJSONDepth (Support/JSONDepth.h) before any value is built.
+// MaxJSONDepth (Support/JSONDepth.h) before any value is built, and a key
+// given twice in one object (llvm::json would keep the last silently).
 //
 //===----------------------------------------------------------------------===//
 #ifndef IR_SANITIZE_SUPPORT_BOUNDEDJSON_H

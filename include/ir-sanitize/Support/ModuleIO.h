@@ -57,6 +57,11 @@ std::optional<IRFormat> parseIRFormat(llvm::StringRef Name);
 /// whose message names \p What and the first problem found.
 llvm::Error verifyModuleOrError(const llvm::Module &M, llvm::StringRef What);
 
+/// Whether LLVM's bitcode writer can hold \p M: it writes a `metadata`
+/// argument of a varargs call (Enzyme's `metadata !"enzyme_dup"` markers) as
+/// a reference to some unrelated value, so such a module must go as text.
+bool bitcodeCanHold(const llvm::Module &M);
+
 /// Verifies \p M, then writes it to \p Path ("-" = stdout) atomically, in
 /// \p Format, with debug info in \p DbgForm where this LLVM can write it
 /// (see ProcessHooks::SetDebugInfoWriterOptions).

@@ -6,7 +6,9 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <functional>
 #include <initializer_list>
+#include <set>
 #include <stdexcept>
 
 using nlohmann::json;
@@ -306,6 +308,58 @@ void PlanReader::read(const json &Root) {
   checkRoles();
 }
 
+/// Follows the parser through the document so that a problem the JSON
+/// reader itself finds (a number out of range, a duplicate key) names the
+/// field it is in, like every other plan error.
+class FieldTracker {
+public:
+  bool operator()(int, json::parse_event_t Event, json &Parsed) {
+    using E = json::parse_event_t;
+    switch (Event) {
+    case E::object_start:
+    case E::array_start:
+      Frames.push_back({Event == E::array_start, 0, {}, {}});
+      break;
+    case E::key:
+      Frames.back().Key = Parsed.get<std::string>();
+      if (!Frames.back().Keys.insert(Frames.back().Key).second)
+        throw PlanError(path(), "appears twice");
+      break;
+    case E::object_end:
+    case E::array_end:
+      Frames.pop_back();
+      finishValue();
+      break;
+    case E::value:
+      finishValue();
+      break;
+    }
+    return true;
+  }
+
+  /// Where the parser is: "launch.grid[1]", or "plan" at the top.
+  std::string path() const {
+    std::string P;
+    for (const Frame &F : Frames)
+      P = F.IsArray ? element(P, F.Elements) : member(P, F.Key.c_str());
+    return P.empty() ? "plan" : P;
+  }
+
+private:
+  struct Frame {
+    bool IsArray;
+    size_t Elements; ///< elements finished so far, when IsArray
+    std::set<std::string> Keys;
+    std::string Key;
+  };
+  std::vector<Frame> Frames;
+
+  void finishValue() {
+    if (!Frames.empty() && Frames.back().IsArray)
+      ++Frames.back().Elements;
+  }
+};
+
 } // namespace
 
 bool parsePlan(const std::string &Text, Plan &Out, std::string &Error) {
@@ -314,13 +368,14 @@ bool parsePlan(const std::string &Text, Plan &Out, std::string &Error) {
             std::to_string(irs::MaxJSONDepth) + " levels";
     return false;
   }
+  FieldTracker Tracker;
   try {
-    PlanReader(Out).read(json::parse(Text));
+    PlanReader(Out).read(json::parse(Text, std::ref(Tracker)));
     return true;
   } catch (const PlanError &E) {
     Error = E.what();
   } catch (const json::exception &E) {
-    Error = std::string("plan: not valid JSON: ") + E.what();
+    Error = Tracker.path() + ": not valid JSON: " + E.what();
   }
   return false;
 }

@@ -56,7 +56,7 @@ Error writeReport(const SanitizeOptions &Opts, const SanitizeResult &Result,
   if (Opts.ReportPath.empty())
     return Error::success();
   return writeFileAtomically(Opts.ReportPath, [&](raw_ostream &OS) {
-    OS << formatv("{0:2}", Result.report(InputName)) << "\n";
+    Result.printReport(OS, InputName);
   });
 }
 

@@ -6,7 +6,7 @@
 ; LLVM 22 reads a "kernel" annotation as the ptx_kernel calling convention
 ; and launch bounds as function attributes; LLVM 19 keeps the annotations,
 ; which must then name the new functions.
-; RUN: FileCheck %s --check-prefixes=CHECK,%if llvm-19 %{ANN19%} %else %{ANN22%} --input-file=%t.ll
+; RUN: FileCheck %s --check-prefixes=CHECK,%if nvvm-annotations %{ANNMD%} %else %{ANNATTR%} --input-file=%t.ll
 ; RUN: FileCheck %s --check-prefix=NOTE --input-file=%t.err
 
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
@@ -142,7 +142,7 @@ define void @kernarg(ptr addrspace(4) byref(%Pair) align 8 %k, %Pair %v) {
 }
 !22 = !{ptr @kernarg, !"kernel", i32 1}
 
-; ANN19: !nvvm.annotations = !{![[A:[0-9]+]], ![[B:[0-9]+]],
-; ANN19: ![[A]] = !{ptr @by_value, !"kernel", i32 1}
-; ANN19: ![[B]] = !{ptr @by_val, !"kernel", i32 1, !"maxntidx", i32 128}
-; ANN22: attributes #0 = { "nvvm.maxntid"="128" }
+; ANNMD: !nvvm.annotations = !{![[A:[0-9]+]], ![[B:[0-9]+]],
+; ANNMD: ![[A]] = !{ptr @by_value, !"kernel", i32 1}
+; ANNMD: ![[B]] = !{ptr @by_val, !"kernel", i32 1, !"maxntidx", i32 128}
+; ANNATTR: attributes #0 = { "nvvm.maxntid"="128" }

@@ -14,7 +14,7 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-LABEL: define ptx_kernel void @by_value(ptr addrspace(1) %p.0, i64 %p.1) !dbg
 ; CHECK:         [[P0:%.*]] = insertvalue %Pair poison, ptr addrspace(1) %p.0, 0{{$}}
 ; CHECK-NEXT:    %p = insertvalue %Pair [[P0]], i64 %p.1, 1{{$}}
-; CHECK:         {{(call void @llvm.dbg.value\(metadata |#dbg_value\()}}%Pair %p, ![[PVAR:[0-9]+]]
+; CHECK:         {{(call void @llvm.dbg.value\(metadata |#dbg_value\()}}%Pair %p, {{(metadata )?}}![[PVAR:[0-9]+]]
 ; CHECK:         store i64 %p.1, ptr addrspace(1) %p.0, align 8, !dbg
 define ptx_kernel void @by_value(%Pair %p) !dbg !10 {
   call void @llvm.dbg.value(metadata %Pair %p, metadata !12, metadata !DIExpression()), !dbg !14
@@ -26,7 +26,7 @@ define ptx_kernel void @by_value(%Pair %p) !dbg !10 {
 
 ; CHECK-LABEL: define ptx_kernel void @by_val(ptr addrspace(1) %q.0, i64 %q.1) !dbg
 ; CHECK:         %q = alloca %Pair, align 8
-; CHECK:         {{(call void @llvm.dbg.declare\(metadata |#dbg_declare\()}}ptr %q, ![[QVAR:[0-9]+]]
+; CHECK:         {{(call void @llvm.dbg.declare\(metadata |#dbg_declare\()}}ptr %q, {{(metadata )?}}![[QVAR:[0-9]+]]
 define ptx_kernel void @by_val(ptr byval(%Pair) align 8 %q) !dbg !15 {
   call void @llvm.dbg.declare(metadata ptr %q, metadata !16, metadata !DIExpression()), !dbg !17
   %f = getelementptr inbounds i8, ptr %q, i64 8, !dbg !17

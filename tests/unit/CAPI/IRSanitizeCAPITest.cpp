@@ -188,6 +188,53 @@ define void @f() {
   CHECK(CB->getNumOperandBundles() == 1);
 }
 
+TEST_CASE("C API: no-verify-input trusts the caller; rewritten functions are "
+          "still verified",
+          "[CAPI]") {
+  LLVMContext Ctx;
+  std::unique_ptr<Module> M = test::parseModule(Ctx, R"(
+declare void @g()
+define void @f() {
+  call void @g() [ "gc-transition"() ]
+  ret void
+}
+define void @untouched() {
+  ret void
+}
+define void @also_rewritten() {
+  call void @g() [ "gc-transition"() ]
+  ret void
+}
+)");
+  auto BreakTerminator = [&](StringRef Name) {
+    M->getFunction(Name)->getEntryBlock().getTerminator()->eraseFromParent();
+  };
+  BreakTerminator("untouched");
+  LLVMModuleRef Ref = wrap(M.get());
+  CHECK(normalize(Ref, "scope=all").Status == IRSStatusBadInput);
+  // The damage lies outside every rewritten function: the caller's word is
+  // taken for it.
+  Call Trusted = normalize(Ref, "no-verify-input;scope=all;gc-transition=drop");
+  INFO(Trusted.Message);
+  CHECK(Trusted.Status == IRSStatusOk);
+  CHECK(total(Trusted.doc(), "drop") == 2);
+  // Inside a rewritten function it is found, whatever the caller said.
+  std::unique_ptr<Module> M2 = test::parseModule(Ctx, R"(
+declare void @g()
+define void @f() {
+  call void @g() [ "gc-transition"() ]
+  ret void
+}
+)");
+  M2->getFunction("f")->getEntryBlock().getTerminator()->eraseFromParent();
+  Call Broken = normalize(wrap(M2.get()), "gc-transition=drop;no-verify-input");
+  CHECK(Broken.Status == IRSStatusVerifierFailed);
+  CHECK_FALSE(Broken.HasJSON);
+  // The setting belongs to the C interface; a malformed policy is still one.
+  CHECK(normalize(Ref, "no-verify-input;gc-transition=sideways").Status ==
+        IRSStatusUsage);
+}
+
 TEST_CASE("C API: splat one kernel or all, with a manifest", "[CAPI]") {
   LLVMContextRef Ctx = LLVMContextCreate();
   LLVMModuleRef M = parseFile(Ctx, KernelModule);

@@ -4,6 +4,7 @@
 #include "ir-sanitize/Support/ExitCodes.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 
 using namespace llvm;
@@ -47,8 +48,45 @@ TEST_CASE("sanitizeModule returns the splat's notes instead of printing",
   CHECK(R->summary() == "0 bundles on 0 call sites: lowered 0, stashed 0, "
                         "dropped 0, kept 0; splatted 1 kernel (1 parameters "
                         "into 3)");
-  json::Value Report = R->report("in.ll");
-  CHECK(*Report.getAsObject()->getString("input") == "in.ll");
+  std::string Text;
+  raw_string_ostream OS(Text);
+  R->printReport(OS, "in.ll");
+  Expected<json::Value> Report = json::parse(Text);
+  REQUIRE(static_cast<bool>(Report));
+  CHECK(*Report->getAsObject()->getString("input") == "in.ll");
+}
+
+TEST_CASE("the streamed report prints as the JSON value it holds",
+          "[Driver]") {
+  // The report is streamed in the key order json::Object prints (sorted):
+  // reading it back and printing the value must give the same text.
+  LLVMContext Ctx;
+  auto M = test::parseModule(Ctx, R"(
+declare void @g(ptr)
+define void @f(ptr %p) {
+  call void @g(ptr %p) [ "jl_roots"(ptr %p), "gc-transition"() ]
+  call void @g(ptr %p) [ "zz-unknown"(ptr %p), "gc-transition"(ptr %p) ]
+  ret void
+}
+define void @h(ptr %p) {
+  call void @g(ptr %p) [ "gc-transition"() ]
+  ret void
+}
+)");
+  SanitizeConfig Config;
+  Config.Policy.Scope = BundleScope::All;
+  Expected<SanitizeResult> R = sanitizeModule(*M, Config);
+  REQUIRE(static_cast<bool>(R));
+  std::string Text;
+  raw_string_ostream OS(Text);
+  R->printReport(OS, "in \"quoted\".ll");
+  Expected<json::Value> Report = json::parse(Text);
+  REQUIRE(static_cast<bool>(Report));
+  CHECK(formatv("{0:2}", *Report).str() + "\n" == Text);
+  const json::Object &Totals = *Report->getAsObject()->getObject("totals");
+  CHECK(*Totals.getInteger("bundles") == 5);
+  CHECK(*Totals.getInteger("call_sites") == 3);
+  CHECK(Report->getAsObject()->getArray("functions")->size() == 2);
 }
 
 TEST_CASE("sanitizeModule without the splat", "[Driver]") {

@@ -214,8 +214,10 @@ TEST_CASE("the runner rejects out-of-range plan numbers by field",
   // 1e999 rather than reading it as inf.
   std::string Text = printed(samplePlan());
   Rejects(replaced(Text, "\"fd_step\": 0.001", "\"fd_step\": 1e999"),
-          "plan: not valid JSON: [json.exception.out_of_range.406] number "
+          "fd_step: not valid JSON: [json.exception.out_of_range.406] number "
           "overflow parsing '1e999'");
+  Rejects(replaced(Text, "\"offset\": 0", "\"offset\": 1e999"),
+          "kernels[0].params[1].relocs[0].offset: not valid JSON");
   Rejects(replaced(Text, "\"fd_step\": 0.001", "\"fd_step\": -0.001"),
           "fd_step: must be a finite positive number");
   // Huge decimal strings become floats in the JSON reader: not integers.
@@ -251,6 +253,16 @@ TEST_CASE("the runner rejects malformed plans by field", "[RunPlan]") {
           "version 2)");
   Rejects(edited([](json::Object &P) { P["format"] = "something"; }),
           "format: not an ir-sanitize run plan");
+  // nlohmann keeps the last of two equal keys; a plan must not mean two
+  // things.
+  std::string Text = printed(samplePlan());
+  Rejects(replaced(Text, "\"checks\": \"all\"",
+                   "\"checks\": \"all\", \"checks\": \"primal\""),
+          "checks: appears twice");
+  Rejects(replaced(Text, "\"offset\": 0", "\"offset\": 0, \"offset\": 8"),
+          "kernels[0].params[1].relocs[0].offset: appears twice");
+  Rejects(replaced(Text, "\"count\": 1000", "\"count\": 1000, \"seed\": 1"),
+          "buffers[0].seed: appears twice");
   Rejects(edited([](json::Object &P) { P["extra"] = 1; }),
           "extra: unknown field");
   Rejects(edited([](json::Object &P) { P.erase("kernel"); }),

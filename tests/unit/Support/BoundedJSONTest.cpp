@@ -41,6 +41,25 @@ TEST_CASE("parseBoundedJSON names the file and the problem", "[BoundedJSON]") {
   CHECK(test::codeOf(Bad.takeError()) == ExitCode::BadInput);
 }
 
+TEST_CASE("parseBoundedJSON refuses a key given twice in one object",
+          "[BoundedJSON]") {
+  auto Refusal = [](StringRef Text) {
+    Expected<json::Value> V = parseBoundedJSON(Text, "c.json");
+    return V ? std::string() : toString(V.takeError());
+  };
+  CHECK(Refusal(R"({"a": 1, "a": 2})") ==
+        "c.json: not valid JSON: key 'a' appears twice in one object");
+  // Escaped spellings of one key are one key.
+  CHECK(Refusal(R"({"ab": 1, "\u0061b": 2})").find("key 'ab'") !=
+        std::string::npos);
+  CHECK(Refusal(R"({"x": [{"k": 1}, {"k": {"k": 2, "k": 3}}]})")
+            .find("key 'k' appears twice") != std::string::npos);
+  // The same key in different objects, and key-like values, are fine.
+  CHECK(Refusal(R"({"k": {"k": 1}, "l": [{"k": "k"}, {"k": 2}]})").empty());
+  CHECK(Refusal(R"({"a": "a", "b": ["a", "a"], "c": "\"a\""})").empty());
+  CHECK(Refusal(R"([{"a": 1}, {"a": 1}])").empty());
+}
+
 TEST_CASE("checked arithmetic reports wrapping", "[BoundedJSON]") {
   uint64_t R;
   CHECK(checkedAdd(1, 2, R));
