@@ -1,6 +1,8 @@
 //===- Differentiate.cpp - The Enzyme pipeline ----------------------------===//
 #include "ir-sanitize/Driver/Differentiate.h"
 
+#include "PathIn.h"
+
 #include "ir-sanitize/Analysis/KernelInfo.h"
 #include "ir-sanitize/Enzyme/ActivitySpec.h"
 #include "ir-sanitize/Enzyme/DriverGenerator.h"
@@ -60,12 +62,6 @@ Expected<GeneratedDriver> addDriver(Module &M, const DifferentiateConfig &C,
   return generateDriver(M, *Fn, *Mode, *Map);
 }
 
-std::string inDir(StringRef Dir, StringRef File) {
-  SmallString<256> P(Dir);
-  sys::path::append(P, File);
-  return std::string(P);
-}
-
 } // namespace
 
 Error addDerivativeDriver(Module &M, const DifferentiateConfig &C,
@@ -104,9 +100,9 @@ Expected<EnzymeInvocation> prepareEnzymeRun(Module &M, StringRef WorkDir,
                                             StringRef Stem, StringRef LogPath,
                                             const DifferentiateConfig &C) {
   EnzymeInvocation Inv;
-  Inv.InputPath = inDir(WorkDir, Stem.str() + ".ll");
-  Inv.OutputPath = inDir(WorkDir, Stem.str() + ".enzyme.bc");
-  Inv.LogPath = LogPath.empty() ? inDir(WorkDir, Stem.str() + ".enzyme.log")
+  Inv.InputPath = pathIn(WorkDir, Stem.str() + ".ll");
+  Inv.OutputPath = pathIn(WorkDir, Stem.str() + ".enzyme.bc");
+  Inv.LogPath = LogPath.empty() ? pathIn(WorkDir, Stem.str() + ".enzyme.log")
                                 : LogPath.str();
   Inv.PluginPath = C.PluginPath;
   Inv.TimeoutSeconds = C.TimeoutSeconds;
@@ -115,7 +111,7 @@ Expected<EnzymeInvocation> prepareEnzymeRun(Module &M, StringRef WorkDir,
           writeModule(M, Inv.InputPath, IRFormat::Text, DebugInfoForm::Records))
     return E;
   if (!bitcodeCanHold(M)) {
-    Inv.OutputPath = inDir(WorkDir, Stem.str() + ".enzyme.ll");
+    Inv.OutputPath = pathIn(WorkDir, Stem.str() + ".enzyme.ll");
     Inv.TextOutput = true;
   }
   return Inv;

@@ -1,6 +1,8 @@
 //===- GpuCheck.cpp - Preparing a device derivative check -----------------===//
 #include "ir-sanitize/Driver/GpuCheck.h"
 
+#include "PathIn.h"
+
 #include "ir-sanitize/Analysis/KernelInfo.h"
 #include "ir-sanitize/Enzyme/DriverGenerator.h"
 #include "ir-sanitize/Enzyme/EnzymeRunner.h"
@@ -24,12 +26,6 @@ using namespace llvm;
 namespace irs {
 
 namespace {
-
-std::string pathIn(StringRef Dir, StringRef File) {
-  SmallString<256> P(Dir);
-  sys::path::append(P, File);
-  return std::string(P);
-}
 
 void progress(const GpuCheckOptions &Opts, const Twine &Line) {
   if (Opts.Progress)

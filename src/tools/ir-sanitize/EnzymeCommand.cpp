@@ -211,16 +211,13 @@ int EnzymeCommand::runOnce(LoadedModule &LM) {
 }
 
 int EnzymeCommand::runTriageMode(LoadedModule &LM) {
-  SanitizeResult Result;
-  Expected<std::unique_ptr<Module>> Original =
-      prepareOriginalAndSanitised(LM, Opts, D, Result);
-  if (!Original)
-    return reportError(Original.takeError(), ToolName);
-  Expected<std::string> WorkDir = createEnzymeWorkDir();
-  if (!WorkDir)
-    return reportError(WorkDir.takeError(), ToolName);
-  Expected<TriageReport> Report =
-      triageModules(**Original, *LM.M, Result, LM.DisplayName, *WorkDir, D);
+  Expected<EnzymeSides> Sides = prepareEnzymeSides(LM, Opts, D);
+  if (!Sides)
+    return reportError(Sides.takeError(), ToolName);
+  const SanitizeResult &Result = Sides->Result;
+  StringRef WorkDir = Sides->WorkDir;
+  Expected<TriageReport> Report = triageModules(*Sides->Original, *LM.M, Result,
+                                                LM.DisplayName, WorkDir, D);
   if (!Report)
     return reportError(Report.takeError(), ToolName);
   if (Error E = writeFileAtomically("-", [&](raw_ostream &OS) {
@@ -233,10 +230,10 @@ int EnzymeCommand::runTriageMode(LoadedModule &LM) {
 
   bool Ok = Report->sanitisedOk();
   if (Ok && O.Output != "-")
-    if (int Code = writeOutputs(LM, Report->Sanitised, Result, *WorkDir))
+    if (int Code = writeOutputs(LM, Report->Sanitised, Result, WorkDir))
       return Code;
   // The logs of a failing run are what the user came for.
-  finish(*WorkDir, /*Keep=*/!Report->Original.ok() || !Ok);
+  finish(WorkDir, /*Keep=*/!Report->Original.ok() || !Ok);
   return exitCode(Ok ? ExitCode::Ok : ExitCode::Findings);
 }
 

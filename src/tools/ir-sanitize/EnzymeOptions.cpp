@@ -9,6 +9,17 @@ using namespace llvm;
 
 namespace irs::cli {
 
+void addEnzymePluginOptions(CLI::App &App, std::string &PluginPath,
+                            unsigned &TimeoutSeconds) {
+  App.add_option("--enzyme-plugin", PluginPath,
+                 "LLVMEnzyme-<major>.so (default: $ENZYME_PLUGIN, next to "
+                 "ir-sanitize, the configured default, library directories)")
+      ->type_name("PATH");
+  App.add_option("--enzyme-timeout", TimeoutSeconds,
+                 "seconds Enzyme may run before it is killed (0: no limit)")
+      ->type_name("SECONDS");
+}
+
 void addEnzymeRunOptions(CLI::App &App, std::string &Input,
                          std::string &PluginPath, DifferentiateConfig &D) {
   App.add_option("input", Input, "LLVM IR (.ll or .bc, '-' for stdin)")
@@ -24,13 +35,7 @@ void addEnzymeRunOptions(CLI::App &App, std::string &Input,
                  "leaf name, a manifest path (2.0.1) or 'default' "
                  "(repeatable, comma separated)")
       ->type_name("SPEC");
-  App.add_option("--enzyme-plugin", PluginPath,
-                 "LLVMEnzyme-<major>.so (default: $ENZYME_PLUGIN, next to "
-                 "ir-sanitize, the configured default, library directories)")
-      ->type_name("PATH");
-  App.add_option("--enzyme-timeout", D.TimeoutSeconds,
-                 "seconds Enzyme may run before it is killed (0: no limit)")
-      ->type_name("SECONDS");
+  addEnzymePluginOptions(App, PluginPath, D.TimeoutSeconds);
   App.add_option("--enzyme-arg", D.ExtraOptArgs,
                  "pass ARG to the opt that runs Enzyme, e.g. "
                  "--enzyme-arg=-enzyme-print (repeatable)")
@@ -53,23 +58,28 @@ Expected<SanitizeResult> sanitizeWithDriver(LoadedModule &LM,
   return Result;
 }
 
-Expected<std::unique_ptr<Module>>
-prepareOriginalAndSanitised(LoadedModule &LM, const SanitizeOptions &Opts,
-                            const DifferentiateConfig &D,
-                            SanitizeResult &Result) {
+Expected<EnzymeSides> prepareEnzymeSides(LoadedModule &LM,
+                                         const SanitizeOptions &Opts,
+                                         const DifferentiateConfig &D) {
+  EnzymeSides Sides;
   // The original keeps its bundles.
-  std::unique_ptr<Module> Original = CloneModule(*LM.M);
+  Sides.Original = CloneModule(*LM.M);
   Expected<SanitizeResult> Sanitised = sanitizeWithDriver(LM, Opts, D);
   if (!Sanitised)
     return Sanitised.takeError();
-  Result = std::move(*Sanitised);
+  Sides.Result = std::move(*Sanitised);
   std::vector<std::string> Notes;
-  Error E = addDerivativeDriver(*Original, D, LM.DisplayName, nullptr, &Notes);
+  Error E =
+      addDerivativeDriver(*Sides.Original, D, LM.DisplayName, nullptr, &Notes);
   for (const std::string &Note : Notes)
     errs() << ToolName << ": note: " << Note << "\n";
   if (E)
     return E;
-  return Original;
+  Expected<std::string> WorkDir = createEnzymeWorkDir();
+  if (!WorkDir)
+    return WorkDir.takeError();
+  Sides.WorkDir = std::move(*WorkDir);
+  return Sides;
 }
 
 } // namespace irs::cli

@@ -1,8 +1,8 @@
-//===- EnzymeOptions.h - Options of the commands that run Enzyme -*- C++
-//-*-===//
+//===- EnzymeOptions.h - Options of commands that run Enzyme ---*- C++ -*-===//
 //
 // `enzyme` and `reduce` take the same input, driver and Enzyme options and
-// prepare the modules Enzyme runs on the same way; this is that shared part.
+// prepare the modules Enzyme runs on the same way; `gpu-check` takes the same
+// Enzyme plugin options. This is that shared part.
 //
 //===----------------------------------------------------------------------===//
 #ifndef IR_SANITIZE_TOOLS_ENZYMEOPTIONS_H
@@ -23,8 +23,13 @@
 
 namespace irs::cli {
 
+/// --enzyme-plugin and --enzyme-timeout: where Enzyme is and how long it
+/// may run, for every command that runs it.
+void addEnzymePluginOptions(CLI::App &App, std::string &PluginPath,
+                            unsigned &TimeoutSeconds);
+
 /// INPUT, --fn, --mode, --activity, --enzyme-plugin, --enzyme-timeout and
-/// --enzyme-arg: what every command that runs Enzyme takes.
+/// --enzyme-arg: what the commands that differentiate a module take.
 void addEnzymeRunOptions(CLI::App &App, std::string &Input,
                          std::string &PluginPath, DifferentiateConfig &D);
 
@@ -34,13 +39,21 @@ llvm::Expected<SanitizeResult> sanitizeWithDriver(LoadedModule &LM,
                                                   const SanitizeOptions &Opts,
                                                   const DifferentiateConfig &D);
 
-/// The two sides of a triage: \p LM sanitised in place (\p Result) and a
-/// copy of it as given, both with drivers (the original's where its
-/// signature allows the same activities; notes on stderr where it does not).
-llvm::Expected<std::unique_ptr<llvm::Module>>
-prepareOriginalAndSanitised(LoadedModule &LM, const SanitizeOptions &Opts,
-                            const DifferentiateConfig &D,
-                            SanitizeResult &Result);
+/// What a triage or a reduction runs Enzyme on: the module sanitised in
+/// place (the caller's LoadedModule), a copy of it as given, and a work
+/// directory for both.
+struct EnzymeSides {
+  std::unique_ptr<llvm::Module> Original;
+  SanitizeResult Result; ///< How the module was sanitised.
+  std::string WorkDir;
+};
+
+/// Sanitises \p LM in place and copies it as given first, both with drivers
+/// (the original's where its signature allows the same activities; notes on
+/// stderr where it does not), and creates the work directory.
+llvm::Expected<EnzymeSides> prepareEnzymeSides(LoadedModule &LM,
+                                               const SanitizeOptions &Opts,
+                                               const DifferentiateConfig &D);
 
 } // namespace irs::cli
 

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
+#include "EnzymeOptions.h"
 #include "SanitizeOptions.h"
 
 #include "ir-sanitize/Driver/GpuCheck.h"
@@ -61,9 +62,7 @@ void GpuCheckCommand::addOptions(CLI::App &App) {
   App.add_option("--spec", O.SpecPath, "launch spec (JSON; see README)")
       ->required()
       ->type_name("SPEC.json");
-  App.add_option("--enzyme-plugin", O.PluginPath,
-                 "LLVMEnzyme-<major>.so (default: searched for)")
-      ->type_name("FILE");
+  addEnzymePluginOptions(App, O.PluginPath, O.EnzymeTimeout);
   App.add_option("--emit-dir", O.EmitDir,
                  "where PTX and the run plan go (default: a new temporary "
                  "directory)")
@@ -76,8 +75,6 @@ void GpuCheckCommand::addOptions(CLI::App &App) {
       ->type_name("N");
   App.add_option("--repeats", O.Repeats, "timed launches per kernel")
       ->check(CLI::PositiveNumber);
-  App.add_option("--enzyme-timeout", O.EnzymeTimeout,
-                 "seconds Enzyme may take (0: no limit)");
   App.add_option("--derivative-order", O.DerivativeOrder,
                  "versioned (default): loads and atomics before stores where "
                  "this thread's addresses are disjoint, checked at run time; "
