@@ -174,6 +174,8 @@ Expected<std::string> normalize(Module &M, const char *SettingsText) {
   SanitizeConfig Config;
   Config.Policy = std::move(*Policy);
   Config.Splat = false;
+  // The output check finds the rewritten functions by the sites' names.
+  Config.ReportCallSites = Settings.PerCallSiteReport || Settings.VerifyOutput;
   Expected<SanitizeResult> Result = sanitizeModule(M, Config);
   if (!Result)
     return Result.takeError();

@@ -33,7 +33,7 @@ void SanitizeResult::printReport(raw_ostream &OS, StringRef InputName,
                                  bool PerCallSite) const {
   json::OStream J(OS, /*IndentSize=*/2);
   J.object([&] {
-    if (PerCallSite)
+    if (PerCallSite && Bundles.siteDetail())
       Bundles.writeFunctions(J);
     J.attribute("input", InputName);
     J.attributeArray("kernels", [&] {
@@ -57,6 +57,7 @@ Expected<SanitizeResult> sanitizeModule(Module &M,
   SanitizeResult Result;
   Result.Scope = Config.Policy.Scope;
   Result.Splat = Config.Splat;
+  Result.Bundles.setSiteDetail(Config.ReportCallSites);
   // Step 1: bundle normalisation (Enzyme aborts on bundles other than
   // jl_roots).
   ModulePassManager MPM;

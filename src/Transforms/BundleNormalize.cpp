@@ -47,10 +47,10 @@ bool normalizeCall(CallBase &Call, const BundlePolicy &Policy,
     OldKey = Out.Key;
     Changed = true;
   }
-  CallSiteRecord Site{CB->getFunction()->getName().str(),
-                      calleeName(*CB),
-                      sourceLocation(*CB),
-                      {}};
+  CallSiteRecord Site;
+  if (Report && Report->siteDetail())
+    Site = {CB->getFunction()->getName().str(), calleeName(*CB),
+            sourceLocation(*CB), {}};
   Site.Bundles.reserve(CB->getNumOperandBundles());
   SmallVector<OperandBundleDef, 2> Kept;
   SmallVector<StashedBundle, 2> Stashed;

@@ -28,6 +28,9 @@ struct SanitizeConfig {
   BundlePolicy Policy;              ///< Step 1: what to do with each bundle.
   bool Splat = true;                ///< Step 2 at all.
   std::vector<std::string> Kernels; ///< Splat only these; empty: every one.
+  /// Record every bundled call's function, callee and location for the
+  /// report (printReport with PerCallSite); off, only the counts.
+  bool ReportCallSites = true;
 };
 
 /// What the sanitize steps did.

@@ -46,6 +46,12 @@ struct CallSiteRecord {
 
 class BundleReport {
 public:
+  /// Without detail, call sites are recorded for their counts only (their
+  /// function, callee and location stay empty): for callers that print no
+  /// per-call-site report, and cheaper on modules with many bundled calls.
+  void setSiteDetail(bool Keep) { SiteDetail = Keep; }
+  bool siteDetail() const { return SiteDetail; }
+
   void addCallSite(CallSiteRecord Site) { Sites.push_back(std::move(Site)); }
   const std::vector<CallSiteRecord> &callSites() const { return Sites; }
 
@@ -69,6 +75,7 @@ public:
 
 private:
   std::vector<CallSiteRecord> Sites;
+  bool SiteDetail = true;
 };
 
 } // namespace irs
