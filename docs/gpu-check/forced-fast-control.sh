@@ -6,15 +6,19 @@
 # d_dest[i]), which shows that the test is what keeps that case correct.
 #
 #   docs/gpu-check/forced-fast-control.sh PLAN OUT   (then ir-sanitize-gpurun OUT)
-# Written for the line-format plan (plan.txt) the recorded results used;
-# plans are JSON (plan.json) since, so the awk look-ups below need porting.
+# Reads the JSON run plan (docs/run-plan.md); the recorded results were made
+# with its line-format predecessor, from the same kernels.
 set -euo pipefail
 plan=$1 out=$2
-rev=$(awk '$1 == "module" && $2 == "reverse" {print $4}' "$plan/plan.txt")
+# The reverse kernel's entry and PTX file.
+read -r rev ptx < <(python3 -c 'import json, sys
+for k in json.load(open(sys.argv[1]))["kernels"]:
+    if k["role"] == "reverse": print(k["entry"], k["ptx"])' "$plan/plan.json")
+[ -n "${ptx:-}" ] || { echo "$plan/plan.json has no reverse kernel" >&2; exit 2; }
 rm -rf "$out" && cp -r "$plan" "$out"
 # The version branch is the reverse kernel's only negated-predicate branch.
-sed -i "/^.visible .entry $rev(/,/^}/{/^\t@!%p[0-9]* bra/d}" "$out/derivatives.ptx"
-if cmp -s "$plan/derivatives.ptx" "$out/derivatives.ptx"; then
+sed -i "/^.visible .entry $rev(/,/^}/{/^\t@!%p[0-9]* bra/d}" "$out/$ptx"
+if cmp -s "$plan/$ptx" "$out/$ptx"; then
   echo "forced-fast-control.sh: no version branch in $rev" >&2
   exit 1
 fi

@@ -16,18 +16,22 @@
 #
 #   docs/gpu-check/order-experiment.sh PLAN OUTDIR     (here, no GPU needed)
 #   then: ir-sanitize-gpurun OUTDIR/<variant> on the GPU machine
-# Written for the line-format plan (plan.txt) the recorded results used;
-# plans are JSON (plan.json) since, so the awk look-ups below need porting.
+# Reads the JSON run plan (docs/run-plan.md); the recorded results were made
+# with its line-format predecessor, from the same kernels.
 set -euo pipefail
 plan=$1 out=$2
-n=$(awk '$1 == "threads" {print $2}' "$plan/plan.txt")
+n=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["launch"].get("threads", ""))' "$plan/plan.json")
 [ -n "$n" ] && [ $((n & (n - 1))) -eq 0 ] || { echo "need a power-of-two thread count" >&2; exit 2; }
-rev=$(awk '$1 == "module" && $2 == "reverse" {print $4}' "$plan/plan.txt")
+# The reverse kernel's entry and PTX file.
+read -r rev ptx < <(python3 -c 'import json, sys
+for k in json.load(open(sys.argv[1]))["kernels"]:
+    if k["role"] == "reverse": print(k["entry"], k["ptx"])' "$plan/plan.json")
+[ -n "${ptx:-}" ] || { echo "$plan/plan.json has no reverse kernel" >&2; exit 2; }
 variant() { # NAME SED-SCRIPT (applied to the reverse kernel only)
   rm -rf "${out:?}/$1"
   cp -r "$plan" "$out/$1"
-  sed -i "/^.visible .entry $rev(/,/^}/{$2}" "$out/$1/derivatives.ptx"
-  if cmp -s "$plan/derivatives.ptx" "$out/$1/derivatives.ptx" && [ "$1" != generated ]; then
+  sed -i "/^.visible .entry $rev(/,/^}/{$2}" "$out/$1/$ptx"
+  if cmp -s "$plan/$ptx" "$out/$1/$ptx" && [ "$1" != generated ]; then
     echo "variant $1 changed nothing" >&2; exit 1
   fi
 }
