@@ -49,8 +49,10 @@ bool normalizeCall(CallBase &Call, const BundlePolicy &Policy,
   }
   CallSiteRecord Site;
   if (Report && Report->siteDetail())
-    Site = {CB->getFunction()->getName().str(), calleeName(*CB),
-            sourceLocation(*CB), {}};
+    Site = {CB->getFunction()->getName().str(),
+            calleeName(*CB),
+            sourceLocation(*CB),
+            {}};
   Site.Bundles.reserve(CB->getNumOperandBundles());
   SmallVector<OperandBundleDef, 2> Kept;
   SmallVector<StashedBundle, 2> Stashed;

@@ -56,8 +56,7 @@ TEST_CASE("sanitizeModule returns the splat's notes instead of printing",
   CHECK(*Report->getAsObject()->getString("input") == "in.ll");
 }
 
-TEST_CASE("the streamed report prints as the JSON value it holds",
-          "[Driver]") {
+TEST_CASE("the streamed report prints as the JSON value it holds", "[Driver]") {
   // The report is streamed in the key order json::Object prints (sorted):
   // reading it back and printing the value must give the same text.
   LLVMContext Ctx;
