@@ -62,14 +62,26 @@ private:
   /// DataLayout recomputes an array's size from its element's on every
   /// call, which is quadratic down a deeply nested array; this asks it once
   /// per type. (Struct layouts are cached by the DataLayout itself.)
+  /// A loop, not a recursion, down a chain of arrays: chains thousands deep
+  /// must not exhaust the stack.
   uint64_t allocSize(Type *Ty) {
-    auto *AT = dyn_cast<ArrayType>(Ty);
-    if (!AT)
-      return DL.getTypeAllocSize(Ty).getKnownMinValue();
-    if (auto It = ArraySizes.find(AT); It != ArraySizes.end())
-      return It->second;
-    uint64_t Size = AT->getNumElements() * allocSize(AT->getElementType());
-    ArraySizes[AT] = Size;
+    SmallVector<ArrayType *, 8> Chain; // outermost first, sizes unknown
+    uint64_t Size = 0;
+    while (true) {
+      auto *AT = dyn_cast<ArrayType>(Ty);
+      if (!AT) {
+        Size = DL.getTypeAllocSize(Ty).getKnownMinValue();
+        break;
+      }
+      if (auto It = ArraySizes.find(AT); It != ArraySizes.end()) {
+        Size = It->second;
+        break;
+      }
+      Chain.push_back(AT);
+      Ty = AT->getElementType();
+    }
+    for (ArrayType *AT : llvm::reverse(Chain))
+      Size = ArraySizes[AT] = AT->getNumElements() * Size;
     return Size;
   }
 
@@ -81,6 +93,35 @@ private:
   DenseMap<const ArrayType *, uint64_t> ArraySizes;
 };
 
+/// How deeply \p Ty nests aggregates, counted up to \p Limit + 1. A loop
+/// with its own stack: the walk below, and the DataLayout's struct layouts,
+/// recurse once per level, which a type nested thousands deep must not
+/// reach.
+uint64_t nestingDepth(Type *Top, uint64_t Limit) {
+  DenseMap<Type *, uint64_t> Done;
+  SmallVector<std::pair<Type *, unsigned>, 16> Stack{{Top, 0}};
+  while (!Stack.empty()) {
+    Type *Ty = Stack.back().first;
+    unsigned Next = Stack.back().second;
+    unsigned N = isAggregateType(Ty) ? Ty->getNumContainedTypes() : 0;
+    if (N && Stack.size() > Limit)
+      return Limit + 1;
+    if (Next < N) {
+      ++Stack.back().second;
+      Type *Elt = Ty->getContainedType(Next);
+      if (!Done.count(Elt))
+        Stack.push_back({Elt, 0});
+      continue;
+    }
+    uint64_t Depth = 0;
+    for (unsigned I = 0; I != N; ++I)
+      Depth = std::max(Depth, Done[Ty->getContainedType(I)] + 1);
+    Done[Ty] = Depth;
+    Stack.pop_back();
+  }
+  return Done[Top];
+}
+
 } // namespace
 
 bool isAggregateType(const Type *Ty) {
@@ -91,6 +132,9 @@ LeafWalk collectLeaves(Type *Ty, const DataLayout &DL,
                        SmallVectorImpl<AggregateLeaf> &Leaves,
                        LeafLimits Limits) {
   assert(Ty->isSized() && "leaves of an unsized type");
+  if (Limits.MaxDepth != UINT_MAX &&
+      nestingDepth(Ty, Limits.MaxDepth) > Limits.MaxDepth)
+    return LeafWalk::TooDeep;
   return LeafCollector(DL, Leaves, Limits).visit(Ty, 0);
 }
 

@@ -11,6 +11,7 @@
 #include "llvm/Config/llvm-config.h"
 #include "llvm/IR/AutoUpgrade.h"
 #include "llvm/IR/DebugInfo.h"
+#include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/IRReader/IRReader.h"
@@ -224,10 +225,27 @@ Expected<LoadedModule> readModule(StringRef Path, LLVMContext &Ctx) {
     return badInput(Name, "invalid IR: " + firstLine(VOS.str()));
   // The parser's deferred upgrade: strips broken or outdated debug info. With
   // current, valid debug info it would only run the verifier a second time.
-  if (!IsBitcode &&
-      (BrokenDebugInfo ||
-       getDebugMetadataVersionFromModule(*Result.M) != DEBUG_METADATA_VERSION))
+  // Broken debug info is stripped here rather than by UpgradeDebugInfo,
+  // which would verify again and print the verifier's findings to stderr;
+  // the warning goes to the context's diagnostic handler, as LLVM's does.
+  if (!IsBitcode && BrokenDebugInfo) {
+    StripDebugInfo(*Result.M);
+    Ctx.diagnose(DiagnosticInfoIgnoringInvalidDebugMetadata(*Result.M));
+  } else if (!IsBitcode && getDebugMetadataVersionFromModule(*Result.M) !=
+                               DEBUG_METADATA_VERSION) {
     UpgradeDebugInfo(*Result.M);
+  }
+  // Stripping cannot reach debug info that other metadata holds on to (a
+  // compile unit named outside llvm.dbg.cu): LLVM then carries it along
+  // with a warning, but no output of ours could pass the verifier.
+  if (BrokenDebugInfo) {
+    VerifierMsg.clear();
+    BrokenDebugInfo = false;
+    verifyModule(*Result.M, &VOS, &BrokenDebugInfo);
+    if (BrokenDebugInfo)
+      return badInput(Name, "invalid debug info that cannot be stripped: " +
+                                firstLine(VOS.str()));
+  }
   return Result;
 }
 

@@ -49,7 +49,7 @@ public:
 
   int run() override {
     // Never torn down: the process ends right after (see SanitizeCommand).
-    LLVMContext &Ctx = *new LLVMContext;
+    LLVMContext &Ctx = processLifetimeContext();
     Expected<LoadedModule> LM = readModule(Input, Ctx);
     if (!LM)
       return reportError(LM.takeError(), ToolName);
@@ -57,7 +57,7 @@ public:
     Opts.Scope = *parseScopeName(Scope);
     std::vector<CheckSection> Sections = collectCheckSections(*LM->M, Opts);
     bool Clean = isClean(Sections);
-    LM->M.release();
+    keepUntilExit(std::move(LM->M));
     // A closed or full stdout is an output error (4), not a finding.
     if (Error E = writeFileAtomically("-", [&](raw_ostream &OS) {
           if (Format == "json")

@@ -36,7 +36,7 @@ public:
 
   int run() override {
     // Never torn down: the process ends right after (see SanitizeCommand).
-    LLVMContext &Ctx = *new LLVMContext;
+    LLVMContext &Ctx = processLifetimeContext();
     Expected<LoadedModule> LM = readModule(Input, Ctx);
     if (!LM)
       return reportError(LM.takeError(), ToolName);
@@ -50,7 +50,7 @@ public:
     printWarning(debugInfoFormWarning(*LM->M, LM->DbgForm));
     if (Error E = writeModule(*LM->M, Output, Format, LM->DbgForm))
       return reportError(std::move(E), ToolName);
-    LM->M.release();
+    keepUntilExit(std::move(LM->M));
     if (!Quiet)
       errs() << ToolName << ": " << LM->DisplayName << ": restored "
              << Stats.Bundles << " bundles on " << Stats.Calls << " calls\n";

@@ -40,7 +40,7 @@ public:
     }
     // Like clang's -disable-free: the process ends right after writing, so
     // the context and module are never torn down (saves ~5% on big modules).
-    LLVMContext &Ctx = *new LLVMContext;
+    LLVMContext &Ctx = processLifetimeContext();
     Expected<LoadedModule> LM = readModule(Input, Ctx);
     if (!LM)
       return reportError(LM.takeError(), ToolName);
@@ -56,7 +56,7 @@ public:
     if (Error E = writeSanitizeOutputs(*LM->M, *Result, Out))
       return reportError(std::move(E), ToolName);
     printAfterWrite(Opts, *Result, Out);
-    LM->M.release();
+    keepUntilExit(std::move(LM->M));
     return static_cast<int>(ExitCode::Ok);
   }
 

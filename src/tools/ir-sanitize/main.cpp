@@ -39,6 +39,16 @@ Exit codes: 0 ok, 1 findings (check) or failed checks, 2 usage error,
 
 namespace irs::cli {
 
+LLVMContext &processLifetimeContext() {
+  static LLVMContext *Ctx = new LLVMContext;
+  return *Ctx;
+}
+
+void keepUntilExit(std::unique_ptr<Module> M) {
+  static auto *Kept = new std::vector<Module *>;
+  Kept->push_back(M.release());
+}
+
 int reportError(Error E, StringRef Tool, ExitCode Default) {
   int Code = -1;
   handleAllErrors(std::move(E), [&](const ErrorInfoBase &EI) {
