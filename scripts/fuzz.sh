@@ -37,8 +37,10 @@ for t in "${targets[@]}"; do
   log=$build/fuzz-$t.log
   dict=()
   [ -f "tests/fuzz/dicts/$t.dict" ] && dict=(-dict="tests/fuzz/dicts/$t.dict")
-  # One worker: CI machines have two cores for everything. Leaks count.
+  # One worker: CI machines have two cores for everything.
+  # Leaks count, except the known ones inside libLLVM (tests/fuzz/lsan.supp).
   ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} \
+    LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/tests/fuzz/lsan.supp:print_suppressions=0} \
     "$fuzzer" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
     -print_final_stats=1 -artifact_prefix="$crashes/" "${dict[@]}" \
     "$corpus" "$build/tests/fuzz/seeds/$t" >"$log" 2>&1

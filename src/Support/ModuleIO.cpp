@@ -159,6 +159,34 @@ Error checkBitcodeCanHold(const Module &M, StringRef Path) {
           " (LLVM writes them as other values); write text (.ll) instead");
 }
 
+/// The parsers' deferred debug-info upgrade, done here after verification
+/// when \p Own (LLVM's UpgradeDebugInfo would verify again and print the
+/// verifier's findings to stderr, or abort): outdated or broken debug info
+/// is stripped, with LLVM's warning through the context's diagnostic
+/// handler. Stripping cannot reach debug info other metadata holds on to (a
+/// compile unit named outside llvm.dbg.cu): LLVM carries it along with a
+/// warning, but no output of ours could pass the verifier, so it is an error.
+Error upgradeDebugInfo(Module &M, bool Own, bool Broken, StringRef Name) {
+  unsigned Version = getDebugMetadataVersionFromModule(M);
+  if (Own && Version != DEBUG_METADATA_VERSION) {
+    if (StripDebugInfo(M))
+      M.getContext().diagnose(DiagnosticInfoDebugMetadataVersion(M, Version));
+  } else if (Own && Broken) {
+    StripDebugInfo(M);
+    M.getContext().diagnose(DiagnosticInfoIgnoringInvalidDebugMetadata(M));
+  }
+  if (!Broken)
+    return Error::success();
+  std::string Msg;
+  raw_string_ostream OS(Msg);
+  bool StillBroken = false;
+  verifyModule(M, &OS, &StillBroken);
+  if (!StillBroken)
+    return Error::success();
+  return badInput(Name, "invalid debug info that cannot be stripped: " +
+                            firstLine(OS.str()));
+}
+
 /// Text IR without the parser's own debug-info upgrade: that upgrade runs
 /// the verifier and aborts the process on a module that fails it, so
 /// readModule verifies first (one-line error, exit 3) and upgrades after.
@@ -178,6 +206,8 @@ std::unique_ptr<Module> parseText(MemoryBufferRef Buf, SMDiagnostic &Diag,
 /// exit code (ProcessHooks::ExitOnBrokenBitcodeAs).
 std::unique_ptr<Module> parseBitcode(MemoryBufferRef Buf, SMDiagnostic &Diag,
                                      LLVMContext &Ctx, StringRef Name) {
+  if (processHooks().VerifyBitcodeBeforeUpgrade)
+    setLLVMFlag("disable-auto-upgrade-debug-info", true);
   const std::string &Tool = processHooks().ExitOnBrokenBitcodeAs;
   if (Tool.empty())
     return parseIR(Buf, Diag, Ctx);
@@ -223,29 +253,9 @@ Expected<LoadedModule> readModule(StringRef Path, LLVMContext &Ctx) {
   bool BrokenDebugInfo = false;
   if (verifyModule(*Result.M, &VOS, &BrokenDebugInfo))
     return badInput(Name, "invalid IR: " + firstLine(VOS.str()));
-  // The parser's deferred upgrade: strips broken or outdated debug info. With
-  // current, valid debug info it would only run the verifier a second time.
-  // Broken debug info is stripped here rather than by UpgradeDebugInfo,
-  // which would verify again and print the verifier's findings to stderr;
-  // the warning goes to the context's diagnostic handler, as LLVM's does.
-  if (!IsBitcode && BrokenDebugInfo) {
-    StripDebugInfo(*Result.M);
-    Ctx.diagnose(DiagnosticInfoIgnoringInvalidDebugMetadata(*Result.M));
-  } else if (!IsBitcode && getDebugMetadataVersionFromModule(*Result.M) !=
-                               DEBUG_METADATA_VERSION) {
-    UpgradeDebugInfo(*Result.M);
-  }
-  // Stripping cannot reach debug info that other metadata holds on to (a
-  // compile unit named outside llvm.dbg.cu): LLVM then carries it along
-  // with a warning, but no output of ours could pass the verifier.
-  if (BrokenDebugInfo) {
-    VerifierMsg.clear();
-    BrokenDebugInfo = false;
-    verifyModule(*Result.M, &VOS, &BrokenDebugInfo);
-    if (BrokenDebugInfo)
-      return badInput(Name, "invalid debug info that cannot be stripped: " +
-                                firstLine(VOS.str()));
-  }
+  bool OwnUpgrade = !IsBitcode || processHooks().VerifyBitcodeBeforeUpgrade;
+  if (Error E = upgradeDebugInfo(*Result.M, OwnUpgrade, BrokenDebugInfo, Name))
+    return E;
   return Result;
 }
 

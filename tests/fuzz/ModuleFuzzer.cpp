@@ -13,11 +13,21 @@
 
 #include "ir-sanitize/Driver/Sanitize.h"
 #include "ir-sanitize/Support/ModuleIO.h"
+#include "ir-sanitize/Support/ProcessHooks.h"
 
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Verifier.h"
 
 using namespace llvm;
+
+// The fuzzer owns its process, as the tool does: bitcode is verified before
+// its debug info is upgraded, so a broken module is rejected, not an abort.
+extern "C" int LLVMFuzzerInitialize(int *, char ***) {
+  irs::ProcessHooks Hooks;
+  Hooks.VerifyBitcodeBeforeUpgrade = true;
+  irs::setProcessHooks(Hooks);
+  return 0;
+}
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   const std::string &Path = irs::fuzz::writeScratchFile(Data, Size, ".ll");

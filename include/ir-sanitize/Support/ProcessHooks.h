@@ -26,6 +26,12 @@ struct ProcessHooks {
   /// the parse that prints "<this>: error: FILE: invalid IR: ..." and exits
   /// with ExitCode::BadInput.
   std::string ExitOnBrokenBitcodeAs;
+  /// The bitcode reader upgrades debug info as it reads, which runs the
+  /// verifier and aborts on a broken module. With this, readModule turns
+  /// that off (the disable-auto-upgrade-debug-info cl::opt) and upgrades
+  /// after its own verification, so a broken bitcode module is a one-line
+  /// error like a broken text one.
+  bool VerifyBitcodeBeforeUpgrade = false;
   /// Remove the temporary file of an output being written when the process
   /// dies of a signal (sys::RemoveFileOnSignal, which installs LLVM's signal
   /// handlers). Without it such a file stays until the next write to the

@@ -81,6 +81,7 @@ int main(int argc, char **argv) {
   ProcessHooks Hooks;
   Hooks.SetDebugInfoWriterOptions = true;
   Hooks.ExitOnBrokenBitcodeAs = ToolName;
+  Hooks.VerifyBitcodeBeforeUpgrade = true;
   Hooks.RemoveTemporariesOnSignal = true;
   Hooks.KillChildrenOnInterrupt = true;
   setProcessHooks(Hooks);
