@@ -31,6 +31,10 @@ config.available_features.add("llvm-%s" % config.llvm_major)
 # "nvvm.*" function attributes when it reads a module.
 if int(config.llvm_major) < 21:
     config.available_features.add("nvvm-annotations")
+# From LLVM 17 the bitcode reader's debug-info upgrade (which verifies and
+# aborts) can be switched off (-disable-auto-upgrade-debug-info).
+if int(config.llvm_major) >= 17:
+    config.available_features.add("bitcode-upgrade-switch")
 # Enzyme: the CMake-configured plugin or $ENZYME_PLUGIN; tests that run the
 # real Enzyme say `REQUIRES: enzyme`. The fake plugins need no Enzyme.
 config.substitutions.append(("%fake-plugins", config.fake_plugins_dir))

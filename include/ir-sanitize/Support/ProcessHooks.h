@@ -30,7 +30,8 @@ struct ProcessHooks {
   /// verifier and aborts on a broken module. With this, readModule turns
   /// that off (the disable-auto-upgrade-debug-info cl::opt) and upgrades
   /// after its own verification, so a broken bitcode module is a one-line
-  /// error like a broken text one.
+  /// error like a broken text one. LLVM 16 has no such switch: there
+  /// ExitOnBrokenBitcodeAs still applies.
   bool VerifyBitcodeBeforeUpgrade = false;
   /// Remove the temporary file of an output being written when the process
   /// dies of a signal (sys::RemoveFileOnSignal, which installs LLVM's signal
