@@ -168,14 +168,17 @@ Error checkBitcodeCanHold(const Module &M, StringRef Path) {
 /// warning, but no output of ours could pass the verifier, so it is an error.
 Error upgradeDebugInfo(Module &M, bool Own, bool Broken, StringRef Name) {
   unsigned Version = getDebugMetadataVersionFromModule(M);
+  bool Stripped = false;
   if (Own && Version != DEBUG_METADATA_VERSION) {
-    if (StripDebugInfo(M))
+    Stripped = StripDebugInfo(M);
+    if (Stripped)
       M.getContext().diagnose(DiagnosticInfoDebugMetadataVersion(M, Version));
   } else if (Own && Broken) {
-    StripDebugInfo(M);
+    Stripped = StripDebugInfo(M);
     M.getContext().diagnose(DiagnosticInfoIgnoringInvalidDebugMetadata(M));
   }
-  if (!Broken)
+  // Stripping can leave a compile unit that other metadata still names.
+  if (!Broken && !Stripped)
     return Error::success();
   std::string Msg;
   raw_string_ostream OS(Msg);

@@ -9,6 +9,14 @@
 ; HELD:      warning: ignoring invalid debug info in {{.*}}held.ll
 ; HELD-NEXT: ir-sanitize: error: {{.*}}held.ll: invalid debug info that cannot be stripped: DICompileUnit not listed in llvm.dbg.cu
 ; HELD-NOT:  {{.}}
+; Outdated debug info is stripped too; a compile unit held elsewhere then
+; stays behind, and is refused the same way (found by the module fuzzer).
+; RUN: sed 's/"Debug Info Version", i32 3/"Debug Info Version", i32 0/' %s > %t/old.ll
+; RUN: echo '!held = !{!1}' >> %t/old.ll
+; RUN: %inputs/bundles/expect-exit 3 %irs %t/old.ll -o %t/out.ll 2>&1 | FileCheck %s --check-prefix=OLD
+; RUN: not test -e %t/out.ll
+; OLD:      warning: ignoring debug info with an invalid version (0) in {{.*}}old.ll
+; OLD-NEXT: ir-sanitize: error: {{.*}}old.ll: invalid debug info that cannot be stripped: DICompileUnit not listed in llvm.dbg.cu
 ; RUN: sed 's/unit: !1)/unit: !1, retainedNodes: !{i32 1})/' %s > %t/strippable.ll
 ; RUN: %irs %t/strippable.ll -o %t/out.ll 2>&1 | FileCheck %s --check-prefix=STRIP
 ; RUN: opt -passes=verify -disable-output %t/out.ll
