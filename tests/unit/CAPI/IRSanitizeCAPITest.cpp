@@ -88,6 +88,20 @@ Call restore(LLVMModuleRef M) {
   return take(S, Out, Msg);
 }
 
+/// @f holds one call with a gc-transition bundle and fails the verifier:
+/// its block has no terminator.
+std::unique_ptr<Module> brokenBundledCall(LLVMContext &Ctx) {
+  std::unique_ptr<Module> M = test::parseModule(Ctx, R"(
+declare void @g()
+define void @f() {
+  call void @g() [ "gc-transition"() ]
+  ret void
+}
+)");
+  M->getFunction("f")->getEntryBlock().getTerminator()->eraseFromParent();
+  return M;
+}
+
 int64_t total(const json::Object &Report, StringRef Key) {
   return *Report.getObject("totals")->getInteger(Key);
 }
@@ -167,15 +181,7 @@ TEST_CASE("C API: bad arguments give a status and a message, never an abort",
 TEST_CASE("C API: a module that fails the verifier is refused untouched",
           "[CAPI]") {
   LLVMContext Ctx;
-  std::unique_ptr<Module> M = test::parseModule(Ctx, R"(
-declare void @g()
-define void @f() {
-  call void @g() [ "gc-transition"() ]
-  ret void
-}
-)");
-  // Break it: a block without a terminator.
-  M->getFunction("f")->getEntryBlock().getTerminator()->eraseFromParent();
+  std::unique_ptr<Module> M = brokenBundledCall(Ctx);
   LLVMModuleRef Ref = wrap(M.get());
   for (const Call &C : {normalize(Ref, nullptr), check(Ref, nullptr),
                         splat(Ref, nullptr), restore(Ref)}) {
@@ -219,26 +225,12 @@ define void @also_rewritten() {
   CHECK(Trusted.Status == IRSStatusOk);
   CHECK(total(Trusted.doc(), "drop") == 2);
   // Inside a rewritten function it is found, whatever the caller said.
-  std::unique_ptr<Module> M2 = test::parseModule(Ctx, R"(
-declare void @g()
-define void @f() {
-  call void @g() [ "gc-transition"() ]
-  ret void
-}
-)");
-  M2->getFunction("f")->getEntryBlock().getTerminator()->eraseFromParent();
+  std::unique_ptr<Module> M2 = brokenBundledCall(Ctx);
   Call Broken = normalize(wrap(M2.get()), "gc-transition=drop;no-verify-input");
   CHECK(Broken.Status == IRSStatusVerifierFailed);
   CHECK_FALSE(Broken.HasJSON);
   // Unless the caller takes over the output check too.
-  M2 = test::parseModule(Ctx, R"(
-declare void @g()
-define void @f() {
-  call void @g() [ "gc-transition"() ]
-  ret void
-}
-)");
-  M2->getFunction("f")->getEntryBlock().getTerminator()->eraseFromParent();
+  M2 = brokenBundledCall(Ctx);
   Call Unchecked = normalize(
       wrap(M2.get()),
       "gc-transition=drop;no-verify-input;no-verify-output;report=totals");
