@@ -4,8 +4,9 @@
     scripts/gpu-report-table.py REPORTS_DIR_OR_FILE...
 
 One row per report (<case>.n<log2 size>.json): the checks, the original's
-median, forward and reverse as ratios to it, and each kernel's achieved
-bandwidth (bytes it must move over its median) as GB/s and % of the peak.
+median, forward and reverse as ratios to it (each with the L2 cache warm and
+cold, ratios within one state), and each kernel's achieved bandwidth (bytes
+it must move over its median, cold L2 where measured) as % of the peak.
 """
 import json
 import os
@@ -30,28 +31,33 @@ def row(path):
     if not case:
         case, size = name, "?"
     checks = ", ".join("%s %s" % (c["name"], c["result"]) for c in r["checks"])
-    t = {x["kernel"]: x for x in r["timings"]}
+    # Reports from before the cold-L2 timings have no "l2": they are warm.
+    t = {(x["kernel"], x.get("l2", "warm")): x for x in r["timings"]}
+
+    def both(fmt):
+        return " / ".join(fmt(l2) for l2 in ("warm", "cold"))
 
     def ratio(k):
-        return "%.2f" % t[k]["ratio_to_original"] if k in t else "—"
+        return lambda l2: "%.2f" % t[k, l2]["ratio_to_original"] if (k, l2) in t else "—"
 
-    def bw(k):
-        if k not in t or "bytes_per_second" not in t[k]:
-            return "—"
-        return "%.0f (%.0f%%)" % (t[k]["bytes_per_second"] * 1e-9, t[k]["percent_of_peak"])
+    def micros(l2):
+        return "%.1f" % (t["original", l2]["median_ms"] * 1e3) if ("original", l2) in t else "—"
 
-    orig = "%.1f" % (t["original"]["median_ms"] * 1e3) if "original" in t else "—"
-    return "| %s | 2^%s | %s | %s | %s | %s | %s | %s | %s |" % (
-        case, size, checks, orig, ratio("forward"), ratio("reverse"),
-        bw("original"), bw("forward"), bw("reverse"))
+    def peak(k):
+        x = t.get((k, "cold")) or t.get((k, "warm"))
+        return "%.0f%%" % x["percent_of_peak"] if x and "percent_of_peak" in x else "—"
+
+    return "| %s | 2^%s | %s | %s | %s | %s | %s |" % (
+        case, size, checks, both(micros), both(ratio("forward")),
+        both(ratio("reverse")), " / ".join(peak(k) for k in ("original", "forward", "reverse")))
 
 
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
-    print("| case | n | checks | original µs | fwd / orig | rev / orig "
-          "| original GB/s (% peak) | forward GB/s (% peak) | reverse GB/s (% peak) |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("| case | n | checks | original µs, L2 warm / cold | fwd / orig, warm / cold "
+          "| rev / orig, warm / cold | % of peak, cold: orig / fwd / rev |")
+    print("|---|---|---|---|---|---|---|")
     for p in reports(sys.argv[1:]):
         try:
             print(row(p))

@@ -9,6 +9,8 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
+
 namespace gpurun {
 
 namespace {
@@ -35,6 +37,7 @@ namespace {
   X(cuMemFree)                                                                 \
   X(cuMemcpyHtoD)                                                              \
   X(cuMemcpyDtoH)                                                              \
+  X(cuMemsetD8)                                                                \
   X(cuEventCreate)                                                             \
   X(cuEventDestroy)                                                            \
   X(cuEventRecord)                                                             \
@@ -93,6 +96,38 @@ void check(CUresult R, const char *Call) {
   if (R != CUDA_SUCCESS)
     throw CudaError(std::string(Call) + " failed: " + describe(R));
 }
+
+/// Reads 16 bytes per thread through L2 (.cg: not kept in L1). The buffer is
+/// zero, so the store never happens; it keeps ptxas from dropping the load.
+/// Reading rather than writing (nvbench memsets) leaves clean lines, so the
+/// timed kernel pays no write-back of the flush's data.
+const char *const L2FlushPtx = R"(.version 6.0
+.target sm_50
+.address_size 64
+.visible .entry irs_l2_flush(.param .u64 buf, .param .u64 n, .param .u64 sink)
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<8>;
+  ld.param.u64 %rd1, [buf];
+  ld.param.u64 %rd2, [n];
+  ld.param.u64 %rd3, [sink];
+  mov.u32 %r1, %ctaid.x;
+  mov.u32 %r2, %ntid.x;
+  mov.u32 %r3, %tid.x;
+  cvt.u64.u32 %rd4, %r3;
+  mad.wide.u32 %rd5, %r1, %r2, %rd4;
+  setp.ge.u64 %p1, %rd5, %rd2;
+  @%p1 bra DONE;
+  shl.b64 %rd6, %rd5, 4;
+  add.s64 %rd7, %rd1, %rd6;
+  ld.global.cg.v4.u32 {%r4, %r5, %r6, %r7}, [%rd7];
+  setp.eq.u32 %p2, %r4, 1;
+  @%p2 st.global.u32 [%rd3], %r5;
+DONE:
+  ret;
+}
+)";
 } // namespace
 
 bool CudaDevice::probe(std::string &Why) {
@@ -164,6 +199,31 @@ double CudaDevice::peakMemoryBandwidth() const {
                                 Dev) != CUDA_SUCCESS)
     return 0;
   return peakBytesPerSecond(ClockKHz, BusBits);
+}
+
+uint64_t CudaDevice::l2CacheBytes() const {
+  int Bytes = 0;
+  if (cu().cuDeviceGetAttribute(&Bytes, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE,
+                                Dev) != CUDA_SUCCESS)
+    return 0;
+  return static_cast<uint64_t>(std::max(Bytes, 0));
+}
+
+void CudaDevice::flushL2() {
+  if (!FlushKernel) {
+    // Twice the cache: its replacement is not strictly LRU.
+    FlushChunks = std::max<uint64_t>(2 * l2CacheBytes() / 16, 1);
+    FlushBuffer = allocate(FlushChunks * 16);
+    check(cu().cuMemsetD8(FlushBuffer, 0, FlushChunks * 16), "cuMemsetD8");
+    FlushKernel = loadKernel(L2FlushPtx, "irs_l2_flush", "the L2 flush kernel");
+  }
+  CUdeviceptr Sink = FlushBuffer;
+  std::vector<void *> Params = {&FlushBuffer, &FlushChunks, &Sink};
+  constexpr unsigned Block = 256;
+  auto Grid = static_cast<unsigned>((FlushChunks + Block - 1) / Block);
+  check(cu().cuLaunchKernel(FlushKernel, Grid, 1, 1, Block, 1, 1, 0, nullptr,
+                            Params.data(), nullptr),
+        "cuLaunchKernel (L2 flush)");
 }
 
 CUfunction CudaDevice::loadKernel(const std::string &Ptx,

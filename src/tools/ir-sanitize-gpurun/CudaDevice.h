@@ -14,6 +14,7 @@
 
 #include <cuda.h>
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -50,6 +51,12 @@ public:
   CUdeviceptr allocate(size_t Bytes);
   void upload(CUdeviceptr Dst, const HostBuffer &Src);
   void download(HostBuffer &Dst, CUdeviceptr Src);
+  /// Bytes of L2 cache the driver reports; zero when it does not say.
+  uint64_t l2CacheBytes() const;
+  /// Enqueues a kernel that reads twice the L2's size of scratch memory, so
+  /// that a launch after it finds none of its own data in L2 (timing with a
+  /// cold cache). Returns without waiting.
+  void flushL2();
   /// Launches \p Count times back to back and waits; returns the mean
   /// time of one launch in milliseconds (events around the whole batch, so
   /// that short kernels are not dominated by event overhead).
@@ -62,6 +69,9 @@ private:
   CUevent Start = nullptr, Stop = nullptr;
   std::vector<CUmodule> Modules;
   std::vector<CUdeviceptr> Allocations;
+  CUfunction FlushKernel = nullptr;
+  CUdeviceptr FlushBuffer = 0;
+  uint64_t FlushChunks = 0; ///< 16-byte chunks of FlushBuffer.
 };
 
 } // namespace gpurun

@@ -205,19 +205,31 @@ CheckResult PlanRunner::checkReverse(const BufferSet &Jv, const BufferSet &V) {
   return C;
 }
 
-Timing PlanRunner::time(KernelRole Role, unsigned Repeats) {
-  constexpr unsigned PerSample = 20;
+Timing PlanRunner::time(KernelRole Role, unsigned Repeats, bool ColdL2) {
+  // Warm: a sample is the mean of back-to-back launches. Cold: one launch
+  // after the flush, timed alone (events around it exclude the flush).
+  const unsigned PerSample = ColdL2 ? 1 : 20;
   reset({}, {});
-  launch(Role, PerSample); // warm-up: JIT, caches, clocks
+  launch(Role, PerSample); // warm-up: JIT, clocks
   std::vector<float> Ms;
-  for (unsigned I = 0; I < Repeats; ++I)
+  for (unsigned I = 0; I < Repeats; ++I) {
+    if (ColdL2)
+      Dev.flushL2();
     Ms.push_back(launch(Role, PerSample));
+  }
   std::sort(Ms.begin(), Ms.end());
-  return {Role,    Ms[Ms.size() / 2], Ms.front(),
-          Repeats, PerSample,         bytesMoved(P, Role)};
+  Timing T;
+  T.Role = Role;
+  T.ColdL2 = ColdL2;
+  T.MedianMs = Ms[Ms.size() / 2];
+  T.MinMs = Ms.front();
+  T.Samples = Repeats;
+  T.LaunchesPerSample = PerSample;
+  T.Bytes = bytesMoved(P, Role);
+  return T;
 }
 
-RunResults PlanRunner::run(unsigned Repeats) {
+RunResults PlanRunner::run(unsigned Repeats, L2Timing L2) {
   RunResults R;
   R.Device = Dev.name();
   R.PeakBytesPerSecond = Dev.peakMemoryBandwidth();
@@ -231,9 +243,13 @@ RunResults PlanRunner::run(unsigned Repeats) {
   } else {
     addSkippedDerivativeChecks(R);
   }
-  for (const auto &W : irs::Vocabulary<KernelRole>::Words)
-    if (P.launch(W.Value))
-      R.Timings.push_back(time(W.Value, Repeats));
+  for (bool Cold : {false, true}) {
+    if (L2 != L2Timing::Both && Cold != (L2 == L2Timing::Cold))
+      continue;
+    for (const auto &W : irs::Vocabulary<KernelRole>::Words)
+      if (P.launch(W.Value))
+        R.Timings.push_back(time(W.Value, Repeats, Cold));
+  }
   return R;
 }
 

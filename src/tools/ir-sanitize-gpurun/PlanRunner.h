@@ -6,7 +6,9 @@
 //           finite differences (f(x+hv) - f(x-hv)) / 2h of the primal;
 //  reverse  the reverse-mode kernel passes the dot-product test
 //           <J v, w> = <v, J^T w>;
-//  timing   median kernel times of every role over repeated launches.
+//  timing   median kernel times of every role over repeated launches, with
+//           the L2 cache warm (back-to-back launches, the buffers stay in L2
+//           when they fit) and cold (L2 flushed before each launch).
 //
 //===----------------------------------------------------------------------===//
 #ifndef IR_SANITIZE_GPURUN_PLANRUNNER_H
@@ -30,8 +32,12 @@ struct CheckResult {
   std::string Detail;   ///< One line for the table.
 };
 
+/// Which cache state the timings are taken in.
+enum class L2Timing { Warm, Cold, Both };
+
 struct Timing {
   KernelRole Role = KernelRole::Original;
+  bool ColdL2 = false;  ///< L2 flushed before every launch.
   double MedianMs = 0;
   double MinMs = 0;
   unsigned Samples = 0; ///< Timed samples (the median is over these).
@@ -51,7 +57,7 @@ struct RunResults {
 class PlanRunner {
 public:
   PlanRunner(const Plan &P, const std::string &Dir, CudaDevice &Dev);
-  RunResults run(unsigned Repeats);
+  RunResults run(unsigned Repeats, L2Timing L2 = L2Timing::Both);
 
 private:
   using BufferSet = std::map<unsigned, HostBuffer>; ///< By buffer index.
@@ -74,7 +80,7 @@ private:
   CheckResult checkPrimal();
   CheckResult checkForward(BufferSet &Jv, BufferSet &V);
   CheckResult checkReverse(const BufferSet &Jv, const BufferSet &V);
-  Timing time(KernelRole Role, unsigned Repeats);
+  Timing time(KernelRole Role, unsigned Repeats, bool ColdL2);
   /// The forward and reverse rows of a plan whose derivative checks were
   /// left out, with the plan's reason.
   void addSkippedDerivativeChecks(RunResults &R) const;

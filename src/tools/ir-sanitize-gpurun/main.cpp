@@ -35,8 +35,11 @@ then timing.
 
 options:
   --report FILE     also write the results as JSON to FILE
-  --repeats N       timing samples per kernel, each of 20 launches
+  --repeats N       timing samples per kernel and L2 state (a warm sample
+                    is the mean of 20 launches)
                     (1 to 100000, default 50)
+  --l2 STATE        time with the L2 cache warm (back-to-back launches),
+                    cold (L2 flushed before each launch) or both (default)
   --device N        CUDA device ordinal (default 0)
   --validate-only   check the plan and its PTX files, run nothing, exit 0
   --probe           exit 0 when a CUDA device is usable, 7 otherwise
@@ -59,6 +62,7 @@ enum Exit {
 struct Options {
   std::string Dir, ReportPath;
   unsigned Repeats = 50;
+  L2Timing L2 = L2Timing::Both;
   int Device = 0;
   bool Probe = false;
   bool ValidateOnly = false;
@@ -87,6 +91,16 @@ bool parseArgs(int Argc, char **Argv, Options &O, std::string &Error) {
       O.ValidateOnly = true;
     else if (A == "--report" && HasValue)
       O.ReportPath = Argv[++I];
+    else if (A == "--l2" && HasValue) {
+      std::string V = Argv[++I];
+      if (V != "warm" && V != "cold" && V != "both") {
+        Error = "bad value '" + V + "' for --l2 (warm, cold or both)";
+        return false;
+      }
+      O.L2 = V == "warm"   ? L2Timing::Warm
+             : V == "cold" ? L2Timing::Cold
+                           : L2Timing::Both;
+    }
     else if ((A == "--repeats" || A == "--device") && HasValue) {
       bool Repeats = A == "--repeats";
       long V;
@@ -174,7 +188,7 @@ int runPlan(const Options &O) {
   try {
     CudaDevice Dev(O.Device);
     PlanRunner Runner(P, O.Dir, Dev);
-    R = Runner.run(O.Repeats);
+    R = Runner.run(O.Repeats, O.L2);
   } catch (const CudaError &E) {
     return fail(Failed, planPath(O.Dir) + ": " + E.what());
   }
