@@ -251,6 +251,7 @@ Expected<DerivativeKernels> buildDerivatives(Module &M, StringRef Kernel,
   D.Reverse = makePTXSafeName(*RevFn);
   PTXOptions PTXOpts = Opts.PTX;
   PTXOpts.SinkStores = Opts.SinkDerivativeStores;
+  PTXOpts.MergeAccumulations = Opts.MergeAccumulations;
   auto PTX = compileTo(**Diff, D.Forward, "derivatives.ptx", Opts, PTXOpts);
   if (!PTX)
     return PTX.takeError();

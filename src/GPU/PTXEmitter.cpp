@@ -3,6 +3,7 @@
 
 #include "ir-sanitize/Support/ExitCodes.h"
 #include "ir-sanitize/Support/LLVMCompat.h"
+#include "ir-sanitize/Transforms/AccumulationMerging.h"
 #include "ir-sanitize/Transforms/StoreSinkVersioning.h"
 
 #include "llvm/Bitcode/BitcodeReader.h"
@@ -212,10 +213,17 @@ void optimize(Module &M, TargetMachine &TM, const PTXOptions &Opts) {
                         : Level == 1 ? OptimizationLevel::O1
                                      : OptimizationLevel::O0;
   // Last, so that the accesses it reorders are the inlined, simplified ones.
-  if (Opts.SinkStores)
-    PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM,
-                                          OptimizationLevel, auto...) {
-      MPM.addPass(createModuleToFunctionPassAdaptor(StoreSinkVersioningPass()));
+  // Merging after sinking: its test and branch would end the runs that
+  // StoreSinkVersioning reorders.
+  if (Opts.SinkStores || Opts.MergeAccumulations)
+    PB.registerOptimizerLastEPCallback([Opts](ModulePassManager &MPM,
+                                              OptimizationLevel, auto...) {
+      FunctionPassManager FPM;
+      if (Opts.SinkStores)
+        FPM.addPass(StoreSinkVersioningPass());
+      if (Opts.MergeAccumulations)
+        FPM.addPass(AccumulationMergingPass(/*ReassociateFP=*/true));
+      MPM.addPass(createModuleToFunctionPassAdaptor(std::move(FPM)));
     });
   ModulePassManager MPM = L == OptimizationLevel::O0
                               ? PB.buildO0DefaultPipeline(L)

@@ -39,6 +39,9 @@ struct GpuCheckOptions {
   /// loads and atomics before stores where this thread's addresses are
   /// disjoint, Enzyme's order otherwise. Off: Enzyme's order only.
   bool SinkDerivativeStores = true;
+  /// Merge two atomic additions into one shadow element (AccumulationMerging,
+  /// floating-point sums reassociated). Off: one atomic per accumulation.
+  bool MergeAccumulations = true;
   /// The reverse kernel leaves output-only buffers (output, not wrt)
   /// unwritten (Enzyme's dupnoneed): a gradient-only launch.
   bool DropPrimalOutputs = false;

@@ -28,6 +28,9 @@ struct PTXOptions {
   /// Run StoreSinkVersioningPass after the O-level pipeline (loads and
   /// atomics before stores where this thread's addresses are disjoint).
   bool SinkStores = false;
+  /// Then AccumulationMergingPass with floating-point reassociation: two
+  /// atomic additions into one element (an array passed twice) become one.
+  bool MergeAccumulations = false;
 };
 
 /// The lowest PTX ISA version (times ten) that supports \p Arch ("sm_90"),

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ir-sanitize/Support/LLVMCompat.h"
+#include "ir-sanitize/Transforms/AccumulationMerging.h"
 #include "ir-sanitize/Transforms/BundleNormalize.h"
 #include "ir-sanitize/Transforms/BundleRestore.h"
 #include "ir-sanitize/Transforms/KernelSplat.h"
@@ -67,12 +68,27 @@ static bool parseSplatPass(StringRef Name, ModulePassManager &MPM) {
   return true;
 }
 
+/// ir-sanitize-merge-accumulations[<reassociate-fp>].
+static bool parseMergePass(StringRef Name, FunctionPassManager &FPM) {
+  std::optional<StringRef> Params =
+      passParameters(Name, "ir-sanitize-merge-accumulations");
+  if (!Params)
+    return false;
+  if (!Params->empty() && *Params != "reassociate-fp") {
+    errs() << "ir-sanitize-merge-accumulations: unknown parameter '" << *Params
+           << "' (expected reassociate-fp)\n";
+    return false;
+  }
+  FPM.addPass(irs::AccumulationMergingPass(!Params->empty()));
+  return true;
+}
+
 static void registerPasses(PassBuilder &PB) {
   PB.registerPipelineParsingCallback(
       [](StringRef Name, FunctionPassManager &FPM,
          ArrayRef<PassBuilder::PipelineElement>) {
         if (Name != "ir-sanitize-store-sink-versioning")
-          return false;
+          return parseMergePass(Name, FPM);
         FPM.addPass(irs::StoreSinkVersioningPass());
         return true;
       });

@@ -40,6 +40,7 @@ struct GpuCheckOptions {
   unsigned EnzymeTimeout = 300;
   bool NoRun = false;
   std::string DerivativeOrder = "versioned";
+  std::string Accumulation = "merged";
   bool DropPrimalOutputs = false;
 };
 
@@ -81,6 +82,13 @@ void GpuCheckCommand::addOptions(CLI::App &App) {
                  "generated: Enzyme's order")
       ->check(CLI::IsMember({"versioned", "generated"}))
       ->type_name("ORDER");
+  App.add_option("--accumulation", O.Accumulation,
+                 "merged (default): two atomic additions into one element of "
+                 "a shadow (an array passed twice) become one, their sum "
+                 "reassociated; separate: one atomic per accumulation, as "
+                 "Enzyme emits them")
+      ->check(CLI::IsMember({"merged", "separate"}))
+      ->type_name("HOW");
   App.add_flag("--drop-primal-outputs", O.DropPrimalOutputs,
                "the reverse kernel need not write output-only buffers "
                "(enzyme_dupnoneed): a gradient-only launch");
@@ -130,6 +138,7 @@ Expected<std::string> GpuCheckCommand::prepare() {
   Build.Options.PTX.PTXVersion = O.PTXVersion;
   Build.Options.EnzymeTimeoutSeconds = O.EnzymeTimeout;
   Build.Options.SinkDerivativeStores = O.DerivativeOrder == "versioned";
+  Build.Options.MergeAccumulations = O.Accumulation == "merged";
   Build.Options.DropPrimalOutputs = O.DropPrimalOutputs;
   Build.Options.Progress = [&](const std::string &Line) {
     if (!Opts.Quiet)

@@ -1,0 +1,153 @@
+//===- AccumulationMerging.cpp - One atomic per element, not two ----------===//
+#include "ir-sanitize/Transforms/AccumulationMerging.h"
+
+#include "llvm/Analysis/AliasAnalysis.h"
+#include "llvm/Analysis/MemoryLocation.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+
+using namespace llvm;
+
+namespace irs {
+namespace {
+
+/// Operations where op(op(v, a), b) == op(v, a + b): exactly for integers,
+/// up to rounding for floating point.
+bool isAccumulation(const AtomicRMWInst &A, bool ReassociateFP) {
+  if (A.isVolatile() || A.getOrdering() != AtomicOrdering::Monotonic)
+    return false;
+  switch (A.getOperation()) {
+  case AtomicRMWInst::Add:
+  case AtomicRMWInst::Sub:
+    return true;
+  case AtomicRMWInst::FAdd:
+  case AtomicRMWInst::FSub:
+    return ReassociateFP;
+  default:
+    return false;
+  }
+}
+
+bool touchesMemory(const Instruction &I) {
+  return I.mayReadOrWriteMemory() || I.mayHaveSideEffects() ||
+         I.isTerminator() || isa<PHINode>(I);
+}
+
+/// The next instruction after \p A that touches memory, if it is an
+/// accumulation \p A can absorb: same operation, type, ordering and scope,
+/// and its old value unused.
+AtomicRMWInst *partnerOf(AtomicRMWInst &A) {
+  Instruction *I = A.getNextNode();
+  while (I && !touchesMemory(*I))
+    I = I->getNextNode();
+  auto *B = dyn_cast_or_null<AtomicRMWInst>(I);
+  if (!B || !B->use_empty() || B->isVolatile() ||
+      B->getOperation() != A.getOperation() ||
+      B->getOrdering() != A.getOrdering() ||
+      B->getSyncScopeID() != A.getSyncScopeID() ||
+      B->getType() != A.getType() ||
+      B->getPointerOperand()->getType() != A.getPointerOperand()->getType())
+    return nullptr;
+  return B;
+}
+
+/// Moves what \p B's operands are computed from, where that lies between
+/// \p A and \p B, above \p A; false (nothing moved) when it uses \p A.
+bool hoistOperands(AtomicRMWInst &A, AtomicRMWInst &B) {
+  SmallVector<Instruction *, 8> Needed; // in block order
+  SmallPtrSet<Instruction *, 8> Between;
+  for (Instruction *I = A.getNextNode(); I != &B; I = I->getNextNode())
+    Between.insert(I);
+  SmallVector<Value *, 8> Work(B.operands());
+  SmallPtrSet<Instruction *, 8> Seen;
+  while (!Work.empty()) {
+    auto *I = dyn_cast<Instruction>(Work.pop_back_val());
+    if (I == &A)
+      return false;
+    if (!I || !Between.count(I) || !Seen.insert(I).second)
+      continue;
+    Needed.push_back(I);
+    append_range(Work, I->operands());
+  }
+  sort(Needed, [](Instruction *X, Instruction *Y) { return X->comesBefore(Y); });
+  for (Instruction *I : Needed)
+    I->moveBefore(&A);
+  return true;
+}
+
+/// a + b in the operation's own arithmetic (sub and fsub accumulate a sum).
+Value *combined(IRBuilder<> &Builder, AtomicRMWInst &A, AtomicRMWInst &B) {
+  Value *X = A.getValOperand(), *Y = B.getValOperand();
+  bool FP = A.getOperation() == AtomicRMWInst::FAdd ||
+            A.getOperation() == AtomicRMWInst::FSub;
+  return FP ? Builder.CreateFAdd(X, Y, "accumulated")
+            : Builder.CreateAdd(X, Y, "accumulated");
+}
+
+/// A takes B's value where their addresses are equal; B runs only where
+/// they are not. Returns the block after both.
+BasicBlock *mergeGuarded(AtomicRMWInst &A, AtomicRMWInst &B) {
+  IRBuilder<> Builder(&A);
+  Value *Same = Builder.CreateICmpEQ(A.getPointerOperand(),
+                                     B.getPointerOperand(), "same.element");
+  Value *Sum = combined(Builder, A, B);
+  A.setOperand(1, Builder.CreateSelect(Same, Sum, A.getValOperand()));
+  BasicBlock *Pre = A.getParent();
+  BasicBlock *Second =
+      SplitBlock(Pre, &B, static_cast<DominatorTree *>(nullptr), nullptr,
+                 nullptr, Pre->getName() + ".second");
+  BasicBlock *Join =
+      SplitBlock(Second, B.getNextNode(), static_cast<DominatorTree *>(nullptr),
+                 nullptr, nullptr, Pre->getName() + ".merged");
+  Instruction *OldBr = Pre->getTerminator();
+  BranchInst::Create(Join, Second, Same, OldBr);
+  OldBr->eraseFromParent();
+  return Join;
+}
+
+/// Merges the pairs in \p BB; returns the block after a guarded merge (the
+/// rest of \p BB, to go on with), or null at the block's end.
+BasicBlock *mergeInBlock(BasicBlock &BB, bool ReassociateFP, AAResults &AA,
+                         AccumulationMergingStats &Stats) {
+  for (Instruction *I = &BB.front(); I; I = I->getNextNode()) {
+    auto *A = dyn_cast<AtomicRMWInst>(I);
+    if (!A || !isAccumulation(*A, ReassociateFP))
+      continue;
+    while (AtomicRMWInst *B = partnerOf(*A)) {
+      AliasResult AR =
+          AA.alias(MemoryLocation::get(A), MemoryLocation::get(B));
+      if (AR == AliasResult::NoAlias || !hoistOperands(*A, *B))
+        break;
+      if (AR != AliasResult::MustAlias) {
+        ++Stats.Guarded;
+        return mergeGuarded(*A, *B);
+      }
+      IRBuilder<> Builder(A);
+      A->setOperand(1, combined(Builder, *A, *B));
+      B->eraseFromParent();
+      ++Stats.Merged; // and A may absorb the next one too
+    }
+  }
+  return nullptr;
+}
+
+} // namespace
+
+PreservedAnalyses AccumulationMergingPass::run(Function &F,
+                                               FunctionAnalysisManager &FAM) {
+  AccumulationMergingStats Local;
+  AccumulationMergingStats &S = Stats ? *Stats : Local;
+  unsigned Before = S.Merged + S.Guarded;
+  AAResults &AA = FAM.getResult<AAManager>(F);
+  SmallVector<BasicBlock *, 16> Blocks;
+  for (BasicBlock &BB : F)
+    Blocks.push_back(&BB);
+  for (BasicBlock *BB : Blocks)
+    while (BB)
+      BB = mergeInBlock(*BB, ReassociateFP, AA, S);
+  return S.Merged + S.Guarded == Before ? PreservedAnalyses::all()
+                                        : PreservedAnalyses::none();
+}
+
+} // namespace irs
