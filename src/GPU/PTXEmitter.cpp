@@ -216,15 +216,15 @@ void optimize(Module &M, TargetMachine &TM, const PTXOptions &Opts) {
   // Merging after sinking: its test and branch would end the runs that
   // StoreSinkVersioning reorders.
   if (Opts.SinkStores || Opts.MergeAccumulations)
-    PB.registerOptimizerLastEPCallback([Opts](ModulePassManager &MPM,
-                                              OptimizationLevel, auto...) {
-      FunctionPassManager FPM;
-      if (Opts.SinkStores)
-        FPM.addPass(StoreSinkVersioningPass());
-      if (Opts.MergeAccumulations)
-        FPM.addPass(AccumulationMergingPass(/*ReassociateFP=*/true));
-      MPM.addPass(createModuleToFunctionPassAdaptor(std::move(FPM)));
-    });
+    PB.registerOptimizerLastEPCallback(
+        [Opts](ModulePassManager &MPM, OptimizationLevel, auto...) {
+          FunctionPassManager FPM;
+          if (Opts.SinkStores)
+            FPM.addPass(StoreSinkVersioningPass());
+          if (Opts.MergeAccumulations)
+            FPM.addPass(AccumulationMergingPass(/*ReassociateFP=*/true));
+          MPM.addPass(createModuleToFunctionPassAdaptor(std::move(FPM)));
+        });
   ModulePassManager MPM = L == OptimizationLevel::O0
                               ? PB.buildO0DefaultPipeline(L)
                               : PB.buildPerModuleDefaultPipeline(L);

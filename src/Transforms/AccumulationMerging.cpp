@@ -70,9 +70,10 @@ bool hoistOperands(AtomicRMWInst &A, AtomicRMWInst &B) {
     Needed.push_back(I);
     append_range(Work, I->operands());
   }
-  sort(Needed, [](Instruction *X, Instruction *Y) { return X->comesBefore(Y); });
+  sort(Needed,
+       [](Instruction *X, Instruction *Y) { return X->comesBefore(Y); });
   for (Instruction *I : Needed)
-    I->moveBefore(&A);
+    I->moveBefore(*A.getParent(), A.getIterator());
   return true;
 }
 
@@ -100,9 +101,8 @@ BasicBlock *mergeGuarded(AtomicRMWInst &A, AtomicRMWInst &B) {
   BasicBlock *Join =
       SplitBlock(Second, B.getNextNode(), static_cast<DominatorTree *>(nullptr),
                  nullptr, nullptr, Pre->getName() + ".merged");
-  Instruction *OldBr = Pre->getTerminator();
-  BranchInst::Create(Join, Second, Same, OldBr);
-  OldBr->eraseFromParent();
+  Pre->getTerminator()->eraseFromParent();
+  BranchInst::Create(Join, Second, Same, Pre);
   return Join;
 }
 
@@ -115,8 +115,7 @@ BasicBlock *mergeInBlock(BasicBlock &BB, bool ReassociateFP, AAResults &AA,
     if (!A || !isAccumulation(*A, ReassociateFP))
       continue;
     while (AtomicRMWInst *B = partnerOf(*A)) {
-      AliasResult AR =
-          AA.alias(MemoryLocation::get(A), MemoryLocation::get(B));
+      AliasResult AR = AA.alias(MemoryLocation::get(A), MemoryLocation::get(B));
       if (AR == AliasResult::NoAlias || !hoistOperands(*A, *B))
         break;
       if (AR != AliasResult::MustAlias) {

@@ -37,7 +37,7 @@ enum class L2Timing { Warm, Cold, Both };
 
 struct Timing {
   KernelRole Role = KernelRole::Original;
-  bool ColdL2 = false;  ///< L2 flushed before every launch.
+  bool ColdL2 = false; ///< L2 flushed before every launch.
   double MedianMs = 0;
   double MinMs = 0;
   unsigned Samples = 0; ///< Timed samples (the median is over these).

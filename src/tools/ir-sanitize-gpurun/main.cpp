@@ -100,8 +100,7 @@ bool parseArgs(int Argc, char **Argv, Options &O, std::string &Error) {
       O.L2 = V == "warm"   ? L2Timing::Warm
              : V == "cold" ? L2Timing::Cold
                            : L2Timing::Both;
-    }
-    else if ((A == "--repeats" || A == "--device") && HasValue) {
+    } else if ((A == "--repeats" || A == "--device") && HasValue) {
       bool Repeats = A == "--repeats";
       long V;
       if (!parseInt(Argv[++I], Repeats ? 1 : 0, Repeats ? 100000 : INT_MAX,
