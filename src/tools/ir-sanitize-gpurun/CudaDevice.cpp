@@ -211,8 +211,10 @@ uint64_t CudaDevice::l2CacheBytes() const {
 
 void CudaDevice::flushL2() {
   if (!FlushKernel) {
-    // Twice the cache: its replacement is not strictly LRU.
-    FlushChunks = std::max<uint64_t>(2 * l2CacheBytes() / 16, 1);
+    // Twice the cache: its replacement is not strictly LRU. A driver that
+    // does not say gets 512 MiB, more than any L2 so far.
+    uint64_t L2 = l2CacheBytes();
+    FlushChunks = (L2 ? 2 * L2 : uint64_t(512) << 20) / 16;
     FlushBuffer = allocate(FlushChunks * 16);
     check(cu().cuMemsetD8(FlushBuffer, 0, FlushChunks * 16), "cuMemsetD8");
     FlushKernel = loadKernel(L2FlushPtx, "irs_l2_flush", "the L2 flush kernel");
