@@ -57,7 +57,11 @@ run_case() {
   # in whichever form a process-wide flag says (the command keeps the
   # input's form; LLVM-C prints records); llvm-dis prints records from both,
   # and that spelling is all the round trip changes.
-  for f in sanitized.ll restored.ll; do
+  # The derivative-access passes, through the installed opt plugin.
+  "$llvm_bin/opt" -load-pass-plugin="$W/prefix/lib/IRSanitize.so" -S "$c/restored.ll" \
+    -passes='function(ir-sanitize-store-sink-versioning,ir-sanitize-merge-accumulations<reassociate-fp>)' \
+    -o "$cli/accesses.ll"
+  for f in sanitized.ll restored.ll accesses.ll; do
     "$llvm_bin/llvm-as" "$c/$f" -o - | "$llvm_bin/llvm-dis" -o "$c/$f.dis"
     "$llvm_bin/llvm-as" "$cli/$f" -o - | "$llvm_bin/llvm-dis" -o "$cli/$f.dis"
     same "$name/$f" "$c/$f.dis" "$cli/$f.dis"

@@ -7,7 +7,8 @@
  * IRSNormalizeBundles with POLICY (report.json), IRSSplatKernels of every
  * kernel (manifest.json, and sanitized.ll: the module as it is now),
  * host-side repacking of each splatted kernel's arguments from the manifest
- * (repack.txt), IRSRestoreBundles (restore.json, restored.ll). With --time
+ * (repack.txt), IRSRestoreBundles (restore.json, restored.ll),
+ * IRSOptimizeDerivativeAccesses (accesses.json, accesses.ll). With --time
  * it only parses, normalises and prints the wall and CPU seconds that
  * IRSNormalizeBundles took (scripts/bench-capi.sh). */
 #include "ir-sanitize-c/IRSanitize.h"
@@ -194,6 +195,13 @@ int main(int argc, char **argv) {
   writeFile("restore.json", JSON);
   IRSDisposeString(JSON);
   writeModule(M, "restored.ll");
+
+  /* What a host runs on an optimised derivative before code generation. */
+  S = IRSOptimizeDerivativeAccesses(M, NULL, &JSON, &Msg);
+  JSON = expectJSON("IRSOptimizeDerivativeAccesses", S, JSON, Msg);
+  writeFile("accesses.json", JSON);
+  IRSDisposeString(JSON);
+  writeModule(M, "accesses.ll");
 
   /* Bad input comes back as a status and a message, never an abort. */
   S = IRSSplatKernels(M, "no_such_kernel", &JSON, &Msg);

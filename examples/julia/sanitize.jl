@@ -37,6 +37,8 @@ function irs_call(f::Symbol, args...)
         ccall((:IRSSplatKernels, libirs), Cint, (LLVM.API.LLVMModuleRef, Ptr{Cchar}, Ptr{Ptr{Cchar}}, Ptr{Ptr{Cchar}}), args..., out, msg)
     elseif f === :IRSRestoreBundles
         ccall((:IRSRestoreBundles, libirs), Cint, (LLVM.API.LLVMModuleRef, Ptr{Ptr{Cchar}}, Ptr{Ptr{Cchar}}), args..., out, msg)
+    elseif f === :IRSOptimizeDerivativeAccesses
+        ccall((:IRSOptimizeDerivativeAccesses, libirs), Cint, (LLVM.API.LLVMModuleRef, Ptr{Cchar}, Ptr{Ptr{Cchar}}, Ptr{Ptr{Cchar}}), args..., out, msg)
     end
     json = out[] == C_NULL ? nothing : unsafe_string(out[])
     err = msg[] == C_NULL ? "" : unsafe_string(msg[])
@@ -84,7 +86,9 @@ function sanitize!(mod::LLVM.Module; policy = "")
     end
     # ... Enzyme runs here, on the same module ...
     _, restored = irs_call(:IRSRestoreBundles, ref)
-    return (; check, report, manifest, restored)
+    # ... GPUCompiler optimises the derivative here; then, before codegen:
+    _, accesses = irs_call(:IRSOptimizeDerivativeAccesses, ref, C_NULL)
+    return (; check, report, manifest, restored, accesses)
 end
 
 # Usage:

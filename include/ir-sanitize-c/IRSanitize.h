@@ -29,8 +29,9 @@
 extern "C" {
 #endif
 
-/** The version of this interface; bumped when a signature changes. */
-#define IRS_C_API_VERSION 1
+/** The version of this interface; bumped when an entry point is added or a
+ *  signature changes (2: IRSOptimizeDerivativeAccesses). */
+#define IRS_C_API_VERSION 2
 
 /** Status codes; the values are the command line's exit codes. */
 typedef enum {
@@ -91,6 +92,21 @@ IRSStatus IRSCheck(LLVMModuleRef M, const char *Options, char **OutFindingsJSON,
  *  from it (see examples/julia). */
 IRSStatus IRSSplatKernels(LLVMModuleRef M, const char *KernelName,
                           char **OutManifestJSON, char **ErrorMessage);
+
+/** Makes GPU derivative kernels faster after Enzyme and the host's own
+ *  optimisation pipeline, before code generation (what `ir-sanitize
+ *  gpu-check` does to its derivatives): in every function, loads and atomics
+ *  before stores where this thread's addresses are disjoint, checked at run
+ *  time (StoreSinkVersioning), then two atomic additions into one element
+ *  made one (AccumulationMerging; floating-point sums reassociated). Options:
+ *  NULL / "" for both, or ';'-separated `order=versioned|generated`
+ *  (generated: no reordering) and `accumulation=merged|separate`. The result
+ *  is {"versioned":N,"reordered":N,"address_checks":N,"joined_branches":N,
+ *  "merged_accumulations":N,"guarded_merges":N}. The module is verified
+ *  before (IRSStatusBadInput) and after (IRSStatusVerifierFailed). */
+IRSStatus IRSOptimizeDerivativeAccesses(LLVMModuleRef M, const char *Options,
+                                        char **OutStatsJSON,
+                                        char **ErrorMessage);
 
 #ifdef __cplusplus
 }

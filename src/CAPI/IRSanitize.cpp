@@ -14,6 +14,7 @@
 #include "ir-sanitize/Support/BundlePolicy.h"
 #include "ir-sanitize/Support/ExitCodes.h"
 #include "ir-sanitize/Transforms/BundleRestore.h"
+#include "ir-sanitize/Transforms/DerivativeAccesses.h"
 #include "ir-sanitize/Transforms/KernelSplat.h"
 
 #include "llvm/ADT/StringSet.h"
@@ -204,6 +205,25 @@ Expected<BundleScope> parseCheckOptions(StringRef Options) {
   return Scope;
 }
 
+/// "order=versioned|generated;accumulation=merged|separate".
+Expected<DerivativeAccessOptions> parseDerivativeOptions(StringRef Options) {
+  DerivativeAccessOptions Opts;
+  SmallVector<StringRef, 2> Settings;
+  Options.split(Settings, ';', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  for (StringRef Setting : Settings) {
+    if (Setting == "order=versioned" || Setting == "order=generated")
+      Opts.SinkStores = Setting == "order=versioned";
+    else if (Setting == "accumulation=merged" ||
+             Setting == "accumulation=separate")
+      Opts.MergeAccumulations = Setting == "accumulation=merged";
+    else
+      return usage("IRSOptimizeDerivativeAccesses: unknown option '" + Setting +
+                   "' (expected order=versioned|generated or "
+                   "accumulation=merged|separate)");
+  }
+  return Opts;
+}
+
 } // namespace
 
 extern "C" {
@@ -300,6 +320,32 @@ IRSStatus IRSSplatKernels(LLVMModuleRef MRef, const char *KernelName,
   raw_string_ostream OS(JSON);
   Manifest->printFile(OS);
   return succeed(IRSStatusOk, OS.str(), OutManifestJSON, ErrorMessage);
+}
+
+IRSStatus IRSOptimizeDerivativeAccesses(LLVMModuleRef MRef, const char *Options,
+                                        char **OutStatsJSON,
+                                        char **ErrorMessage) {
+  Expected<Module *> M =
+      moduleArg(MRef, OutStatsJSON, "IRSOptimizeDerivativeAccesses");
+  if (!M)
+    return fail(M.takeError(), OutStatsJSON, ErrorMessage);
+  Expected<DerivativeAccessOptions> Opts =
+      parseDerivativeOptions(Options ? Options : "");
+  if (!Opts)
+    return fail(Opts.takeError(), OutStatsJSON, ErrorMessage);
+  if (Error E = verifyInput(**M))
+    return fail(std::move(E), OutStatsJSON, ErrorMessage);
+  DerivativeAccessStats Stats = optimizeDerivativeAccesses(**M, *Opts);
+  if (Error E = verifyOutput(**M))
+    return fail(std::move(E), OutStatsJSON, ErrorMessage);
+  json::Object Doc{{"versioned", Stats.Sink.Versioned},
+                   {"reordered", Stats.Sink.Reordered},
+                   {"address_checks", Stats.Sink.Checks},
+                   {"joined_branches", Stats.Sink.Joined},
+                   {"merged_accumulations", Stats.Merge.Merged},
+                   {"guarded_merges", Stats.Merge.Guarded}};
+  return succeed(IRSStatusOk, toJSONText(std::move(Doc)), OutStatsJSON,
+                 ErrorMessage);
 }
 
 } // extern "C"

@@ -3,8 +3,7 @@
 
 #include "ir-sanitize/Support/ExitCodes.h"
 #include "ir-sanitize/Support/LLVMCompat.h"
-#include "ir-sanitize/Transforms/AccumulationMerging.h"
-#include "ir-sanitize/Transforms/StoreSinkVersioning.h"
+#include "ir-sanitize/Transforms/DerivativeAccesses.h"
 
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Config/llvm-config.h"
@@ -213,16 +212,12 @@ void optimize(Module &M, TargetMachine &TM, const PTXOptions &Opts) {
                         : Level == 1 ? OptimizationLevel::O1
                                      : OptimizationLevel::O0;
   // Last, so that the accesses it reorders are the inlined, simplified ones.
-  // Merging after sinking: its test and branch would end the runs that
-  // StoreSinkVersioning reorders.
   if (Opts.SinkStores || Opts.MergeAccumulations)
     PB.registerOptimizerLastEPCallback(
         [Opts](ModulePassManager &MPM, OptimizationLevel, auto...) {
           FunctionPassManager FPM;
-          if (Opts.SinkStores)
-            FPM.addPass(StoreSinkVersioningPass());
-          if (Opts.MergeAccumulations)
-            FPM.addPass(AccumulationMergingPass(/*ReassociateFP=*/true));
+          addDerivativeAccessPasses(FPM,
+                                    {Opts.SinkStores, Opts.MergeAccumulations});
           MPM.addPass(createModuleToFunctionPassAdaptor(std::move(FPM)));
         });
   ModulePassManager MPM = L == OptimizationLevel::O0

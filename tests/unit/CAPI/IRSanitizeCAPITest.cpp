@@ -286,3 +286,90 @@ TEST_CASE("C API: calls on modules of different contexts run concurrently",
   for (const auto &G : Got)
     CHECK(G == Expected);
 }
+
+namespace {
+
+Call optimizeDerivatives(LLVMModuleRef M, const char *Options) {
+  char *Out = nullptr, *Msg = nullptr;
+  IRSStatus S = IRSOptimizeDerivativeAccesses(M, Options, &Out, &Msg);
+  return take(S, Out, Msg);
+}
+
+/// The reverse of dest = x + x after O2: store dest, read and clear d_dest,
+/// accumulate twice into d_x through two parameters (x passed twice).
+const char *const ReverseOfSelfAdd = R"(
+target triple = "nvptx64-nvidia-cuda"
+define void @rev(ptr addrspace(1) %x, ptr addrspace(1) %dest,
+                 ptr addrspace(1) %ddest, ptr addrspace(1) %dx1,
+                 ptr addrspace(1) %dx2, i64 %i) {
+  %xa = getelementptr inbounds float, ptr addrspace(1) %x, i64 %i
+  %v = load float, ptr addrspace(1) %xa
+  %s = fadd float %v, %v
+  %da = getelementptr inbounds float, ptr addrspace(1) %dest, i64 %i
+  store float %s, ptr addrspace(1) %da
+  %dda = getelementptr inbounds float, ptr addrspace(1) %ddest, i64 %i
+  %g = load float, ptr addrspace(1) %dda
+  store float 0.0, ptr addrspace(1) %dda
+  %p = getelementptr inbounds float, ptr addrspace(1) %dx1, i64 %i
+  %q = getelementptr inbounds float, ptr addrspace(1) %dx2, i64 %i
+  %a = atomicrmw fadd ptr addrspace(1) %p, float %g monotonic
+  %b = atomicrmw fadd ptr addrspace(1) %q, float %g monotonic
+  ret void
+}
+)";
+
+size_t occurrences(const std::string &Text, const std::string &What) {
+  size_t N = 0;
+  for (size_t At = Text.find(What); At != std::string::npos;
+       At = Text.find(What, At + 1))
+    ++N;
+  return N;
+}
+
+} // namespace
+
+TEST_CASE("C API: derivative accesses reordered and accumulations merged",
+          "[CAPI]") {
+  LLVMContext Ctx;
+  SECTION("both by default") {
+    std::unique_ptr<Module> M = test::parseModule(Ctx, ReverseOfSelfAdd);
+    Call C = optimizeDerivatives(wrap(M.get()), nullptr);
+    REQUIRE(C.Status == IRSStatusOk);
+    json::Object Doc = C.doc();
+    CHECK(Doc.getInteger("versioned") == 1);
+    CHECK(*Doc.getInteger("address_checks") > 0);
+    // The fast and the ordered copy each get their pair merged.
+    CHECK(Doc.getInteger("guarded_merges") == 2);
+    std::string Text = printed(wrap(M.get()));
+    CHECK(occurrences(Text, "icmp eq ptr addrspace(1)") == 2);
+    CHECK(occurrences(Text, "atomicrmw fadd") == 4);
+  }
+  SECTION("each can be left out") {
+    std::unique_ptr<Module> M = test::parseModule(Ctx, ReverseOfSelfAdd);
+    Call C = optimizeDerivatives(wrap(M.get()),
+                                 "order=generated;accumulation=merged");
+    REQUIRE(C.Status == IRSStatusOk);
+    CHECK(C.doc().getInteger("versioned") == 0);
+    CHECK(C.doc().getInteger("guarded_merges") == 1);
+    std::unique_ptr<Module> M2 = test::parseModule(Ctx, ReverseOfSelfAdd);
+    std::string Before = printed(wrap(M2.get()));
+    C = optimizeDerivatives(wrap(M2.get()),
+                            "order=generated;accumulation=separate");
+    REQUIRE(C.Status == IRSStatusOk);
+    CHECK(printed(wrap(M2.get())) == Before);
+  }
+  SECTION("bad options and broken modules are refused untouched") {
+    std::unique_ptr<Module> M = test::parseModule(Ctx, ReverseOfSelfAdd);
+    std::string Before = printed(wrap(M.get()));
+    Call C = optimizeDerivatives(wrap(M.get()), "accumulation=fused");
+    CHECK(C.Status == IRSStatusUsage);
+    CHECK_FALSE(C.HasJSON);
+    CHECK(C.Message.find("unknown option 'accumulation=fused'") !=
+          std::string::npos);
+    std::unique_ptr<Module> Broken = brokenBundledCall(Ctx);
+    CHECK(optimizeDerivatives(wrap(Broken.get()), "").Status ==
+          IRSStatusBadInput);
+    CHECK(printed(wrap(M.get())) == Before);
+    CHECK(optimizeDerivatives(nullptr, "").Status == IRSStatusUsage);
+  }
+}

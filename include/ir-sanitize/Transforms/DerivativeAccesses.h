@@ -1,0 +1,46 @@
+//===- DerivativeAccesses.h - The passes for derivative kernels -*- C++ -*-===//
+//
+// The two passes that make Enzyme's GPU derivative kernels run near the
+// memory-bandwidth limit, in the order they must run: StoreSinkVersioning
+// (loads and atomics before stores where this thread's addresses are
+// disjoint), then AccumulationMerging (one atomic where two accumulate into
+// one element). gpu-check adds them at the end of its default<O2> pipeline;
+// a host that compiles derivatives itself (GPUCompiler through the C API's
+// IRSOptimizeDerivativeAccesses) runs them on the optimised module.
+//
+//===----------------------------------------------------------------------===//
+#ifndef IR_SANITIZE_TRANSFORMS_DERIVATIVEACCESSES_H
+#define IR_SANITIZE_TRANSFORMS_DERIVATIVEACCESSES_H
+
+#include "ir-sanitize/Transforms/AccumulationMerging.h"
+#include "ir-sanitize/Transforms/StoreSinkVersioning.h"
+
+#include "llvm/IR/PassManager.h"
+
+namespace irs {
+
+struct DerivativeAccessOptions {
+  bool SinkStores = true;         ///< StoreSinkVersioning.
+  bool MergeAccumulations = true; ///< AccumulationMerging, reassociating.
+};
+
+struct DerivativeAccessStats {
+  StoreSinkStats Sink;
+  AccumulationMergingStats Merge;
+};
+
+/// Adds the passes \p Opts asks for to \p FPM; \p Stats, when given, must
+/// outlive the pass manager's runs.
+void addDerivativeAccessPasses(llvm::FunctionPassManager &FPM,
+                               const DerivativeAccessOptions &Opts,
+                               DerivativeAccessStats *Stats = nullptr);
+
+/// Runs them on every function \p M defines, with LLVM's default alias
+/// analysis; \p M should already be optimised (the runs they reorder are the
+/// inlined, simplified ones).
+DerivativeAccessStats optimizeDerivativeAccesses(
+    llvm::Module &M, const DerivativeAccessOptions &Opts);
+
+} // namespace irs
+
+#endif
