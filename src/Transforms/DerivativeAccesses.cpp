@@ -20,8 +20,8 @@ void addDerivativeAccessPasses(FunctionPassManager &FPM,
                                         Stats ? &Stats->Merge : nullptr));
 }
 
-DerivativeAccessStats optimizeDerivativeAccesses(
-    Module &M, const DerivativeAccessOptions &Opts) {
+DerivativeAccessStats
+optimizeDerivativeAccesses(Module &M, const DerivativeAccessOptions &Opts) {
   DerivativeAccessStats Stats;
   LoopAnalysisManager LAM;
   FunctionAnalysisManager FAM;

@@ -38,8 +38,9 @@ void addDerivativeAccessPasses(llvm::FunctionPassManager &FPM,
 /// Runs them on every function \p M defines, with LLVM's default alias
 /// analysis; \p M should already be optimised (the runs they reorder are the
 /// inlined, simplified ones).
-DerivativeAccessStats optimizeDerivativeAccesses(
-    llvm::Module &M, const DerivativeAccessOptions &Opts);
+DerivativeAccessStats
+optimizeDerivativeAccesses(llvm::Module &M,
+                           const DerivativeAccessOptions &Opts);
 
 } // namespace irs
 
