@@ -10,11 +10,8 @@
 # with its line-format predecessor, from the same kernels.
 set -euo pipefail
 plan=$1 out=$2
-# The reverse kernel's entry and PTX file.
-read -r rev ptx < <(python3 -c 'import json, sys
-for k in json.load(open(sys.argv[1]))["kernels"]:
-    if k["role"] == "reverse": print(k["entry"], k["ptx"])' "$plan/plan.json")
-[ -n "${ptx:-}" ] || { echo "$plan/plan.json has no reverse kernel" >&2; exit 2; }
+. "$(dirname "$0")/plan-lib.sh"
+reverse_kernel "$plan" # sets rev, ptx
 rm -rf "$out" && cp -r "$plan" "$out"
 # The version branch is the reverse kernel's only negated-predicate branch.
 sed -i "/^.visible .entry $rev(/,/^}/{/^\t@!%p[0-9]* bra/d}" "$out/$ptx"

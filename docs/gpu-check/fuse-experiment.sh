@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The experiment behind docs/gpu-check/README.md's "two accumulations into
 # one element": a plan of a fixture that passes the same array twice
-# (bcast_add_1d_self, bcast_neg_sub_nested), whose reverse kernel's fast
+# (bcast_add_1d_self, bcast_neg_sub_nested), prepared with
+# --accumulation=separate (the default now merges them), whose reverse kernel's fast
 # version accumulates twice into one element of the shadow
 # (`atom.add [p], g; atom.add [q], g` with p == q at run time), copied:
 #   unfused  as generated
@@ -12,10 +13,8 @@
 #   then: ir-sanitize-gpurun OUTDIR/<variant> on the GPU machine
 set -euo pipefail
 plan=$1 out=$2
-read -r rev ptx < <(python3 -c 'import json, sys
-for k in json.load(open(sys.argv[1]))["kernels"]:
-    if k["role"] == "reverse": print(k["entry"], k["ptx"])' "$plan/plan.json")
-[ -n "${ptx:-}" ] || { echo "$plan/plan.json has no reverse kernel" >&2; exit 2; }
+. "$(dirname "$0")/plan-lib.sh"
+reverse_kernel "$plan" # sets rev, ptx
 mkdir -p "$out"
 for v in unfused fused; do rm -rf "${out:?}/$v"; cp -r "$plan" "$out/$v"; done
 python3 - "$out/fused/$ptx" "$rev" <<'PY'

@@ -22,11 +22,8 @@ set -euo pipefail
 plan=$1 out=$2
 n=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["launch"].get("threads", ""))' "$plan/plan.json")
 [ -n "$n" ] && [ $((n & (n - 1))) -eq 0 ] || { echo "need a power-of-two thread count" >&2; exit 2; }
-# The reverse kernel's entry and PTX file.
-read -r rev ptx < <(python3 -c 'import json, sys
-for k in json.load(open(sys.argv[1]))["kernels"]:
-    if k["role"] == "reverse": print(k["entry"], k["ptx"])' "$plan/plan.json")
-[ -n "${ptx:-}" ] || { echo "$plan/plan.json has no reverse kernel" >&2; exit 2; }
+. "$(dirname "$0")/plan-lib.sh"
+reverse_kernel "$plan" # sets rev, ptx
 variant() { # NAME SED-SCRIPT (applied to the reverse kernel only)
   rm -rf "${out:?}/$1"
   cp -r "$plan" "$out/$1"

@@ -8,6 +8,7 @@
 #include "ir-sanitize/Enzyme/EnzymeRunner.h"
 #include "ir-sanitize/Enzyme/PluginLocator.h"
 #include "ir-sanitize/GPU/ArgumentPacking.h"
+#include "ir-sanitize/Support/AnalysisManagers.h"
 #include "ir-sanitize/Support/ExitCodes.h"
 #include "ir-sanitize/Support/ModuleIO.h"
 #include "ir-sanitize/Transforms/KernelSplat.h"
@@ -95,21 +96,13 @@ ActivityMap withoutPrimalOutputs(ActivityMap A, const KernelManifest &K,
 /// the aggregate also holds an active pointer. Folding it away first gives
 /// Enzyme each leaf directly; nothing here changes floating-point results.
 Error simplifyForEnzyme(Module &M) {
-  LoopAnalysisManager LAM;
-  FunctionAnalysisManager FAM;
-  CGSCCAnalysisManager CGAM;
-  ModuleAnalysisManager MAM;
   PassBuilder PB;
-  PB.registerModuleAnalyses(MAM);
-  PB.registerCGSCCAnalyses(CGAM);
-  PB.registerFunctionAnalyses(FAM);
-  PB.registerLoopAnalyses(LAM);
-  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  AnalysisManagers AM(PB);
   ModulePassManager MPM;
   if (Error E = PB.parsePassPipeline(
           MPM, "function(sroa,early-cse,instcombine,simplifycfg)"))
     return E;
-  MPM.run(M, MAM);
+  MPM.run(M, AM.MAM);
   return Error::success();
 }
 

@@ -1,6 +1,7 @@
 //===- PTXEmitter.cpp - NVPTX code generation into a string ---------------===//
 #include "ir-sanitize/GPU/PTXEmitter.h"
 
+#include "ir-sanitize/Support/AnalysisManagers.h"
 #include "ir-sanitize/Support/ExitCodes.h"
 #include "ir-sanitize/Support/LLVMCompat.h"
 #include "ir-sanitize/Transforms/DerivativeAccesses.h"
@@ -197,16 +198,8 @@ void dropPerFunctionTarget(Module &M) {
 
 void optimize(Module &M, TargetMachine &TM, const PTXOptions &Opts) {
   unsigned Level = Opts.OptLevel;
-  LoopAnalysisManager LAM;
-  FunctionAnalysisManager FAM;
-  CGSCCAnalysisManager CGAM;
-  ModuleAnalysisManager MAM;
   PassBuilder PB(&TM);
-  PB.registerModuleAnalyses(MAM);
-  PB.registerCGSCCAnalyses(CGAM);
-  PB.registerFunctionAnalyses(FAM);
-  PB.registerLoopAnalyses(LAM);
-  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  AnalysisManagers AM(PB);
   OptimizationLevel L = Level >= 3   ? OptimizationLevel::O3
                         : Level == 2 ? OptimizationLevel::O2
                         : Level == 1 ? OptimizationLevel::O1
@@ -223,7 +216,7 @@ void optimize(Module &M, TargetMachine &TM, const PTXOptions &Opts) {
   ModulePassManager MPM = L == OptimizationLevel::O0
                               ? PB.buildO0DefaultPipeline(L)
                               : PB.buildPerModuleDefaultPipeline(L);
-  MPM.run(M, MAM);
+  MPM.run(M, AM.MAM);
 }
 
 } // namespace

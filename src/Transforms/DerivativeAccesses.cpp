@@ -1,6 +1,8 @@
 //===- DerivativeAccesses.cpp - The passes for derivative kernels ---------===//
 #include "ir-sanitize/Transforms/DerivativeAccesses.h"
 
+#include "ir-sanitize/Support/AnalysisManagers.h"
+
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
 
@@ -23,21 +25,13 @@ void addDerivativeAccessPasses(FunctionPassManager &FPM,
 DerivativeAccessStats
 optimizeDerivativeAccesses(Module &M, const DerivativeAccessOptions &Opts) {
   DerivativeAccessStats Stats;
-  LoopAnalysisManager LAM;
-  FunctionAnalysisManager FAM;
-  CGSCCAnalysisManager CGAM;
-  ModuleAnalysisManager MAM;
   PassBuilder PB;
-  PB.registerModuleAnalyses(MAM);
-  PB.registerCGSCCAnalyses(CGAM);
-  PB.registerFunctionAnalyses(FAM);
-  PB.registerLoopAnalyses(LAM);
-  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  AnalysisManagers AM(PB);
   FunctionPassManager FPM;
   addDerivativeAccessPasses(FPM, Opts, &Stats);
   ModulePassManager MPM;
   MPM.addPass(createModuleToFunctionPassAdaptor(std::move(FPM)));
-  MPM.run(M, MAM);
+  MPM.run(M, AM.MAM);
   return Stats;
 }
 
