@@ -1,4 +1,5 @@
-//===- AnalysisManagers.h - The analysis managers a pipeline needs -*- C++ -*-===//
+//===- AnalysisManagers.h - The analysis managers a pipeline needs -*- C++
+//-*-===//
 //
 // The four new-pass-manager analysis managers, registered with a
 // PassBuilder's analyses and cross-wired, as every pipeline the project
