@@ -13,6 +13,7 @@
 #include "ir-sanitize/Driver/Sanitize.h"
 #include "ir-sanitize/Support/BundlePolicy.h"
 #include "ir-sanitize/Support/ExitCodes.h"
+#include "ir-sanitize/Support/ModuleIO.h"
 #include "ir-sanitize/Transforms/BundleRestore.h"
 #include "ir-sanitize/Transforms/DerivativeAccesses.h"
 #include "ir-sanitize/Transforms/KernelSplat.h"
@@ -89,12 +90,11 @@ Expected<Module *> moduleArg(LLVMModuleRef M, char **Out,
 
 /// The verifier's first complaint about \p M as a ToolError with \p Code.
 Error verify(const Module &M, ExitCode Code, StringRef What) {
-  std::string Msg;
-  raw_string_ostream OS(Msg);
-  if (!verifyModule(M, &OS))
+  std::optional<std::string> Problem = verifierProblem(M);
+  if (!Problem)
     return Error::success();
-  return makeToolError(Code, M.getModuleIdentifier() + ": " + What + ": " +
-                                 StringRef(OS.str()).split('\n').first.rtrim());
+  return makeToolError(Code,
+                       M.getModuleIdentifier() + ": " + What + ": " + *Problem);
 }
 
 /// A module that fails the verifier is refused before anything changes it:

@@ -4,6 +4,7 @@
 #include "ir-sanitize/Support/AnalysisManagers.h"
 #include "ir-sanitize/Support/ExitCodes.h"
 #include "ir-sanitize/Support/LLVMCompat.h"
+#include "ir-sanitize/Support/ModuleIO.h"
 #include "ir-sanitize/Transforms/DerivativeAccesses.h"
 
 #include "llvm/Bitcode/BitcodeReader.h"
@@ -12,7 +13,6 @@
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/LegacyPassManager.h"
-#include "llvm/IR/Verifier.h"
 #include "llvm/Linker/Linker.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
@@ -246,10 +246,8 @@ Expected<std::string> emitPTX(Module &M, const PTXOptions &Opts) {
   M.setDataLayout((*TM)->createDataLayout());
   dropPerFunctionTarget(M);
   optimize(M, **TM, Opts);
-  std::string Problems;
-  raw_string_ostream VOS(Problems);
-  if (verifyModule(M, &VOS))
-    return codegenError("the optimised module is invalid: " + Problems);
+  if (std::optional<std::string> Problem = verifierProblem(M))
+    return codegenError("the optimised module is invalid: " + *Problem);
 
   SmallString<0> PTX;
   raw_svector_ostream OS(PTX);

@@ -180,14 +180,12 @@ Error upgradeDebugInfo(Module &M, bool Own, bool Broken, StringRef Name) {
   // Stripping can leave a compile unit that other metadata still names.
   if (!Broken && !Stripped)
     return Error::success();
-  std::string Msg;
-  raw_string_ostream OS(Msg);
-  bool StillBroken = false;
-  verifyModule(M, &OS, &StillBroken);
-  if (!StillBroken)
+  // The rest of the module passed the verifier: what remains is debug info.
+  std::optional<std::string> Problem = verifierProblem(M);
+  if (!Problem)
     return Error::success();
-  return badInput(Name, "invalid debug info that cannot be stripped: " +
-                            firstLine(OS.str()));
+  return badInput(Name,
+                  "invalid debug info that cannot be stripped: " + *Problem);
 }
 
 /// Text IR without the parser's own debug-info upgrade: that upgrade runs
@@ -251,11 +249,10 @@ Expected<LoadedModule> readModule(StringRef Path, LLVMContext &Ctx) {
                                 Twine(Diag.getColumnNo() + 1) + ": " + Msg);
     return badInput(Name, (IsBitcode ? "invalid bitcode: " : "") + Msg);
   }
-  std::string VerifierMsg;
-  raw_string_ostream VOS(VerifierMsg);
   bool BrokenDebugInfo = false;
-  if (verifyModule(*Result.M, &VOS, &BrokenDebugInfo))
-    return badInput(Name, "invalid IR: " + firstLine(VOS.str()));
+  if (std::optional<std::string> Problem =
+          verifierProblem(*Result.M, &BrokenDebugInfo))
+    return badInput(Name, "invalid IR: " + *Problem);
   bool OwnUpgrade = !IsBitcode || processHooks().VerifyBitcodeBeforeUpgrade;
   if (Error E = upgradeDebugInfo(*Result.M, OwnUpgrade, BrokenDebugInfo, Name))
     return E;
@@ -276,16 +273,29 @@ IRFormat outputFormatFor(StringRef Path, std::optional<IRFormat> Emit) {
   return Path.ends_with(".bc") ? IRFormat::Bitcode : IRFormat::Text;
 }
 
-Error verifyModuleOrError(const Module &M, StringRef What) {
+std::optional<std::string> verifierProblem(const Module &M,
+                                           bool *BrokenDebugInfo) {
+  // A silent run first: only a module with a problem is printed from.
+  if (!verifyModule(M, nullptr, BrokenDebugInfo))
+    return std::nullopt;
+  if (const Function *F = compat::functionWithUnlocatedDebugRecord(M))
+    return ("a debug record in @" + F->getName() + " has no !dbg location")
+        .str();
   std::string Msg;
   raw_string_ostream OS(Msg);
-  if (!verifyModule(M, &OS))
+  verifyModule(M, &OS, BrokenDebugInfo);
+  return firstLine(OS.str());
+}
+
+Error verifyModuleOrError(const Module &M, StringRef What) {
+  std::optional<std::string> Problem = verifierProblem(M);
+  if (!Problem)
     return Error::success();
   return makeToolError(ExitCode::VerifierFailed,
                        What +
                            " failed the LLVM verifier (a bug in "
                            "ir-sanitize, please report it): " +
-                           firstLine(OS.str()));
+                           *Problem);
 }
 
 namespace {

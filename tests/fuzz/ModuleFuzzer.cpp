@@ -16,7 +16,6 @@
 #include "ir-sanitize/Support/ProcessHooks.h"
 
 #include "llvm/IR/LLVMContext.h"
-#include "llvm/IR/Verifier.h"
 
 #include <sanitizer/lsan_interface.h>
 
@@ -49,9 +48,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   Expected<irs::SanitizeResult> Result = irs::sanitizeModule(M, {});
   if (!Result)
     irs::fuzz::fail("sanitizing failed: " + toString(Result.takeError()));
-  std::string Problem;
-  raw_string_ostream OS(Problem);
-  if (verifyModule(M, &OS))
-    irs::fuzz::fail("a valid module came out broken: " + Problem);
+  if (std::optional<std::string> Problem = irs::verifierProblem(M))
+    irs::fuzz::fail("a valid module came out broken: " + *Problem);
   return 0;
 }

@@ -84,6 +84,26 @@ inline void copyDebugInfoFormat(llvm::Function &To,
 #endif
 }
 
+/// A function of \p M holding a #dbg_ record without a location, or null.
+/// LLVM 19's printer dereferences that location (SlotTracker) when the
+/// verifier reports the record, so such a module must not be verified with
+/// an output stream (found by the module fuzzer; LLVM 22 prints it; 20 and
+/// 21 are not known, so they are treated as 19).
+inline const llvm::Function *
+functionWithUnlocatedDebugRecord(const llvm::Module &M) {
+#if LLVM_VERSION_MAJOR >= 19 && LLVM_VERSION_MAJOR < 22
+  for (const llvm::Function &F : M)
+    for (const llvm::BasicBlock &BB : F)
+      for (const llvm::Instruction &I : BB)
+        for (const llvm::DbgRecord &DR : I.getDbgRecordRange())
+          if (!DR.getDebugLoc())
+            return &F;
+#else
+  (void)M;
+#endif
+  return nullptr;
+}
+
 /// The module's target triple (a string before LLVM 21).
 inline llvm::Triple moduleTriple(const llvm::Module &M) {
   return llvm::Triple(M.getTargetTriple());

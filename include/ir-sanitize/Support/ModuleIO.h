@@ -53,6 +53,13 @@ IRFormat outputFormatFor(llvm::StringRef Path, std::optional<IRFormat> Emit);
 /// Parses "ll" / "bc".
 std::optional<IRFormat> parseIRFormat(llvm::StringRef Name);
 
+/// The verifier's first complaint about \p M (one line), or none. With
+/// \p BrokenDebugInfo, broken debug info is flagged there instead of being a
+/// complaint, as verifyModule does. Never crashes printing what this LLVM
+/// cannot print (compat::functionWithUnlocatedDebugRecord names it instead).
+std::optional<std::string> verifierProblem(const llvm::Module &M,
+                                           bool *BrokenDebugInfo = nullptr);
+
 /// Runs the verifier; failure is a ToolError with ExitCode::VerifierFailed
 /// whose message names \p What and the first problem found.
 llvm::Error verifyModuleOrError(const llvm::Module &M, llvm::StringRef What);

@@ -194,6 +194,35 @@ TEST_CASE("C API: a module that fails the verifier is refused untouched",
   CHECK(CB->getNumOperandBundles() == 1);
 }
 
+// LLVM 19's verifier crashes printing a #dbg_ record without a location;
+// the module is refused with one line instead (found by the module fuzzer).
+TEST_CASE("C API: a debug value without a location is refused, not printed",
+          "[CAPI]") {
+  LLVMContext Ctx;
+  std::unique_ptr<Module> M = test::parseModuleUnverified(Ctx, R"(
+define void @f(i64 %x) !dbg !3 {
+  call void @llvm.dbg.value(metadata i64 %x, metadata !5, metadata !DIExpression())
+  ret void
+}
+declare void @llvm.dbg.value(metadata, metadata, metadata)
+!llvm.dbg.cu = !{!0}
+!llvm.module.flags = !{!2}
+!0 = distinct !DICompileUnit(language: DW_LANG_Julia, file: !1, producer: "julia", isOptimized: true, runtimeVersion: 0, emissionKind: FullDebug)
+!1 = !DIFile(filename: "f.jl", directory: ".")
+!2 = !{i32 2, !"Debug Info Version", i32 3}
+!3 = distinct !DISubprogram(name: "f", scope: !1, file: !1, line: 1, type: !4, spFlags: DISPFlagDefinition, unit: !0)
+!4 = !DISubroutineType(types: !{})
+!5 = !DILocalVariable(name: "x", arg: 1, scope: !3, file: !1, line: 1)
+)");
+  // Not printed: LLVM 19 cannot print it either.
+  size_t Before = M->getFunction("f")->getEntryBlock().size();
+  Call C = normalize(wrap(M.get()), nullptr);
+  CHECK(C.Status == IRSStatusBadInput);
+  CHECK(StringRef(C.Message).contains("invalid IR: "));
+  CHECK(StringRef(C.Message).count('\n') == 0);
+  CHECK(M->getFunction("f")->getEntryBlock().size() == Before);
+}
+
 TEST_CASE("C API: no-verify-input trusts the caller; rewritten functions are "
           "still verified",
           "[CAPI]") {
