@@ -5,8 +5,10 @@
 
 One row per report (<case>.n<log2 size>.json): the checks, the original's
 median, forward and reverse as ratios to it (each with the L2 cache warm and
-cold, ratios within one state), and each kernel's achieved bandwidth (bytes
-it must move over its median, cold L2 where measured) as % of the peak.
+cold, ratios within one state), each kernel's achieved bandwidth (bytes it
+must move over its median, cold L2 where measured) as % of the peak, and,
+where the report has it, the floor: the ratio forward and reverse would give
+if they moved their bytes at the rate a streaming copy attains (cold L2).
 """
 import json
 import os
@@ -47,17 +49,23 @@ def row(path):
         x = t.get((k, "cold")) or t.get((k, "warm"))
         return "%.0f%%" % x["percent_of_peak"] if x and "percent_of_peak" in x else "—"
 
-    return "| %s | 2^%s | %s | %s | %s | %s | %s |" % (
+    def floor(k):
+        x = t.get((k, "cold"))
+        return "%.2f" % x["floor_ratio"] if x and x.get("floor_ratio") else "—"
+
+    return "| %s | 2^%s | %s | %s | %s | %s | %s | %s |" % (
         case, size, checks, both(micros), both(ratio("forward")),
-        both(ratio("reverse")), " / ".join(peak(k) for k in ("original", "forward", "reverse")))
+        both(ratio("reverse")), " / ".join(peak(k) for k in ("original", "forward", "reverse")),
+        " / ".join(floor(k) for k in ("forward", "reverse")))
 
 
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
     print("| case | n | checks | original µs, L2 warm / cold | fwd / orig, warm / cold "
-          "| rev / orig, warm / cold | % of peak, cold: orig / fwd / rev |")
-    print("|---|---|---|---|---|---|---|")
+          "| rev / orig, warm / cold | % of peak, cold: orig / fwd / rev "
+          "| floor, cold: fwd / rev |")
+    print("|---|---|---|---|---|---|---|---|")
     for p in reports(sys.argv[1:]):
         try:
             print(row(p))

@@ -31,4 +31,10 @@ double peakBytesPerSecond(int64_t MemoryClockKHz, int64_t BusWidthBits) {
          static_cast<double>(BusWidthBits) / 8.0;
 }
 
+double floorRatio(uint64_t Bytes, double BytesPerSecond, double BaselineMs) {
+  if (BytesPerSecond <= 0 || BaselineMs <= 0)
+    return 0;
+  return static_cast<double>(Bytes) / BytesPerSecond * 1e3 / BaselineMs;
+}
+
 } // namespace gpurun

@@ -26,6 +26,12 @@ uint64_t bytesMoved(const Plan &P, irs::KernelRole Role);
 /// CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH). Zero when either is unknown.
 double peakBytesPerSecond(int64_t MemoryClockKHz, int64_t BusWidthBits);
 
+/// The least time \p Bytes take at \p BytesPerSecond (what a streaming copy
+/// attains), over \p BaselineMs: the lowest ratio to the original any kernel
+/// that must move them can reach. Zero when a rate or the baseline is not
+/// positive.
+double floorRatio(uint64_t Bytes, double BytesPerSecond, double BaselineMs);
+
 } // namespace gpurun
 
 #endif

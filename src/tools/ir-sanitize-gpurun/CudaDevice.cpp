@@ -97,13 +97,38 @@ void check(CUresult R, const char *Call) {
     throw CudaError(std::string(Call) + " failed: " + describe(R));
 }
 
-/// Reads 16 bytes per thread through L2 (.cg: not kept in L1). The buffer is
-/// zero, so the store never happens; it keeps ptxas from dropping the load.
+/// The runner's own kernels, one thread per 16 bytes.
+/// irs_l2_flush reads through L2 (.cg: not kept in L1). The buffer is zero,
+/// so the store never happens; it keeps ptxas from dropping the load.
 /// Reading rather than writing (nvbench memsets) leaves clean lines, so the
 /// timed kernel pays no write-back of the flush's data.
-const char *const L2FlushPtx = R"(.version 6.0
+/// irs_copy copies src to dst, the STREAM copy measure.
+const char *const RunnerPtx = R"(.version 6.0
 .target sm_50
 .address_size 64
+.visible .entry irs_copy(.param .u64 src, .param .u64 dst, .param .u64 n)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<10>;
+  ld.param.u64 %rd1, [src];
+  ld.param.u64 %rd2, [dst];
+  ld.param.u64 %rd3, [n];
+  mov.u32 %r1, %ctaid.x;
+  mov.u32 %r2, %ntid.x;
+  mov.u32 %r3, %tid.x;
+  cvt.u64.u32 %rd4, %r3;
+  mad.wide.u32 %rd5, %r1, %r2, %rd4;
+  setp.ge.u64 %p1, %rd5, %rd3;
+  @%p1 bra DONE;
+  shl.b64 %rd6, %rd5, 4;
+  add.s64 %rd7, %rd1, %rd6;
+  add.s64 %rd8, %rd2, %rd6;
+  ld.global.v4.u32 {%r4, %r5, %r6, %r7}, [%rd7];
+  st.global.v4.u32 [%rd8], {%r4, %r5, %r6, %r7};
+DONE:
+  ret;
+}
 .visible .entry irs_l2_flush(.param .u64 buf, .param .u64 n, .param .u64 sink)
 {
   .reg .pred %p<3>;
@@ -217,7 +242,7 @@ void CudaDevice::flushL2() {
     FlushChunks = (L2 ? 2 * L2 : uint64_t(512) << 20) / 16;
     FlushBuffer = allocate(FlushChunks * 16);
     check(cu().cuMemsetD8(FlushBuffer, 0, FlushChunks * 16), "cuMemsetD8");
-    FlushKernel = loadKernel(L2FlushPtx, "irs_l2_flush", "the L2 flush kernel");
+    FlushKernel = loadKernel(RunnerPtx, "irs_l2_flush", "the L2 flush kernel");
   }
   CUdeviceptr Sink = FlushBuffer;
   std::vector<void *> Params = {&FlushBuffer, &FlushChunks, &Sink};
@@ -226,6 +251,26 @@ void CudaDevice::flushL2() {
   check(cu().cuLaunchKernel(FlushKernel, Grid, 1, 1, Block, 1, 1, 0, nullptr,
                             Params.data(), nullptr),
         "cuLaunchKernel (L2 flush)");
+}
+
+double CudaDevice::copyBandwidth(unsigned Repeats) {
+  constexpr unsigned Block = 256;
+  uint64_t Bytes = std::max(4 * l2CacheBytes(), uint64_t(256) << 20) /
+                   (16 * Block) * (16 * Block);
+  CUdeviceptr Src = allocate(Bytes), Dst = allocate(Bytes);
+  check(cu().cuMemsetD8(Src, 0, Bytes), "cuMemsetD8");
+  CUfunction Copy = loadKernel(RunnerPtx, "irs_copy", "the copy kernel");
+  uint64_t Chunks = Bytes / 16;
+  std::vector<void *> Params = {&Src, &Dst, &Chunks};
+  LaunchGeometry G = {{static_cast<unsigned>(Chunks / Block), 1, 1},
+                      {Block, 1, 1}};
+  launch(Copy, G, Params); // warm-up: JIT, clocks
+  std::vector<float> Ms;
+  for (unsigned I = 0; I < std::max(Repeats, 1u); ++I)
+    Ms.push_back(launch(Copy, G, Params));
+  std::sort(Ms.begin(), Ms.end());
+  float Median = Ms[Ms.size() / 2];
+  return Median > 0 ? 2.0 * Bytes / (Median * 1e-3) : 0.0;
 }
 
 CUfunction CudaDevice::loadKernel(const std::string &Ptx,

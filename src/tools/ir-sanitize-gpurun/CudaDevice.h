@@ -57,6 +57,11 @@ public:
   /// that a launch after it finds none of its own data in L2 (timing with a
   /// cold cache). Returns without waiting.
   void flushL2();
+  /// Bytes per second (read plus written) a streaming copy between two
+  /// buffers of four times the L2 (256 MiB at least) attains, median of
+  /// \p Repeats launches: what a memory-bound kernel can reach, where the
+  /// data-sheet peak is reached by none.
+  double copyBandwidth(unsigned Repeats);
   /// Launches \p Count times back to back and waits; returns the mean
   /// time of one launch in milliseconds (events around the whole batch, so
   /// that short kernels are not dominated by event overhead).

@@ -233,6 +233,7 @@ RunResults PlanRunner::run(unsigned Repeats, L2Timing L2) {
   RunResults R;
   R.Device = Dev.name();
   R.PeakBytesPerSecond = Dev.peakMemoryBandwidth();
+  R.AttainableBytesPerSecond = Dev.copyBandwidth(Repeats);
   std::copy(Geometry.Grid, Geometry.Grid + 3, R.Grid);
   std::copy(Geometry.Block, Geometry.Block + 3, R.Block);
   R.Checks.push_back(checkPrimal());

@@ -48,6 +48,8 @@ struct Timing {
 struct RunResults {
   std::string Device;
   double PeakBytesPerSecond = 0; ///< 0: the driver did not say.
+  /// What a streaming copy attains (CudaDevice::copyBandwidth).
+  double AttainableBytesPerSecond = 0;
   unsigned Grid[3], Block[3];
   std::vector<CheckResult> Checks;
   std::vector<Timing> Timings;

@@ -52,3 +52,16 @@ TEST_CASE("the DRAM peak is double data rate over the bus width",
   CHECK(peakBytesPerSecond(0, 5120) == 0);
   CHECK(peakBytesPerSecond(2619000, -1) == 0);
 }
+
+TEST_CASE("the floor is the ratio a kernel's bytes give at the copy's rate",
+          "[Bandwidth]") {
+  // z = x * y at 2^24 floats: the primal moves 3 streams of 64 MiB in
+  // 0.0672 ms; the reverse kernel 9 (x, y, dz, z; dz cleared; dx, dy
+  // accumulated): at 4 TB/s no kernel can take less than 2.25 times it.
+  const uint64_t Stream = uint64_t(4) << 24;
+  CHECK(floorRatio(3 * Stream, 4.0e12, 0.0672) == Approx(0.749).epsilon(1e-3));
+  CHECK(floorRatio(9 * Stream, 4.0e12, 0.0672) == Approx(2.247).epsilon(1e-3));
+  CHECK(floorRatio(Stream, 0, 0.0672) == 0);
+  CHECK(floorRatio(Stream, 4.0e12, 0) == 0);
+  CHECK(floorRatio(Stream, -1, 1) == 0);
+}
