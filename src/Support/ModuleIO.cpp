@@ -188,17 +188,97 @@ Error upgradeDebugInfo(Module &M, bool Own, bool Broken, StringRef Name) {
                   "invalid debug info that cannot be stripped: " + *Problem);
 }
 
+/// LLVM's text parser upgrades every instruction's !tbaa tag once the
+/// module is read, and its upgrade, like the verifier's TBAA check, crashes
+/// on a tag with no operands or a null first one (a !DI node, `!{null}`;
+/// LLVM 16 to 22; found by the module fuzzer). So the text is parsed with
+/// its `, !tbaa` attachments under a private kind of the same length (parse
+/// errors keep their columns) and restoreTBAATags checks and moves them back.
+constexpr StringLiteral ParkedTBAAKind = "tba$";
+
+bool isMetadataNameChar(char C) {
+  return isAlnum(C) || C == '-' || C == '$' || C == '.' || C == '_' ||
+         C == '\\';
+}
+
+/// \p Text with every `, !tbaa` outside strings and comments spelled
+/// `, !tba$`; none when there is none, or when the text already says `tba$`.
+std::optional<std::string> parkTBAATags(StringRef Text) {
+  if (!Text.contains("!tbaa") || Text.contains(ParkedTBAAKind))
+    return std::nullopt;
+  std::string Out = Text.str();
+  bool Parked = false, AfterComma = false;
+  for (size_t I = 0; I < Out.size(); ++I) {
+    char C = Out[I];
+    if (C == ';' || C == '"') { // to the end of the comment or string
+      I = Out.find(C == ';' ? '\n' : '"', I + 1);
+      if (I == std::string::npos)
+        break;
+    } else if (C == '!' && AfterComma &&
+               StringRef(Out).substr(I + 1, 4) == "tbaa" &&
+               (I + 5 == Out.size() || !isMetadataNameChar(Out[I + 5]))) {
+      Out[I + 4] = '$';
+      Parked = true;
+    }
+    if (C == ',')
+      AfterComma = true;
+    else if (!isSpace(C))
+      AfterComma = false;
+  }
+  return Parked ? std::optional<std::string>(std::move(Out)) : std::nullopt;
+}
+
+/// Whether LLVM's TBAA upgrade and verifier crash on \p Tag: they read its
+/// first operand as a node without looking (LLVM 16 to 22).
+bool crashesLLVMTBAA(const MDNode &Tag) {
+  return Tag.getNumOperands() == 0 || !Tag.getOperand(0);
+}
+
+/// Moves parked tags back to !tbaa, instructions' upgraded as LLVM's parser
+/// would; one the upgrade would crash on is left to verifierProblem.
+void restoreTBAATags(Module &M) {
+  unsigned Parked = M.getContext().getMDKindID(ParkedTBAAKind);
+  auto Restore = [&](auto &Holder, bool Upgrade) {
+    if (MDNode *Tag = Holder.getMetadata(Parked)) {
+      Holder.setMetadata(Parked, nullptr);
+      Holder.setMetadata(LLVMContext::MD_tbaa, Upgrade && !crashesLLVMTBAA(*Tag)
+                                                   ? UpgradeTBAANode(*Tag)
+                                                   : Tag);
+    }
+  };
+  for (GlobalObject &GO : M.global_objects())
+    Restore(GO, false);
+  for (Function &F : M)
+    for (Instruction &I : instructions(F))
+      Restore(I, true);
+}
+
+/// A function holding an instruction whose !tbaa tag LLVM cannot check.
+const Function *functionWithUncheckableTBAATag(const Module &M) {
+  for (const Function &F : M)
+    for (const Instruction &I : instructions(F))
+      if (const MDNode *Tag = I.getMetadata(LLVMContext::MD_tbaa))
+        if (crashesLLVMTBAA(*Tag))
+          return &F;
+  return nullptr;
+}
+
 /// Text IR without the parser's own debug-info upgrade: that upgrade runs
 /// the verifier and aborts the process on a module that fails it, so
 /// readModule verifies first (one-line error, exit 3) and upgrades after.
 std::unique_ptr<Module> parseText(MemoryBufferRef Buf, SMDiagnostic &Diag,
                                   LLVMContext &Ctx) {
+  std::optional<std::string> Parked = parkTBAATags(Buf.getBuffer());
+  StringRef Text = Parked ? StringRef(*Parked) : Buf.getBuffer();
   SourceMgr SM;
-  SM.AddNewSourceBuffer(MemoryBuffer::getMemBuffer(Buf), SMLoc());
+  SM.AddNewSourceBuffer(
+      MemoryBuffer::getMemBuffer(Text, Buf.getBufferIdentifier()), SMLoc());
   auto M = std::make_unique<Module>(Buf.getBufferIdentifier(), Ctx);
-  if (LLParser(Buf.getBuffer(), SM, Diag, M.get(), nullptr, Ctx)
+  if (LLParser(Text, SM, Diag, M.get(), nullptr, Ctx)
           .Run(/*UpgradeDebugInfo=*/false))
     return nullptr;
+  if (Parked)
+    restoreTBAATags(*M);
   return M;
 }
 
@@ -275,6 +355,10 @@ IRFormat outputFormatFor(StringRef Path, std::optional<IRFormat> Emit) {
 
 std::optional<std::string> verifierProblem(const Module &M,
                                            bool *BrokenDebugInfo) {
+  if (const Function *F = functionWithUncheckableTBAATag(M))
+    return ("a !tbaa tag in @" + F->getName() +
+            " has no first operand, or a null one")
+        .str();
   // A silent run first: only a module with a problem is printed from.
   if (!verifyModule(M, nullptr, BrokenDebugInfo))
     return std::nullopt;

@@ -5,6 +5,7 @@
 #include "llvm-c/Core.h"
 #include "llvm-c/IRReader.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/JSON.h"
 
@@ -221,6 +222,27 @@ declare void @llvm.dbg.value(metadata, metadata, metadata)
   CHECK(StringRef(C.Message).contains("invalid IR: "));
   CHECK(StringRef(C.Message).count('\n') == 0);
   CHECK(M->getFunction("f")->getEntryBlock().size() == Before);
+}
+
+// LLVM's verifier crashes on a !tbaa tag without a first operand.
+TEST_CASE("C API: a !tbaa tag LLVM cannot check is refused, not verified",
+          "[CAPI]") {
+  LLVMContext Ctx;
+  std::unique_ptr<Module> M = test::parseModule(Ctx, R"(
+define i32 @f(ptr %p) {
+  %v = load i32, ptr %p
+  ret i32 %v
+}
+)");
+  Instruction &Load = M->getFunction("f")->getEntryBlock().front();
+  for (MDNode *Tag : {MDNode::get(Ctx, {}), MDNode::get(Ctx, {nullptr})}) {
+    Load.setMetadata(LLVMContext::MD_tbaa, Tag);
+    Call C = normalize(wrap(M.get()), nullptr);
+    CHECK(C.Status == IRSStatusBadInput);
+    CHECK(StringRef(C.Message).contains("a !tbaa tag in @f has no first "
+                                        "operand, or a null one"));
+    CHECK(Load.getMetadata(LLVMContext::MD_tbaa) == Tag);
+  }
 }
 
 TEST_CASE("C API: no-verify-input trusts the caller; rewritten functions are "
