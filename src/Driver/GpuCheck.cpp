@@ -3,6 +3,7 @@
 
 #include "PathIn.h"
 
+#include "ir-sanitize/Analysis/ArgumentAccess.h"
 #include "ir-sanitize/Analysis/KernelInfo.h"
 #include "ir-sanitize/Enzyme/DriverGenerator.h"
 #include "ir-sanitize/Enzyme/EnzymeRunner.h"
@@ -51,14 +52,40 @@ Function *kernelIn(Module &M, StringRef Name) {
 }
 
 /// Compiles \p M to DIR/FILE; returns the PTX entry name of \p Entry.
+/// A kernel of the module being compiled and its launch's parameters.
+struct PlannedParams {
+  std::string Kernel; ///< PTX-safe name.
+  std::vector<ParamImage> *Params;
+};
+
+/// Records in each relocation of \p Params how the optimised \p Kernel
+/// accesses that memory, where the analysis can tell: the runner counts the
+/// kernel's traffic from it.
+void recordAccess(std::vector<ParamImage> &Params, const Function &Kernel) {
+  std::vector<ArgumentAccess> Access = analyzeArgumentAccess(Kernel);
+  for (size_t I = 0; I < Params.size() && I < Access.size(); ++I)
+    for (AddressReloc &R : Params[I].Relocs)
+      R.Access = Access[I].at(R.Offset);
+}
+
+/// Compiles \p M to \p File in the emit directory, recording access in the
+/// parameters of \p Kernels (Entry's among them by the returned PTX name).
 Expected<std::string> compileTo(Module &M, StringRef Entry, StringRef File,
-                                const GpuCheckOptions &Opts,
-                                const PTXOptions &PTXOpts) {
+                                const GpuCheckOptions &Opts, PTXOptions PTXOpts,
+                                std::vector<PlannedParams> Kernels) {
   Function *F = kernelIn(M, Entry);
   if (!F)
     return makeToolError(ExitCode::BadInput,
                          "no kernel named '" + Entry + "' to compile");
   std::string PTXName = makePTXSafeName(*F);
+  for (PlannedParams &K : Kernels)
+    if (K.Kernel.empty())
+      K.Kernel = PTXName;
+  PTXOpts.BeforeCodegen = [&](const Module &Optimised) {
+    for (const PlannedParams &K : Kernels)
+      if (const Function *Kernel = Optimised.getFunction(K.Kernel))
+        recordAccess(*K.Params, *Kernel);
+  };
   Expected<std::string> PTX = emitPTX(M, PTXOpts);
   if (!PTX)
     return PTX.takeError();
@@ -206,12 +233,13 @@ Expected<std::unique_ptr<Module>> runEnzymeOn(Module &M,
 
 struct DerivativeKernels {
   std::string Forward, Reverse; ///< PTX entry names.
-  std::vector<DriverArg> FwdArgs, RevArgs;
+  std::vector<ParamImage> FwdParams, RevParams;
 };
 
 Expected<DerivativeKernels> buildDerivatives(Module &M, StringRef Kernel,
                                              const KernelManifest &K,
                                              const LaunchSpec &Spec,
+                                             ArrayRef<ParamImage> Splat,
                                              const GpuCheckOptions &Opts) {
   if (Error E = simplifyForEnzyme(M))
     return E;
@@ -230,8 +258,9 @@ Expected<DerivativeKernels> buildDerivatives(Module &M, StringRef Kernel,
   if (!Rev)
     return Rev.takeError();
   DerivativeKernels D{Fwd->Driver->getName().str(),
-                      Rev->Driver->getName().str(), driverArgsOf(*Fwd),
-                      driverArgsOf(*Rev)};
+                      Rev->Driver->getName().str(),
+                      driverArgs(Splat, driverArgsOf(*Fwd)),
+                      driverArgs(Splat, driverArgsOf(*Rev))};
   auto Diff = runEnzymeOn(M, Opts);
   if (!Diff)
     return Diff.takeError();
@@ -245,7 +274,8 @@ Expected<DerivativeKernels> buildDerivatives(Module &M, StringRef Kernel,
   PTXOptions PTXOpts = Opts.PTX;
   PTXOpts.SinkStores = Opts.SinkDerivativeStores;
   PTXOpts.MergeAccumulations = Opts.MergeAccumulations;
-  auto PTX = compileTo(**Diff, D.Forward, "derivatives.ptx", Opts, PTXOpts);
+  auto PTX = compileTo(**Diff, D.Forward, "derivatives.ptx", Opts, PTXOpts,
+                       {{D.Forward, &D.FwdParams}, {D.Reverse, &D.RevParams}});
   if (!PTX)
     return PTX.takeError();
   return D;
@@ -273,27 +303,29 @@ Expected<RunPlan> prepareGpuCheck(Module &Original, Module &Splatted,
   if (Plan.Spec.DerivativeChecks)
     ForDerivatives = CloneModule(Splatted);
 
-  auto OrigName =
-      compileTo(Original, Manifest.Name, "original.ptx", Opts, Opts.PTX);
+  std::vector<ParamImage> OrigParams = Orig, SplatParams = Splat;
+  auto OrigName = compileTo(Original, Manifest.Name, "original.ptx", Opts,
+                            Opts.PTX, {{"", &OrigParams}});
   if (!OrigName)
     return OrigName.takeError();
   Plan.Kernels.push_back(
-      {KernelRole::Original, "original.ptx", *OrigName, Orig});
-  auto SplatName =
-      compileTo(Splatted, Manifest.Name, "splat.ptx", Opts, Opts.PTX);
+      {KernelRole::Original, "original.ptx", *OrigName, OrigParams});
+  auto SplatName = compileTo(Splatted, Manifest.Name, "splat.ptx", Opts,
+                             Opts.PTX, {{"", &SplatParams}});
   if (!SplatName)
     return SplatName.takeError();
-  Plan.Kernels.push_back({KernelRole::Splat, "splat.ptx", *SplatName, Splat});
+  Plan.Kernels.push_back(
+      {KernelRole::Splat, "splat.ptx", *SplatName, SplatParams});
 
   if (ForDerivatives) {
-    auto D =
-        buildDerivatives(*ForDerivatives, Manifest.Name, Manifest, Spec, Opts);
+    auto D = buildDerivatives(*ForDerivatives, Manifest.Name, Manifest, Spec,
+                              Splat, Opts);
     if (!D)
       return D.takeError();
     Plan.Kernels.push_back({KernelRole::Forward, "derivatives.ptx", D->Forward,
-                            driverArgs(Splat, D->FwdArgs)});
+                            std::move(D->FwdParams)});
     Plan.Kernels.push_back({KernelRole::Reverse, "derivatives.ptx", D->Reverse,
-                            driverArgs(Splat, D->RevArgs)});
+                            std::move(D->RevParams)});
   }
   if (Error E = writeRunPlan(Plan, Opts.EmitDir))
     return E;

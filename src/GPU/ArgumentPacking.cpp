@@ -31,7 +31,7 @@ void storeLeaf(ParamImage &Img, const ManifestParam &P, const LeafValue &V) {
   uint8_t *Dst = Img.Bytes.data() + P.Offset;
   switch (V.K) {
   case LeafValue::Buffer:
-    Img.Relocs.push_back({P.Offset, V.BufferName, false});
+    Img.Relocs.push_back({P.Offset, V.BufferName, false, std::nullopt});
     return;
   case LeafValue::Integer:
     if (leafKind(P) == LeafKind::Float)
@@ -68,7 +68,8 @@ std::vector<ParamImage> sliceSplatArgs(const KernelManifest &K,
                      O.Bytes.begin() + P.Offset + P.Size);
     for (const AddressReloc &R : O.Relocs)
       if (R.Offset >= P.Offset && R.Offset + 8 <= P.Offset + P.Size)
-        Img.Relocs.push_back({R.Offset - P.Offset, R.Buffer, R.Shadow});
+        Img.Relocs.push_back(
+            {R.Offset - P.Offset, R.Buffer, R.Shadow, std::nullopt});
     Images.push_back(std::move(Img));
   }
   return Images;

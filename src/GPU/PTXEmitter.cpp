@@ -248,6 +248,8 @@ Expected<std::string> emitPTX(Module &M, const PTXOptions &Opts) {
   optimize(M, **TM, Opts);
   if (std::optional<std::string> Problem = verifierProblem(M))
     return codegenError("the optimised module is invalid: " + *Problem);
+  if (Opts.BeforeCodegen)
+    Opts.BeforeCodegen(M);
 
   SmallString<0> PTX;
   raw_svector_ostream OS(PTX);

@@ -63,6 +63,8 @@ void writeParam(json::OStream &J, const ParamImage &P) {
           J.attribute("buffer", R.Buffer);
           J.attribute("address", spelling(R.Shadow ? AddressKind::Shadow
                                                    : AddressKind::Primal));
+          if (R.Access)
+            J.attribute("access", spelling(*R.Access));
         });
     });
   });

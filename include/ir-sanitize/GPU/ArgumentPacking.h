@@ -19,6 +19,7 @@
 #include "llvm/ADT/ArrayRef.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,8 @@ struct AddressReloc {
   uint64_t Offset = 0; ///< Where the 8-byte address goes in the parameter.
   std::string Buffer;
   bool Shadow = false; ///< The buffer's shadow rather than the buffer.
+  /// How the kernel accesses that memory, where gpu-check could tell.
+  std::optional<MemoryAccess> Access;
 };
 
 struct ParamImage {

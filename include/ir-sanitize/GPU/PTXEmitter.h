@@ -14,6 +14,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Error.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -31,6 +32,9 @@ struct PTXOptions {
   /// Then AccumulationMergingPass with floating-point reassociation: two
   /// atomic additions into one element (an array passed twice) become one.
   bool MergeAccumulations = false;
+  /// Called with the optimised, verified module before code generation
+  /// (which rewrites kernel parameters): what the PTX was made from.
+  std::function<void(const llvm::Module &)> BeforeCodegen;
 };
 
 /// The lowest PTX ISA version (times ten) that supports \p Arch ("sm_90"),

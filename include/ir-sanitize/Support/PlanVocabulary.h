@@ -28,6 +28,24 @@ enum class BufferInit { Zero, Random, Range, Ones };
 enum class KernelRole { Original, Splat, Forward, Reverse };
 /// Which device copy of a buffer a relocation stores the address of.
 enum class AddressKind { Primal, Shadow };
+/// How a kernel accesses the memory an address points to (bit 0 reads,
+/// bit 1 writes): what its traffic is counted from.
+enum class MemoryAccess : uint8_t {
+  None = 0,
+  Read = 1,
+  Write = 2,
+  ReadWrite = 3
+};
+
+inline MemoryAccess operator|(MemoryAccess A, MemoryAccess B) {
+  return static_cast<MemoryAccess>(static_cast<uint8_t>(A) |
+                                   static_cast<uint8_t>(B));
+}
+
+/// How often a kernel with access \p A moves the memory: 0, 1 or 2 times.
+inline unsigned passes(MemoryAccess A) {
+  return (static_cast<uint8_t>(A) & 1) + (static_cast<uint8_t>(A) >> 1 & 1);
+}
 
 template <typename Enum> struct EnumSpelling {
   Enum Value;
@@ -70,6 +88,15 @@ template <> struct Vocabulary<AddressKind> {
   static constexpr const char *What = "address kind";
   static constexpr EnumSpelling<AddressKind> Words[] = {
       {AddressKind::Primal, "primal"}, {AddressKind::Shadow, "shadow"}};
+};
+
+template <> struct Vocabulary<MemoryAccess> {
+  static constexpr const char *What = "memory access";
+  static constexpr EnumSpelling<MemoryAccess> Words[] = {
+      {MemoryAccess::None, "none"},
+      {MemoryAccess::Read, "read"},
+      {MemoryAccess::Write, "write"},
+      {MemoryAccess::ReadWrite, "read-write"}};
 };
 
 template <typename Enum> const char *spelling(Enum V) {

@@ -1,26 +1,43 @@
 //===- Bandwidth.cpp - Memory traffic of a kernel and the device's peak ---===//
 #include "Bandwidth.h"
 
-#include <set>
+#include <map>
 #include <utility>
+#include <vector>
 
 namespace gpurun {
+
+namespace {
+/// How often the kernel moves a buffer's memory: as the plan records it (a
+/// buffer passed twice, by the union of its accesses), else the estimate
+/// (once; a reverse kernel's shadows twice: read, then cleared or
+/// accumulated into).
+unsigned passesOver(const std::vector<const Reloc *> &Relocs,
+                    irs::KernelRole Role) {
+  irs::MemoryAccess Union = irs::MemoryAccess::None;
+  for (const Reloc *R : Relocs) {
+    if (!R->Access)
+      return Relocs.front()->Shadow && Role == irs::KernelRole::Reverse ? 2 : 1;
+    Union = Union | *R->Access;
+  }
+  return irs::passes(Union);
+}
+} // namespace
 
 uint64_t bytesMoved(const Plan &P, irs::KernelRole Role) {
   const KernelLaunch *L = P.launch(Role);
   if (!L)
     return 0;
-  std::set<std::pair<unsigned, bool>> Seen; // (buffer, shadow)
-  uint64_t Bytes = 0;
+  std::map<std::pair<unsigned, bool>, std::vector<const Reloc *>> ByBuffer;
   for (const Param &Par : L->Params)
-    for (const Reloc &R : Par.Relocs) {
-      if (R.BufferIndex >= P.Buffers.size() ||
-          !Seen.insert({R.BufferIndex, R.Shadow}).second)
-        continue;
-      const Buffer &B = P.Buffers[R.BufferIndex];
-      unsigned Passes = R.Shadow && Role == irs::KernelRole::Reverse ? 2 : 1;
-      Bytes += Passes * B.Count * irs::elementSize(B.Type);
-    }
+    for (const Reloc &R : Par.Relocs)
+      if (R.BufferIndex < P.Buffers.size())
+        ByBuffer[{R.BufferIndex, R.Shadow}].push_back(&R);
+  uint64_t Bytes = 0;
+  for (const auto &[Key, Relocs] : ByBuffer) {
+    const Buffer &B = P.Buffers[Key.first];
+    Bytes += passesOver(Relocs, Role) * B.Count * irs::elementSize(B.Type);
+  }
   return Bytes;
 }
 

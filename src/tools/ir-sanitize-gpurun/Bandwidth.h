@@ -15,10 +15,11 @@
 
 namespace gpurun {
 
-/// The bytes the kernel of \p Role must move at least: every buffer one of
-/// its parameters points to, once (read or written), and for the reverse
-/// kernel every shadow twice (output shadows are read and cleared, input
-/// shadows accumulated into). A buffer passed twice counts once.
+/// The bytes the kernel of \p Role must move at least: each buffer one of
+/// its parameters points to, as often as the plan says the kernel accesses
+/// it (once to read, once to write; a buffer passed twice by the union of its
+/// accesses). Where the plan does not say: once, and a reverse kernel's
+/// shadows twice (read and cleared, or accumulated into).
 uint64_t bytesMoved(const Plan &P, irs::KernelRole Role);
 
 /// DRAM peak in bytes per second: double data rate at \p MemoryClockKHz

@@ -63,10 +63,10 @@ double percentOfAttainable(const Timing &T, const RunResults &R) {
              : 0.0;
 }
 
-/// Bandwidth.h's floor for \p T, against the original in the same L2 state.
-/// Where T's kernel touches every buffer it is given, a target below it
-/// cannot be met (short of the L2's help, which a cold L2 removes); a kernel
-/// that leaves one untouched (a gradient-only reverse kernel) can go below.
+/// Bandwidth.h's floor for \p T, against the original in the same L2 state:
+/// with T's bytes as the plan records its accesses, a target below it cannot
+/// be met (short of the L2's help, which a cold L2 removes, or of a mix of
+/// reads and writes the DRAM serves faster than a copy's).
 double floorRatio(const RunResults &R, const Timing &T) {
   return gpurun::floorRatio(T.Bytes, R.AttainableBytesPerSecond,
                             baselineMs(R, T));

@@ -199,7 +199,7 @@ int hexDigit(char C) {
 
 Reloc PlanReader::readReloc(const json &V, const std::string &Where,
                             uint64_t Size) {
-  object(V, Where, {"offset", "buffer", "address"});
+  object(V, Where, {"offset", "buffer", "address", "access"});
   Reloc R;
   R.Offset = integer(field(V, Where, "offset"), member(Where, "offset"), 0,
                      UINT64_MAX);
@@ -218,6 +218,8 @@ Reloc PlanReader::readReloc(const json &V, const std::string &Where,
   R.Shadow = word<irs::AddressKind>(field(V, Where, "address"),
                                     member(Where, "address")) ==
              irs::AddressKind::Shadow;
+  if (V.contains("access"))
+    R.Access = word<irs::MemoryAccess>(V["access"], member(Where, "access"));
   return R;
 }
 

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,8 @@ struct Reloc {
   uint64_t Offset = 0; ///< Offset + 8 <= the parameter's size (checked).
   unsigned BufferIndex = 0;
   bool Shadow = false;
+  /// How the kernel accesses the memory; none when the plan does not say.
+  std::optional<irs::MemoryAccess> Access;
 };
 
 struct Param {

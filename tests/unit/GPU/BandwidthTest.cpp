@@ -11,10 +11,11 @@ using irs::ElementType;
 using irs::KernelRole;
 
 namespace {
-Param pointerTo(unsigned Buffer, bool Shadow) {
+Param pointerTo(unsigned Buffer, bool Shadow,
+                std::optional<irs::MemoryAccess> Access = std::nullopt) {
   Param P;
   P.Bytes.assign(8, 0);
-  P.Relocs.push_back({0, Buffer, Shadow});
+  P.Relocs.push_back({0, Buffer, Shadow, Access});
   return P;
 }
 } // namespace
@@ -43,6 +44,31 @@ TEST_CASE("a kernel moves each buffer it is given once, the reverse kernel "
   CHECK(bytesMoved(P, KernelRole::Reverse) == 4000 + 8000 + 80 + 4000 + 8000);
   P.Launches.erase(KernelRole::Reverse);
   CHECK(bytesMoved(P, KernelRole::Reverse) == 0);
+}
+
+TEST_CASE("where the plan records accesses, a buffer moves once per kind",
+          "[Bandwidth]") {
+  using irs::MemoryAccess;
+  Plan P;
+  P.Buffers = {
+      {"dest", ElementType::F32, 1000, BufferInit::Zero, 0, true, false},
+      {"y", ElementType::F32, 1000, BufferInit::Random, 2, false, true}};
+  // A gradient-only reverse kernel of dest .= x .+ y: never touches dest or
+  // y, reads and clears dest's shadow, accumulates into y's.
+  P.Launches[KernelRole::Reverse].Params = {
+      pointerTo(0, false, MemoryAccess::None),
+      pointerTo(0, true, MemoryAccess::ReadWrite),
+      pointerTo(1, false, MemoryAccess::None),
+      pointerTo(1, true, MemoryAccess::ReadWrite)};
+  CHECK(bytesMoved(P, KernelRole::Reverse) == 8000 + 8000);
+  // x .+ x: one buffer read through one pointer and written through the
+  // other moves twice; a relocation without a record falls back to the
+  // estimate for its buffer.
+  P.Launches[KernelRole::Splat].Params = {
+      pointerTo(1, false, MemoryAccess::Read),
+      pointerTo(1, false, MemoryAccess::Write),
+      pointerTo(0, false, MemoryAccess::Write), pointerTo(0, false)};
+  CHECK(bytesMoved(P, KernelRole::Splat) == 8000 + 4000);
 }
 
 TEST_CASE("the DRAM peak is double data rate over the bus width",

@@ -25,7 +25,8 @@ template <typename Enum> std::vector<Enum> allOf() {
   return All;
 }
 
-/// A plan that uses every element type, init kind, role and address kind.
+/// A plan that uses every element type, init kind, role and address kind,
+/// with a relocation's access recorded and one's not.
 irs::RunPlan samplePlan() {
   irs::RunPlan P;
   P.Kernel = "_Z16broadcast_kernel_add_1d";
@@ -39,7 +40,8 @@ irs::RunPlan samplePlan() {
   P.Settings = {1e-3, 2e-3, 1e-5};
   irs::ParamImage State{std::vector<uint8_t>(16, 0), {}};
   irs::ParamImage Arr{{0, 0, 0, 0, 0, 0, 0, 0, 0x10, 0, 0, 0, 0, 0, 0, 0xff},
-                      {{0, "b0", false}, {8, "b1", true}}};
+                      {{0, "b0", false, irs::MemoryAccess::Read},
+                       {8, "b1", true, std::nullopt}}};
   for (irs::KernelRole Role : allOf<irs::KernelRole>())
     P.Kernels.push_back({Role,
                          std::string(irs::spelling(Role)) + ".ptx",
@@ -150,6 +152,7 @@ TEST_CASE("a written plan reads back identically in the runner", "[RunPlan]") {
         CHECK(R.Buffers[L->Params[I].Relocs[J].BufferIndex].Name ==
               K.Params[I].Relocs[J].Buffer);
         CHECK(L->Params[I].Relocs[J].Shadow == K.Params[I].Relocs[J].Shadow);
+        CHECK(L->Params[I].Relocs[J].Access == K.Params[I].Relocs[J].Access);
       }
     }
   }
@@ -276,6 +279,10 @@ TEST_CASE("the runner rejects malformed plans by field", "[RunPlan]") {
           "kernels[0].params[1].relocs[0].buffer: unknown buffer 'nobuf'");
   Rejects(edited([](json::Object &P) { firstReloc(P)["address"] = "both"; }),
           "kernels[0].params[1].relocs[0].address: unknown address kind");
+  Rejects(edited([](json::Object &P) { firstReloc(P)["access"] = "rw"; }),
+          "kernels[0].params[1].relocs[0].access: unknown memory access");
+  Rejects(edited([](json::Object &P) { firstReloc(P)["access"] = 3; }),
+          "kernels[0].params[1].relocs[0].access: ");
   Rejects(edited([](json::Object &P) {
             at(at(P, "kernels", 0), "params", 1)["bytes"] = "00";
           }),

@@ -1,0 +1,96 @@
+#include "ir-sanitize/Analysis/ArgumentAccess.h"
+
+#include "../TestSupport.h"
+
+#include <catch2/catch.hpp>
+
+using namespace llvm;
+using namespace irs;
+
+namespace {
+std::vector<ArgumentAccess> accessOf(StringRef IR) {
+  LLVMContext Ctx;
+  std::unique_ptr<Module> M = test::parseModule(Ctx, IR);
+  return analyzeArgumentAccess(*M->getFunction("k"));
+}
+} // namespace
+
+TEST_CASE("pointer arguments: loads read, stores write, atomics do both",
+          "[ArgumentAccess]") {
+  std::vector<ArgumentAccess> A = accessOf(R"(
+declare void @llvm.memcpy.p1.p1.i64(ptr addrspace(1), ptr addrspace(1), i64, i1)
+define void @k(ptr addrspace(1) %in, ptr addrspace(1) %out,
+               ptr addrspace(1) %acc, ptr addrspace(1) %unused,
+               ptr addrspace(1) %src, ptr addrspace(1) %dst, i1 %c, i64 %i) {
+  %p = getelementptr float, ptr addrspace(1) %in, i64 %i
+  %v = load float, ptr addrspace(1) %p
+  %q = select i1 %c, ptr addrspace(1) %out, ptr addrspace(1) %dst
+  store float %v, ptr addrspace(1) %q
+  %old = atomicrmw fadd ptr addrspace(1) %acc, float %v monotonic
+  %same = icmp eq ptr addrspace(1) %in, %unused
+  call void @llvm.memcpy.p1.p1.i64(ptr addrspace(1) %dst, ptr addrspace(1) %src, i64 8, i1 false)
+  ret void
+}
+)");
+  REQUIRE(A.size() == 8);
+  CHECK(A[0].at(0) == MemoryAccess::Read);
+  CHECK(A[1].at(0) == MemoryAccess::Write);
+  CHECK(A[2].at(0) == MemoryAccess::ReadWrite);
+  CHECK(A[3].at(0) == MemoryAccess::None); // only compared
+  CHECK(A[4].at(0) == MemoryAccess::Read);
+  CHECK(A[5].at(0) == MemoryAccess::Write);
+  CHECK(A[6].ByOffset.empty()); // not a pointer
+  CHECK(A[6].at(0) == MemoryAccess::None);
+}
+
+TEST_CASE("pointers inside aggregate arguments are found at their offsets",
+          "[ArgumentAccess]") {
+  // GPUCompiler's CuDeviceArray and a Broadcasted holding two of them.
+  std::vector<ArgumentAccess> A = accessOf(R"(
+target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+%Arr = type { ptr addrspace(1), i64, [1 x i64], i64 }
+define void @k(%Arr %dest, { [2 x %Arr], i32 } %bc, i64 %i) {
+  %x.arr = extractvalue { [2 x %Arr], i32 } %bc, 0, 0
+  %x = extractvalue %Arr %x.arr, 0
+  %y = extractvalue { [2 x %Arr], i32 } %bc, 0, 1, 0
+  %xi = ptrtoint ptr addrspace(1) %x to i64
+  %xo = add i64 %xi, 8
+  %xp = inttoptr i64 %xo to ptr addrspace(1)
+  %a = load float, ptr addrspace(1) %xp
+  %b = load float, ptr addrspace(1) %y
+  %s = fadd float %a, %b
+  %d = extractvalue %Arr %dest, 0
+  store float %s, ptr addrspace(1) %d
+  ret void
+}
+)");
+  CHECK(A[0].at(0) == MemoryAccess::Write);
+  CHECK(A[0].at(8) == MemoryAccess::None);
+  CHECK(A[1].at(0) == MemoryAccess::Read);  // x, through an integer
+  CHECK(A[1].at(32) == MemoryAccess::Read); // y: the second array
+  CHECK(A[1].ByOffset.size() == 2);
+}
+
+TEST_CASE("a use that cannot be followed makes the argument unknown",
+          "[ArgumentAccess]") {
+  std::vector<ArgumentAccess> A = accessOf(R"(
+%Arr = type { ptr addrspace(1), i64 }
+declare void @opaque(ptr addrspace(1))
+declare void @whole(%Arr)
+define void @k(ptr addrspace(1) %called, ptr addrspace(1) %stored,
+               ptr addrspace(1) %slot, %Arr %agg, ptr byval(%Arr) %byval,
+               ptr addrspace(1) %fine) {
+  call void @opaque(ptr addrspace(1) %called)
+  store ptr addrspace(1) %stored, ptr addrspace(1) %slot
+  call void @whole(%Arr %agg)
+  %v = load i64, ptr addrspace(1) %fine
+  ret void
+}
+)");
+  CHECK_FALSE(A[0].at(0));
+  CHECK_FALSE(A[1].at(0));
+  CHECK(A[2].at(0) == MemoryAccess::Write);
+  CHECK_FALSE(A[3].at(0));
+  CHECK_FALSE(A[4].at(0));
+  CHECK(A[5].at(0) == MemoryAccess::Read);
+}
