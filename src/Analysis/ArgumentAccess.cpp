@@ -8,12 +8,15 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 
+#include <set>
+#include <vector>
+
 using namespace llvm;
 
 namespace irs {
 
 std::optional<MemoryAccess> ArgumentAccess::at(uint64_t Offset) const {
-  if (!Known)
+  if (UsedWhole)
     return std::nullopt;
   auto It = ByOffset.find(Offset);
   return It == ByOffset.end() ? MemoryAccess::None : It->second;
@@ -23,30 +26,78 @@ namespace {
 
 /// Follows one pointer's uses; Known turns false on a use it cannot follow.
 struct PointerWalk {
+  using Path = std::vector<unsigned>;
   MemoryAccess Access = MemoryAccess::None;
   bool Known = true;
   SmallVector<const Value *, 16> Worklist;
   SmallPtrSet<const Value *, 32> Seen;
+  /// Aggregates holding the pointer (Enzyme's caches do), with where.
+  SmallVector<std::pair<const Value *, Path>, 4> Holders;
+  std::set<std::pair<const Value *, Path>> SeenHolders;
 
   void push(const Value *V) {
     if (Seen.insert(V).second)
       Worklist.push_back(V);
   }
 
+  void hold(const Value *Agg, Path P) {
+    if (SeenHolders.insert({Agg, P}).second)
+      Holders.push_back({Agg, std::move(P)});
+  }
+
   void run(const Value *Root) {
     push(Root);
-    while (Known && !Worklist.empty()) {
+    while (Known && (!Worklist.empty() || !Holders.empty())) {
+      if (!Holders.empty()) {
+        auto [Agg, P] = Holders.pop_back_val();
+        for (const User *U : Agg->users())
+          visitHolder(*U, Agg, P);
+        continue;
+      }
       const Value *V = Worklist.pop_back_val();
       for (const User *U : V->users())
         visit(*U, V);
     }
   }
 
-  /// Users of an integer made from the pointer: arithmetic and comparisons
-  /// are harmless, an inttoptr is the pointer again.
+  /// A use of \p Agg, which holds the pointer at \p P.
+  void visitHolder(const User &U, const Value *Agg, const Path &P) {
+    auto StartsWith = [](ArrayRef<unsigned> Whole, ArrayRef<unsigned> Head) {
+      return Whole.size() >= Head.size() &&
+             Whole.take_front(Head.size()) == Head;
+    };
+    if (const auto *EV = dyn_cast<ExtractValueInst>(&U)) {
+      if (EV->getIndices() == ArrayRef<unsigned>(P))
+        push(EV);
+      else if (StartsWith(P, EV->getIndices()))
+        hold(EV, Path(P.begin() + EV->getNumIndices(), P.end()));
+      return; // another field
+    }
+    if (const auto *IV = dyn_cast<InsertValueInst>(&U)) {
+      if (IV->getInsertedValueOperand() == Agg) {
+        Path Outer(IV->idx_begin(), IV->idx_end());
+        Outer.insert(Outer.end(), P.begin(), P.end());
+        return hold(IV, std::move(Outer));
+      }
+      if (!StartsWith(P, IV->getIndices())) // else overwritten
+        hold(IV, P);
+      return;
+    }
+    if (isa<PHINode>(U) || isa<SelectInst>(U) || isa<FreezeInst>(U))
+      return hold(&U, P);
+    Known = false;
+  }
+
+  /// Users of an integer made from the address: arithmetic and comparisons
+  /// are harmless, an inttoptr (a cast) or a GEP from null is the address
+  /// again, an index into another address is not it.
   void visitInteger(const User &U) {
-    if (isa<IntToPtrInst>(U) || isa<BinaryOperator>(U) || isa<CastInst>(U) ||
-        isa<PHINode>(U) || isa<SelectInst>(U))
+    const auto *GEP = dyn_cast<GetElementPtrInst>(&U);
+    if (GEP && !isa<ConstantPointerNull>(GEP->getPointerOperand()))
+      return; // an index into another address
+    const auto *Pure = dyn_cast<IntrinsicInst>(&U); // umin, abs, ...
+    if (GEP || isa<BinaryOperator>(U) || isa<CastInst>(U) || isa<PHINode>(U) ||
+        isa<SelectInst>(U) || (Pure && !Pure->mayReadOrWriteMemory()))
       push(&U);
     else if (!isa<ICmpInst>(U))
       Known = false;
@@ -75,6 +126,9 @@ struct PointerWalk {
                                               X->getNewValOperand() != V);
     if (const auto *I = dyn_cast<IntrinsicInst>(&U))
       return visitIntrinsic(*I, V);
+    if (const auto *IV = dyn_cast<InsertValueInst>(&U))
+      if (IV->getInsertedValueOperand() == V)
+        return hold(IV, Path(IV->idx_begin(), IV->idx_end()));
     Known = false;
   }
 
@@ -125,7 +179,7 @@ public:
   ArgumentAccess analyze(const Argument &A) {
     Result = ArgumentAccess();
     if (A.getType()->isPointerTy() && A.hasPointeeInMemoryValueAttr())
-      Result.Known = false; // byval & co.: the pointers live in memory
+      Result.UsedWhole = true; // byval & co.: the pointers live in memory
     else
       visitValue(A, 0);
     return Result;
@@ -135,16 +189,19 @@ private:
   const DataLayout &DL;
   ArgumentAccess Result;
 
+  /// Pointers and pointer-sized integers (older front ends pass addresses
+  /// as i64) are followed; other scalars cannot hold an address.
   void visitValue(const Value &V, uint64_t Offset) {
     Type *T = V.getType();
-    if (T->isPointerTy())
+    if (T->isPointerTy() || (T->isIntegerTy() && T->getIntegerBitWidth() ==
+                                                     DL.getPointerSizeInBits()))
       return visitPointer(V, Offset);
     if (!T->isAggregateType())
       return;
     for (const User *U : V.users()) {
       const auto *EV = dyn_cast<ExtractValueInst>(U);
       if (!EV) {
-        Result.Known = false; // the aggregate used whole
+        Result.UsedWhole = true;
         return;
       }
       visitValue(*EV, Offset + fieldOffset(DL, T, EV->getIndices()));
@@ -154,10 +211,11 @@ private:
   void visitPointer(const Value &P, uint64_t Offset) {
     PointerWalk W;
     W.run(&P);
-    if (!W.Known)
-      Result.Known = false;
-    MemoryAccess &Slot = Result.ByOffset[Offset];
-    Slot = Slot | W.Access;
+    auto [It, New] = Result.ByOffset.try_emplace(Offset, MemoryAccess::None);
+    if (It->second && W.Known)
+      It->second = *It->second | W.Access;
+    else
+      It->second = std::nullopt;
   }
 };
 

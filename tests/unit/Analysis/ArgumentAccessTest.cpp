@@ -39,8 +39,9 @@ define void @k(ptr addrspace(1) %in, ptr addrspace(1) %out,
   CHECK(A[3].at(0) == MemoryAccess::None); // only compared
   CHECK(A[4].at(0) == MemoryAccess::Read);
   CHECK(A[5].at(0) == MemoryAccess::Write);
-  CHECK(A[6].ByOffset.empty()); // not a pointer
+  CHECK(A[6].ByOffset.empty()); // not an address
   CHECK(A[6].at(0) == MemoryAccess::None);
+  CHECK(A[7].at(0) == MemoryAccess::None); // an integer never made a pointer
 }
 
 TEST_CASE("pointers inside aggregate arguments are found at their offsets",
@@ -71,6 +72,56 @@ define void @k(%Arr %dest, { [2 x %Arr], i32 } %bc, i64 %i) {
   CHECK(A[1].ByOffset.size() == 2);
 }
 
+TEST_CASE("an address passed as an integer is followed", "[ArgumentAccess]") {
+  // CUDAnative-era kernels take device pointers as i64.
+  std::vector<ArgumentAccess> A = accessOf(R"(
+target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+define void @k({ i64, i64 } %arr, i64 %out, i32 %small) {
+  %a = extractvalue { i64, i64 } %arr, 1
+  %p = inttoptr i64 %a to ptr addrspace(1)
+  %v = load float, ptr addrspace(1) %p
+  %q = inttoptr i64 %out to ptr addrspace(1)
+  store float %v, ptr addrspace(1) %q
+  ret void
+}
+)");
+  CHECK(A[0].at(8) == MemoryAccess::Read);
+  CHECK(A[0].at(0) == MemoryAccess::None);
+  CHECK(A[1].at(0) == MemoryAccess::Write);
+  CHECK(A[2].ByOffset.empty());
+}
+
+TEST_CASE("a pointer is followed through the aggregates that hold it",
+          "[ArgumentAccess]") {
+  // Enzyme caches a shadow pointer with two integers in a struct.
+  std::vector<ArgumentAccess> A = accessOf(R"(
+%Cache = type { ptr addrspace(1), i64, i64 }
+declare i64 @llvm.umin.i64(i64, i64)
+define void @k(ptr addrspace(1) %shadow, ptr addrspace(1) %other, i64 %n, i1 %c) {
+entry:
+  %a = insertvalue %Cache poison, ptr addrspace(1) %shadow, 0
+  %b = insertvalue %Cache %a, i64 %n, 1
+  %o = insertvalue { i32, %Cache } poison, %Cache %b, 1
+  br i1 %c, label %use, label %exit
+use:
+  %inner = extractvalue { i32, %Cache } %o, 1
+  %n2 = extractvalue %Cache %inner, 1
+  %p = extractvalue %Cache %inner, 0
+  %old = atomicrmw fadd ptr addrspace(1) %p, float 1.0 monotonic
+  %gone = insertvalue %Cache %b, ptr addrspace(1) %other, 0
+  %q = extractvalue %Cache %gone, 0
+  %oi = ptrtoint ptr addrspace(1) %other to i64
+  %lim = call i64 @llvm.umin.i64(i64 %oi, i64 %n2)
+  %cmp = icmp ult i64 %lim, 7
+  br label %exit
+exit:
+  ret void
+}
+)");
+  CHECK(A[0].at(0) == MemoryAccess::ReadWrite);
+  CHECK(A[1].at(0) == MemoryAccess::None);
+}
+
 TEST_CASE("a use that cannot be followed makes the argument unknown",
           "[ArgumentAccess]") {
   std::vector<ArgumentAccess> A = accessOf(R"(
@@ -79,11 +130,13 @@ declare void @opaque(ptr addrspace(1))
 declare void @whole(%Arr)
 define void @k(ptr addrspace(1) %called, ptr addrspace(1) %stored,
                ptr addrspace(1) %slot, %Arr %agg, ptr byval(%Arr) %byval,
-               ptr addrspace(1) %fine) {
+               ptr addrspace(1) %fine, ptr addrspace(1) %held) {
   call void @opaque(ptr addrspace(1) %called)
   store ptr addrspace(1) %stored, ptr addrspace(1) %slot
   call void @whole(%Arr %agg)
   %v = load i64, ptr addrspace(1) %fine
+  %h = insertvalue %Arr poison, ptr addrspace(1) %held, 0
+  call void @whole(%Arr %h)
   ret void
 }
 )");
@@ -93,4 +146,5 @@ define void @k(ptr addrspace(1) %called, ptr addrspace(1) %stored,
   CHECK_FALSE(A[3].at(0));
   CHECK_FALSE(A[4].at(0));
   CHECK(A[5].at(0) == MemoryAccess::Read);
+  CHECK_FALSE(A[6].at(0)); // its holder goes to a call
 }
