@@ -228,10 +228,36 @@ std::optional<std::string> parkTBAATags(StringRef Text) {
   return Parked ? std::optional<std::string>(std::move(Out)) : std::nullopt;
 }
 
-/// Whether LLVM's TBAA upgrade and verifier crash on \p Tag: they read its
-/// first operand as a node without looking (LLVM 16 to 22).
-bool crashesLLVMTBAA(const MDNode &Tag) {
+/// Whether LLVM's TBAA upgrade crashes on \p Tag: it reads the first operand
+/// as a node without looking (LLVM 16 to 22).
+bool crashesTBAAUpgrade(const MDNode &Tag) {
   return Tag.getNumOperands() == 0 || !Tag.getOperand(0);
+}
+
+/// Whether a null operand is reachable from \p Root through node operands.
+bool reachesNullOperand(const MDNode &Root) {
+  SmallVector<const MDNode *, 8> Work = {&Root};
+  SmallPtrSet<const MDNode *, 16> Seen = {&Root};
+  while (!Work.empty())
+    for (const MDOperand &Op : Work.pop_back_val()->operands()) {
+      if (!Op)
+        return true;
+      if (const auto *Child = dyn_cast<MDNode>(Op.get()))
+        if (Seen.insert(Child).second)
+          Work.push_back(Child);
+    }
+  return false;
+}
+
+/// Whether LLVM's TBAA verifier crashes on \p Tag: as the upgrade, and on a
+/// null operand anywhere in the type nodes it walks (a !DI node reached as a
+/// parent type; found by the module fuzzer). \p Checked remembers tags.
+bool crashesTBAAVerifier(const MDNode &Tag,
+                         DenseMap<const MDNode *, bool> &Checked) {
+  auto [It, New] = Checked.try_emplace(&Tag, false);
+  if (New)
+    It->second = crashesTBAAUpgrade(Tag) || reachesNullOperand(Tag);
+  return It->second;
 }
 
 /// Moves parked tags back to !tbaa, instructions' upgraded as LLVM's parser
@@ -241,9 +267,9 @@ void restoreTBAATags(Module &M) {
   auto Restore = [&](auto &Holder, bool Upgrade) {
     if (MDNode *Tag = Holder.getMetadata(Parked)) {
       Holder.setMetadata(Parked, nullptr);
-      Holder.setMetadata(LLVMContext::MD_tbaa, Upgrade && !crashesLLVMTBAA(*Tag)
-                                                   ? UpgradeTBAANode(*Tag)
-                                                   : Tag);
+      Holder.setMetadata(
+          LLVMContext::MD_tbaa,
+          Upgrade && !crashesTBAAUpgrade(*Tag) ? UpgradeTBAANode(*Tag) : Tag);
     }
   };
   for (GlobalObject &GO : M.global_objects())
@@ -255,10 +281,11 @@ void restoreTBAATags(Module &M) {
 
 /// A function holding an instruction whose !tbaa tag LLVM cannot check.
 const Function *functionWithUncheckableTBAATag(const Module &M) {
+  DenseMap<const MDNode *, bool> Checked;
   for (const Function &F : M)
     for (const Instruction &I : instructions(F))
       if (const MDNode *Tag = I.getMetadata(LLVMContext::MD_tbaa))
-        if (crashesLLVMTBAA(*Tag))
+        if (crashesTBAAVerifier(*Tag, Checked))
           return &F;
   return nullptr;
 }
@@ -357,7 +384,7 @@ std::optional<std::string> verifierProblem(const Module &M,
                                            bool *BrokenDebugInfo) {
   if (const Function *F = functionWithUncheckableTBAATag(M))
     return ("a !tbaa tag in @" + F->getName() +
-            " has no first operand, or a null one")
+            " has no first operand, or reaches a null one")
         .str();
   // A silent run first: only a module with a problem is printed from.
   if (!verifyModule(M, nullptr, BrokenDebugInfo))

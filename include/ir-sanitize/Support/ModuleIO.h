@@ -56,7 +56,8 @@ std::optional<IRFormat> parseIRFormat(llvm::StringRef Name);
 /// The verifier's first complaint about \p M (one line), or none. With
 /// \p BrokenDebugInfo, broken debug info is flagged there instead of being a
 /// complaint, as verifyModule does. Names itself what LLVM's verifier would
-/// crash on: a !tbaa tag without a first operand (LLVM 16 to 22), and a
+/// crash on: a !tbaa tag without a first operand or that reaches a null one
+/// (LLVM 16 to 22), and a
 /// debug record without a location, which LLVM 19 cannot print
 /// (compat::functionWithUnlocatedDebugRecord).
 std::optional<std::string> verifierProblem(const llvm::Module &M,

@@ -1,6 +1,7 @@
 ; LLVM's parser upgrades each instruction's !tbaa tag after reading the
 ; module, and that upgrade, like the verifier's TBAA check, crashes on a tag
-; without a first operand (found by the module fuzzer; LLVM 16 to 22). The
+; without a first operand, and the verifier also on a null operand in the type
+; nodes it walks (found by the module fuzzer; LLVM 16 to 22). The
 ; tags are parsed under a private kind and checked before LLVM sees them: such
 ; a tag is refused in one line (exit 3) with nothing written.
 ; RUN: rm -rf %t && mkdir -p %t
@@ -10,8 +11,11 @@
 ; RUN: %inputs/bundles/expect-exit 3 %irs %t/di.ll -o %t/out.ll 2>&1 | FileCheck %s --check-prefix=NULL
 ; RUN: sed 's/!tbaa !7$/!tbaa !5/' %s > %t/empty.ll
 ; RUN: %inputs/bundles/expect-exit 3 %irs %t/empty.ll -o %t/out.ll 2>&1 | FileCheck %s --check-prefix=NULL
+; The verifier walks the type nodes too: a !DI node as a scalar's parent.
+; RUN: sed 's/^!9 = !{!"jtbaa_old", !10}$/!9 = !{!"jtbaa_old", !4}/' %s > %t/parent.ll
+; RUN: %inputs/bundles/expect-exit 3 %irs %t/parent.ll -o %t/out.ll 2>&1 | FileCheck %s --check-prefix=NULL
 ; RUN: not test -e %t/out.ll
-; NULL:      ir-sanitize: error: {{.*}}.ll: invalid IR: a !tbaa tag in @julia_tagged_1 has no first operand, or a null one
+; NULL:      ir-sanitize: error: {{.*}}.ll: invalid IR: a !tbaa tag in @julia_tagged_1 has no first operand, or reaches a null one
 ; NULL-NOT:  {{.}}
 ;
 ; Everything else reads as LLVM reads it: an old scalar tag (!9) is upgraded

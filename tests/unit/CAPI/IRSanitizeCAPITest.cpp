@@ -4,6 +4,7 @@
 
 #include "llvm-c/Core.h"
 #include "llvm-c/IRReader.h"
+#include "llvm/IR/Constants.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
@@ -235,12 +236,19 @@ define i32 @f(ptr %p) {
 }
 )");
   Instruction &Load = M->getFunction("f")->getEntryBlock().front();
-  for (MDNode *Tag : {MDNode::get(Ctx, {}), MDNode::get(Ctx, {nullptr})}) {
+  MDNode *Null = MDNode::get(Ctx, {nullptr});
+  MDNode *Scalar = MDNode::get(Ctx, {MDString::get(Ctx, "t"), Null});
+  Metadata *Zero =
+      ConstantAsMetadata::get(ConstantInt::get(Type::getInt64Ty(Ctx), 0));
+  // No operands, a null first one, a null one in a parent type.
+  std::vector<MDNode *> Tags = {MDNode::get(Ctx, {}), Null,
+                                MDNode::get(Ctx, {Scalar, Scalar, Zero})};
+  for (MDNode *Tag : Tags) {
     Load.setMetadata(LLVMContext::MD_tbaa, Tag);
     Call C = normalize(wrap(M.get()), nullptr);
     CHECK(C.Status == IRSStatusBadInput);
     CHECK(StringRef(C.Message).contains("a !tbaa tag in @f has no first "
-                                        "operand, or a null one"));
+                                        "operand, or reaches a null one"));
     CHECK(Load.getMetadata(LLVMContext::MD_tbaa) == Tag);
   }
 }
