@@ -293,14 +293,16 @@ const Function *functionWithUncheckableTBAATag(const Module &M) {
 /// Text IR without the parser's own debug-info upgrade: that upgrade runs
 /// the verifier and aborts the process on a module that fails it, so
 /// readModule verifies first (one-line error, exit 3) and upgrades after.
-std::unique_ptr<Module> parseText(MemoryBufferRef Buf, SMDiagnostic &Diag,
-                                  LLVMContext &Ctx) {
-  std::optional<std::string> Parked = parkTBAATags(Buf.getBuffer());
-  StringRef Text = Parked ? StringRef(*Parked) : Buf.getBuffer();
+std::unique_ptr<Module> parseText(std::unique_ptr<MemoryBuffer> Input,
+                                  SMDiagnostic &Diag, LLVMContext &Ctx) {
+  std::string Id = Input->getBufferIdentifier().str();
+  std::optional<std::string> Parked = parkTBAATags(Input->getBuffer());
+  if (Parked)
+    Input.reset(); // one copy of the text while the module is built
+  StringRef Text = Parked ? StringRef(*Parked) : Input->getBuffer();
   SourceMgr SM;
-  SM.AddNewSourceBuffer(
-      MemoryBuffer::getMemBuffer(Text, Buf.getBufferIdentifier()), SMLoc());
-  auto M = std::make_unique<Module>(Buf.getBufferIdentifier(), Ctx);
+  SM.AddNewSourceBuffer(MemoryBuffer::getMemBuffer(Text, Id), SMLoc());
+  auto M = std::make_unique<Module>(Id, Ctx);
   if (LLParser(Text, SM, Diag, M.get(), nullptr, Ctx)
           .Run(/*UpgradeDebugInfo=*/false))
     return nullptr;
@@ -348,7 +350,7 @@ Expected<LoadedModule> readModule(StringRef Path, LLVMContext &Ctx) {
 
   SMDiagnostic Diag;
   Result.M = IsBitcode ? parseBitcode(Buf, Diag, Ctx, Name)
-                       : parseText(Buf, Diag, Ctx);
+                       : parseText(std::move(*BufOrErr), Diag, Ctx);
   if (!Result.M) {
     std::string Msg = firstLine(Diag.getMessage());
     if (Diag.getLineNo() > 0)
