@@ -12,6 +12,7 @@
 #include "ir-sanitize/Support/AnalysisManagers.h"
 #include "ir-sanitize/Support/ExitCodes.h"
 #include "ir-sanitize/Support/ModuleIO.h"
+#include "ir-sanitize/Transforms/GridStrideCoarsening.h"
 #include "ir-sanitize/Transforms/KernelSplat.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -56,6 +57,9 @@ Function *kernelIn(Module &M, StringRef Name) {
 struct PlannedParams {
   std::string Kernel; ///< PTX-safe name.
   std::vector<ParamImage> *Params;
+  /// Set to the entry of the kernel's grid-stride version when code
+  /// generation added one.
+  std::optional<std::string> *GridStride = nullptr;
 };
 
 /// Records in each relocation of \p Params how the optimised \p Kernel
@@ -66,6 +70,17 @@ void recordAccess(std::vector<ParamImage> &Params, const Function &Kernel) {
   for (size_t I = 0; I < Params.size() && I < Access.size(); ++I)
     for (AddressReloc &R : Params[I].Relocs)
       R.Access = Access[I].at(R.Offset);
+}
+
+/// Records the grid-stride version GridStrideCoarsening added for
+/// \p Kernel: its parameters are \p Kernel's and the x block count.
+void recordGridStride(const PlannedParams &K, const Function &Kernel) {
+  const Function *Strided =
+      Kernel.getParent()->getFunction(gridStrideName(Kernel.getName()));
+  std::optional<unsigned> Index =
+      Strided ? gridStrideParam(*Strided) : std::nullopt;
+  if (K.GridStride && Index && *Index == K.Params->size())
+    *K.GridStride = Strided->getName().str();
 }
 
 /// Compiles \p M to \p File in the emit directory, recording access in the
@@ -83,8 +98,10 @@ Expected<std::string> compileTo(Module &M, StringRef Entry, StringRef File,
       K.Kernel = PTXName;
   PTXOpts.BeforeCodegen = [&](const Module &Optimised) {
     for (const PlannedParams &K : Kernels)
-      if (const Function *Kernel = Optimised.getFunction(K.Kernel))
+      if (const Function *Kernel = Optimised.getFunction(K.Kernel)) {
+        recordGridStride(K, *Kernel);
         recordAccess(*K.Params, *Kernel);
+      }
   };
   Expected<std::string> PTX = emitPTX(M, PTXOpts);
   if (!PTX)
@@ -234,6 +251,7 @@ Expected<std::unique_ptr<Module>> runEnzymeOn(Module &M,
 struct DerivativeKernels {
   std::string Forward, Reverse; ///< PTX entry names.
   std::vector<ParamImage> FwdParams, RevParams;
+  std::optional<std::string> FwdGridStride, RevGridStride;
 };
 
 Expected<DerivativeKernels> buildDerivatives(Module &M, StringRef Kernel,
@@ -260,7 +278,9 @@ Expected<DerivativeKernels> buildDerivatives(Module &M, StringRef Kernel,
   DerivativeKernels D{Fwd->Driver->getName().str(),
                       Rev->Driver->getName().str(),
                       driverArgs(Splat, driverArgsOf(*Fwd)),
-                      driverArgs(Splat, driverArgsOf(*Rev))};
+                      driverArgs(Splat, driverArgsOf(*Rev)),
+                      std::nullopt,
+                      std::nullopt};
   auto Diff = runEnzymeOn(M, Opts);
   if (!Diff)
     return Diff.takeError();
@@ -274,8 +294,10 @@ Expected<DerivativeKernels> buildDerivatives(Module &M, StringRef Kernel,
   PTXOptions PTXOpts = Opts.PTX;
   PTXOpts.SinkStores = Opts.SinkDerivativeStores;
   PTXOpts.MergeAccumulations = Opts.MergeAccumulations;
+  PTXOpts.GridStride = Opts.GridStride;
   auto PTX = compileTo(**Diff, D.Forward, "derivatives.ptx", Opts, PTXOpts,
-                       {{D.Forward, &D.FwdParams}, {D.Reverse, &D.RevParams}});
+                       {{D.Forward, &D.FwdParams, &D.FwdGridStride},
+                        {D.Reverse, &D.RevParams, &D.RevGridStride}});
   if (!PTX)
     return PTX.takeError();
   return D;
@@ -308,14 +330,14 @@ Expected<RunPlan> prepareGpuCheck(Module &Original, Module &Splatted,
                             Opts.PTX, {{"", &OrigParams}});
   if (!OrigName)
     return OrigName.takeError();
-  Plan.Kernels.push_back(
-      {KernelRole::Original, "original.ptx", *OrigName, OrigParams});
+  Plan.Kernels.push_back({KernelRole::Original, "original.ptx", *OrigName,
+                          OrigParams, std::nullopt});
   auto SplatName = compileTo(Splatted, Manifest.Name, "splat.ptx", Opts,
                              Opts.PTX, {{"", &SplatParams}});
   if (!SplatName)
     return SplatName.takeError();
   Plan.Kernels.push_back(
-      {KernelRole::Splat, "splat.ptx", *SplatName, SplatParams});
+      {KernelRole::Splat, "splat.ptx", *SplatName, SplatParams, std::nullopt});
 
   if (ForDerivatives) {
     auto D = buildDerivatives(*ForDerivatives, Manifest.Name, Manifest, Spec,
@@ -323,9 +345,9 @@ Expected<RunPlan> prepareGpuCheck(Module &Original, Module &Splatted,
     if (!D)
       return D.takeError();
     Plan.Kernels.push_back({KernelRole::Forward, "derivatives.ptx", D->Forward,
-                            std::move(D->FwdParams)});
+                            std::move(D->FwdParams), D->FwdGridStride});
     Plan.Kernels.push_back({KernelRole::Reverse, "derivatives.ptx", D->Reverse,
-                            std::move(D->RevParams)});
+                            std::move(D->RevParams), D->RevGridStride});
   }
   if (Error E = writeRunPlan(Plan, Opts.EmitDir))
     return E;

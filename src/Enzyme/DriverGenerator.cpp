@@ -154,6 +154,11 @@ void copySignatureDetails(const Function &Fn, const GeneratedDriver &G) {
     const DriverParam &P = G.Params[I];
     AttributeSet Attrs = Fn.getAttributes().getParamAttrs(P.PrimalIndex);
     Driver.addParamAttrs(I, AttrBuilder(Ctx, driverParamAttrs(Ctx, Attrs)));
+    // A kernel's parameters are the bytes its launch passes, never undef
+    // or poison; saying so lets the optimiser drop the freezes Enzyme's
+    // recomputation leaves and share what the primal computed.
+    if (isKernel(Fn))
+      Driver.addParamAttr(I, Attribute::NoUndef);
     const Argument *Orig = Fn.getArg(P.PrimalIndex);
     std::string Base = Orig->hasName() ? Orig->getName().str()
                                        : "arg" + std::to_string(P.PrimalIndex);

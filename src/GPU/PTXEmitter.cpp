@@ -6,6 +6,7 @@
 #include "ir-sanitize/Support/LLVMCompat.h"
 #include "ir-sanitize/Support/ModuleIO.h"
 #include "ir-sanitize/Transforms/DerivativeAccesses.h"
+#include "ir-sanitize/Transforms/GridStrideCoarsening.h"
 
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Config/llvm-config.h"
@@ -43,6 +44,16 @@ std::optional<unsigned> minimumPTXVersion(StringRef Arch) {
     if (Arch == Name)
       return Version;
   return std::nullopt;
+}
+
+unsigned maxThreadsPerMultiprocessor(StringRef Arch) {
+  // The CUDA C Programming Guide's table of compute capabilities.
+  if (Arch == "sm_75")
+    return 1024;
+  if (Arch.starts_with("sm_86") || Arch.starts_with("sm_87") ||
+      Arch.starts_with("sm_89") || Arch.starts_with("sm_120"))
+    return 1536;
+  return 2048;
 }
 
 std::string findLibdevice() {
@@ -205,14 +216,19 @@ void optimize(Module &M, TargetMachine &TM, const PTXOptions &Opts) {
                         : Level == 1 ? OptimizationLevel::O1
                                      : OptimizationLevel::O0;
   // Last, so that the accesses it reorders are the inlined, simplified ones.
-  if (Opts.SinkStores || Opts.MergeAccumulations)
-    PB.registerOptimizerLastEPCallback(
-        [Opts](ModulePassManager &MPM, OptimizationLevel, auto...) {
-          FunctionPassManager FPM;
-          addDerivativeAccessPasses(FPM,
-                                    {Opts.SinkStores, Opts.MergeAccumulations});
-          MPM.addPass(createModuleToFunctionPassAdaptor(std::move(FPM)));
-        });
+  if (Opts.SinkStores || Opts.MergeAccumulations || Opts.GridStride)
+    PB.registerOptimizerLastEPCallback([Opts](ModulePassManager &MPM,
+                                              OptimizationLevel, auto...) {
+      FunctionPassManager FPM;
+      addDerivativeAccessPasses(FPM,
+                                {Opts.SinkStores, Opts.MergeAccumulations});
+      MPM.addPass(createModuleToFunctionPassAdaptor(std::move(FPM)));
+      // After them: it holds the accumulations they leave, and relies
+      // on the disjointness the fast versions state.
+      if (Opts.GridStride)
+        MPM.addPass(GridStrideCoarseningPass(
+            /*ReassociateFP=*/true, maxThreadsPerMultiprocessor(Opts.Arch)));
+    });
   ModulePassManager MPM = L == OptimizationLevel::O0
                               ? PB.buildO0DefaultPipeline(L)
                               : PB.buildPerModuleDefaultPipeline(L);

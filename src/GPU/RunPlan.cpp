@@ -79,6 +79,8 @@ void writeKernel(json::OStream &J, const PlannedKernel &K) {
       for (const ParamImage &P : K.Params)
         writeParam(J, P);
     });
+    if (K.GridStrideEntry)
+      J.attribute("grid_stride_entry", *K.GridStrideEntry);
   });
 }
 

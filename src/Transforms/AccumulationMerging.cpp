@@ -1,6 +1,8 @@
 //===- AccumulationMerging.cpp - One atomic per element, not two ----------===//
 #include "ir-sanitize/Transforms/AccumulationMerging.h"
 
+#include "Accumulation.h"
+
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/MemoryLocation.h"
 #include "llvm/IR/IRBuilder.h"
@@ -11,23 +13,6 @@ using namespace llvm;
 
 namespace irs {
 namespace {
-
-/// Operations where op(op(v, a), b) == op(v, a + b): exactly for integers,
-/// up to rounding for floating point.
-bool isAccumulation(const AtomicRMWInst &A, bool ReassociateFP) {
-  if (A.isVolatile() || A.getOrdering() != AtomicOrdering::Monotonic)
-    return false;
-  switch (A.getOperation()) {
-  case AtomicRMWInst::Add:
-  case AtomicRMWInst::Sub:
-    return true;
-  case AtomicRMWInst::FAdd:
-  case AtomicRMWInst::FSub:
-    return ReassociateFP;
-  default:
-    return false;
-  }
-}
 
 bool touchesMemory(const Instruction &I) {
   return I.mayReadOrWriteMemory() || I.mayHaveSideEffects() ||
@@ -77,22 +62,13 @@ bool hoistOperands(AtomicRMWInst &A, AtomicRMWInst &B) {
   return true;
 }
 
-/// a + b in the operation's own arithmetic (sub and fsub accumulate a sum).
-Value *combined(IRBuilder<> &Builder, AtomicRMWInst &A, AtomicRMWInst &B) {
-  Value *X = A.getValOperand(), *Y = B.getValOperand();
-  bool FP = A.getOperation() == AtomicRMWInst::FAdd ||
-            A.getOperation() == AtomicRMWInst::FSub;
-  return FP ? Builder.CreateFAdd(X, Y, "accumulated")
-            : Builder.CreateAdd(X, Y, "accumulated");
-}
-
 /// A takes B's value where their addresses are equal; B runs only where
 /// they are not. Returns the block after both.
 BasicBlock *mergeGuarded(AtomicRMWInst &A, AtomicRMWInst &B) {
   IRBuilder<> Builder(&A);
   Value *Same = Builder.CreateICmpEQ(A.getPointerOperand(),
                                      B.getPointerOperand(), "same.element");
-  Value *Sum = combined(Builder, A, B);
+  Value *Sum = accumulate(Builder, A, A.getValOperand(), B.getValOperand());
   A.setOperand(1, Builder.CreateSelect(Same, Sum, A.getValOperand()));
   BasicBlock *Pre = A.getParent();
   BasicBlock *Second =
@@ -123,7 +99,8 @@ BasicBlock *mergeInBlock(BasicBlock &BB, bool ReassociateFP, AAResults &AA,
         return mergeGuarded(*A, *B);
       }
       IRBuilder<> Builder(A);
-      A->setOperand(1, combined(Builder, *A, *B));
+      A->setOperand(
+          1, accumulate(Builder, *A, A->getValOperand(), B->getValOperand()));
       B->eraseFromParent();
       ++Stats.Merged; // and A may absorb the next one too
     }

@@ -5,6 +5,7 @@
 
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Transforms/Scalar/EarlyCSE.h"
 
 using namespace llvm;
 
@@ -20,6 +21,11 @@ void addDerivativeAccessPasses(FunctionPassManager &FPM,
   if (Opts.MergeAccumulations)
     FPM.addPass(AccumulationMergingPass(/*ReassociateFP=*/true,
                                         Stats ? &Stats->Merge : nullptr));
+  // The branches StoreSinkVersioning joins put the primal's half and the
+  // derivative's in one block, where what Enzyme computed twice (address
+  // arithmetic, the 2-D broadcast's index division) becomes common.
+  if (Opts.SinkStores)
+    FPM.addPass(EarlyCSEPass());
 }
 
 DerivativeAccessStats

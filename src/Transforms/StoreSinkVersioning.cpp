@@ -2,6 +2,7 @@
 #include "ir-sanitize/Transforms/StoreSinkVersioning.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/MemoryLocation.h"
@@ -9,6 +10,7 @@
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
@@ -219,6 +221,40 @@ Value *disjoint(IRBuilder<> &B, Instruction *X, Instruction *Y,
                     B.CreateICmpULE(End(Y), Start(X)));
 }
 
+/// States in the fast copy what its test proved, as LoopVersioning does:
+/// each checked pair is disjoint there (scoped noalias metadata in a domain
+/// of its own, added to what the accesses carry), so that later passes
+/// (GridStrideCoarsening) need not assume otherwise.
+void annotateDisjoint(ArrayRef<std::pair<Instruction *, Instruction *>> Pairs,
+                      ValueToValueMapTy &VMap) {
+  LLVMContext &Ctx = Pairs.front().first->getContext();
+  MDBuilder MDB(Ctx);
+  MDNode *Domain = MDB.createAnonymousAliasScopeDomain("irs.disjoint");
+  MapVector<Instruction *, MDNode *> Scope;
+  MapVector<Instruction *, SmallVector<Metadata *, 4>> Disjoint;
+  auto ScopeOf = [&](Instruction *I) {
+    MDNode *&S = Scope[I];
+    if (!S)
+      S = MDB.createAnonymousAliasScope(Domain);
+    return S;
+  };
+  for (auto [X, Y] : Pairs) {
+    Disjoint[X].push_back(ScopeOf(Y));
+    Disjoint[Y].push_back(ScopeOf(X));
+  }
+  for (auto &[I, Others] : Disjoint) {
+    auto *Copy = cast<Instruction>(VMap[I]);
+    Copy->setMetadata(
+        LLVMContext::MD_alias_scope,
+        MDNode::concatenate(Copy->getMetadata(LLVMContext::MD_alias_scope),
+                            MDNode::get(Ctx, ScopeOf(I))));
+    Copy->setMetadata(
+        LLVMContext::MD_noalias,
+        MDNode::concatenate(Copy->getMetadata(LLVMContext::MD_noalias),
+                            MDNode::get(Ctx, Others)));
+  }
+}
+
 /// Gives \p R a reordered copy selected by \p Pairs' disjointness; the
 /// original run stays as the fallback. Returns the block after both.
 BasicBlock *version(Run &R, ArrayRef<Instruction *> Order,
@@ -251,6 +287,7 @@ BasicBlock *version(Run &R, ArrayRef<Instruction *> Order,
                      RF_IgnoreMissingLocals | RF_NoModuleLevelChanges);
   for (Instruction *I : Order)
     cast<Instruction>(VMap[I])->moveBefore(Fast->getTerminator());
+  annotateDisjoint(Pairs, VMap);
 
   Instruction *OldBr = Pre->getTerminator();
   BranchInst::Create(Fast, Ordered, AllDisjoint, OldBr);

@@ -42,6 +42,11 @@ struct GpuCheckOptions {
   /// Merge two atomic additions into one shadow element (AccumulationMerging,
   /// floating-point sums reassociated). Off: one atomic per accumulation.
   bool MergeAccumulations = true;
+  /// Make derivative kernels that accumulate atomically grid-stride loops
+  /// (GridStrideCoarsening): the runner may launch fewer blocks, each
+  /// thread holding its sums into one element in registers. Off: one block
+  /// of work per thread, every accumulation an atomic.
+  bool GridStride = true;
   /// The reverse kernel leaves output-only buffers (output, not wrt)
   /// unwritten (Enzyme's dupnoneed): a gradient-only launch.
   bool DropPrimalOutputs = false;

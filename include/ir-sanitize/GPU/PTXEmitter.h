@@ -32,6 +32,9 @@ struct PTXOptions {
   /// Then AccumulationMergingPass with floating-point reassociation: two
   /// atomic additions into one element (an array passed twice) become one.
   bool MergeAccumulations = false;
+  /// Then GridStrideCoarseningPass on kernels that accumulate atomically:
+  /// a loop over virtual blocks, sums held in registers.
+  bool GridStride = false;
   /// Called with the optimised, verified module before code generation
   /// (which rewrites kernel parameters): what the PTX was made from.
   std::function<void(const llvm::Module &)> BeforeCodegen;
@@ -40,6 +43,10 @@ struct PTXOptions {
 /// The lowest PTX ISA version (times ten) that supports \p Arch ("sm_90"),
 /// or nothing for an architecture this table does not know.
 std::optional<unsigned> minimumPTXVersion(llvm::StringRef Arch);
+
+/// The most threads one multiprocessor of \p Arch runs at once (2048 for
+/// an architecture this table does not know).
+unsigned maxThreadsPerMultiprocessor(llvm::StringRef Arch);
 
 /// Where libdevice is: $CUDA_HOME / $CUDA_PATH, then /usr/local/cuda,
 /// /usr/lib/cuda. Empty when it is nowhere.

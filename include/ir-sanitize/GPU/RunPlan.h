@@ -17,6 +17,7 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,10 @@ struct PlannedKernel {
   std::string PTXFile; ///< Relative to the plan directory.
   std::string Entry;
   std::vector<ParamImage> Params;
+  /// The entry, in the same PTX, of the kernel's grid-stride version
+  /// (written as "grid_stride_entry"): Params and then the launch's x block
+  /// count (4 bytes), run right with any number of blocks up to it.
+  std::optional<std::string> GridStrideEntry;
 };
 
 struct RunPlan {

@@ -15,6 +15,7 @@
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Function.h"
+#include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/CodeGen.h"
@@ -50,6 +51,17 @@ namespace compat {
 /// only the calls, LLVM 21+ only the records.
 constexpr bool HasBothDebugForms =
     LLVM_VERSION_MAJOR >= 19 && LLVM_VERSION_MAJOR < 21;
+
+/// The declaration of intrinsic \p ID (not overloaded) in \p M, added if
+/// missing (LLVM 20 renamed getDeclaration).
+inline llvm::Function *intrinsicDeclaration(llvm::Module &M,
+                                            llvm::Intrinsic::ID ID) {
+#if LLVM_VERSION_MAJOR >= 20
+  return llvm::Intrinsic::getOrInsertDeclaration(&M, ID);
+#else
+  return llvm::Intrinsic::getDeclaration(&M, ID);
+#endif
+}
 
 /// Converts \p M's debug values to records (\p Records) or to calls where
 /// this LLVM has both forms; elsewhere there is only one form to be in.

@@ -164,6 +164,16 @@ inline constexpr uint64_t MaxBlockThreads = 1024;
 inline constexpr uint64_t ThreadsPerBlock = 256;
 inline constexpr uint64_t MaxThreads = MaxGridX * ThreadsPerBlock;
 
+/// The threads of a block in a "threads" launch of \p Threads (1 to
+/// MaxThreads), and the blocks along x.
+inline uint64_t threadsLaunchBlock(uint64_t Threads) {
+  return Threads < ThreadsPerBlock ? Threads : ThreadsPerBlock;
+}
+inline uint64_t threadsLaunchGrid(uint64_t Threads) {
+  uint64_t Block = threadsLaunchBlock(Threads);
+  return Threads / Block + (Threads % Block != 0);
+}
+
 /// Why a grid and block (three sizes each) cannot be launched, or nullptr.
 inline const char *checkGeometry(const uint64_t Grid[3],
                                  const uint64_t Block[3]) {

@@ -43,7 +43,9 @@ namespace {
   X(cuEventRecord)                                                             \
   X(cuEventSynchronize)                                                        \
   X(cuEventElapsedTime)                                                        \
-  X(cuLaunchKernel)
+  X(cuLaunchKernel)                                                            \
+  X(cuOccupancyMaxActiveBlocksPerMultiprocessor)                               \
+  X(cuFuncGetAttribute)
 #define IRS_CUDA_STRINGIFY(Name) #Name
 #define IRS_CUDA_SYMBOL(Name) IRS_CUDA_STRINGIFY(Name)
 
@@ -309,6 +311,23 @@ void CudaDevice::upload(CUdeviceptr Dst, const HostBuffer &Src) {
 void CudaDevice::download(HostBuffer &Dst, CUdeviceptr Src) {
   check(cu().cuMemcpyDtoH(Dst.Bytes.data(), Src, Dst.Bytes.size()),
         "cuMemcpyDtoH");
+}
+
+unsigned CudaDevice::registersOf(CUfunction F) const {
+  int N = 0;
+  cu().cuFuncGetAttribute(&N, CU_FUNC_ATTRIBUTE_NUM_REGS, F);
+  return static_cast<unsigned>(std::max(N, 0));
+}
+
+unsigned CudaDevice::residentBlocks(CUfunction F, unsigned BlockThreads) {
+  int SMs = 0, PerSM = 0;
+  check(cu().cuDeviceGetAttribute(
+            &SMs, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, Dev),
+        "cuDeviceGetAttribute (multiprocessors)");
+  check(cu().cuOccupancyMaxActiveBlocksPerMultiprocessor(
+            &PerSM, F, static_cast<int>(BlockThreads), 0),
+        "cuOccupancyMaxActiveBlocksPerMultiprocessor");
+  return static_cast<unsigned>(std::max(1, SMs) * std::max(1, PerSM));
 }
 
 float CudaDevice::launch(CUfunction F, const LaunchGeometry &G,

@@ -48,6 +48,8 @@ public:
   /// Loads PTX text and returns its kernel \p Entry.
   CUfunction loadKernel(const std::string &Ptx, const std::string &Entry,
                         const std::string &What);
+  /// Registers per thread \p F was compiled to (0 if the driver won't say).
+  unsigned registersOf(CUfunction F) const;
   CUdeviceptr allocate(size_t Bytes);
   void upload(CUdeviceptr Dst, const HostBuffer &Src);
   void download(HostBuffer &Dst, CUdeviceptr Src);
@@ -62,6 +64,9 @@ public:
   /// \p Repeats launches: what a memory-bound kernel can reach, where the
   /// data-sheet peak is reached by none.
   double copyBandwidth(unsigned Repeats);
+  /// How many blocks of \p BlockThreads threads running \p F the whole
+  /// device holds at once (multiprocessors times the driver's occupancy).
+  unsigned residentBlocks(CUfunction F, unsigned BlockThreads);
   /// Launches \p Count times back to back and waits; returns the mean
   /// time of one launch in milliseconds (events around the whole batch, so
   /// that short kernels are not dominated by event overhead).

@@ -23,9 +23,9 @@ LaunchGeometry geometryOf(const Plan &P) {
                    {P.Block[0], P.Block[1], P.Block[2]}};
   if (P.Threads) {
     // The plan reader bounds Threads, so the grid fits CUDA's limit.
-    uint64_t Block = std::min(irs::plan::ThreadsPerBlock, P.Threads);
-    G = {{static_cast<unsigned>((P.Threads + Block - 1) / Block), 1, 1},
-         {static_cast<unsigned>(Block), 1, 1}};
+    G = {{static_cast<unsigned>(irs::plan::threadsLaunchGrid(P.Threads)), 1, 1},
+         {static_cast<unsigned>(irs::plan::threadsLaunchBlock(P.Threads)), 1,
+          1}};
   }
   return G;
 }
@@ -57,10 +57,21 @@ PlanRunner::PlanRunner(const Plan &P, const std::string &Dir, CudaDevice &Dev)
 }
 
 void PlanRunner::loadKernels(const std::string &Dir) {
-  for (const auto &[Role, L] : P.Launches)
-    Kernels[Role] =
-        Dev.loadKernel(readFile(Dir + "/" + L.File), L.Entry,
-                       std::string(irs::spelling(Role)) + " kernel");
+  unsigned BlockThreads =
+      Geometry.Block[0] * Geometry.Block[1] * Geometry.Block[2];
+  for (const auto &[Role, L] : P.Launches) {
+    std::string Ptx = readFile(Dir + "/" + L.File);
+    std::string What = std::string(irs::spelling(Role)) + " kernel";
+    RoleLaunch &RL = Launches[Role];
+    RL.Plain = Dev.loadKernel(Ptx, L.Entry, What);
+    if (L.GridStrideEntry.empty())
+      continue;
+    RL.Strided =
+        Dev.loadKernel(Ptx, L.GridStrideEntry, What + " (grid-stride)");
+    // More blocks than fit at once would only run one after another.
+    RL.StridedBlocks = std::min(Geometry.Grid[0],
+                                Dev.residentBlocks(RL.Strided, BlockThreads));
+  }
 }
 
 void PlanRunner::reset(const BufferSet &Overrides, const BufferSet &Shadows) {
@@ -86,10 +97,19 @@ float PlanRunner::launch(KernelRole Role, unsigned Count) {
       std::memcpy(Storage.back().data() + R.Offset, &Addr, 8);
     }
   }
+  const RoleLaunch &RL = Launches.at(Role);
+  LaunchGeometry G = Geometry;
+  if (RL.UseStrided) {
+    // The grid-stride version's last parameter: the blocks to cover.
+    uint32_t Blocks = Geometry.Grid[0];
+    Storage.emplace_back(4);
+    std::memcpy(Storage.back().data(), &Blocks, 4);
+    G.Grid[0] = RL.StridedBlocks;
+  }
   std::vector<void *> Args;
   for (auto &S : Storage)
     Args.push_back(S.data());
-  return Dev.launch(Kernels.at(Role), Geometry, Args, Count);
+  return Dev.launch(RL.UseStrided ? RL.Strided : RL.Plain, G, Args, Count);
 }
 
 PlanRunner::BufferSet PlanRunner::readOutputs(bool FromShadow) {
@@ -226,7 +246,43 @@ Timing PlanRunner::time(KernelRole Role, unsigned Repeats, bool ColdL2) {
   T.Samples = Repeats;
   T.LaunchesPerSample = PerSample;
   T.Bytes = bytesMoved(P, Role);
+  const RoleLaunch &RL = Launches.at(Role);
+  T.GridX = RL.UseStrided ? RL.StridedBlocks : Geometry.Grid[0];
+  T.GridStride = RL.UseStrided;
   return T;
+}
+
+double PlanRunner::warmMedianMs(KernelRole Role, unsigned Repeats) {
+  reset({}, {});
+  launch(Role, 20); // warm-up
+  std::vector<float> Ms;
+  for (unsigned I = 0; I < Repeats; ++I)
+    Ms.push_back(launch(Role, 20));
+  std::sort(Ms.begin(), Ms.end());
+  return Ms[Ms.size() / 2];
+}
+
+std::vector<GridChoice> PlanRunner::chooseGrids() {
+  std::vector<GridChoice> Choices;
+  for (auto &[Role, RL] : Launches) {
+    if (!RL.Strided)
+      continue;
+    GridChoice C;
+    C.Role = Role;
+    C.PlainBlocks = Geometry.Grid[0];
+    C.StridedBlocks = RL.StridedBlocks;
+    C.PlainRegisters = Dev.registersOf(RL.Plain);
+    C.StridedRegisters = Dev.registersOf(RL.Strided);
+    // Summing in registers pays where one thread's blocks add into the
+    // same elements; elsewhere the loop costs more than it saves.
+    RL.UseStrided = true;
+    C.StridedMs = warmMedianMs(Role, 5);
+    RL.UseStrided = false;
+    C.PlainMs = warmMedianMs(Role, 5);
+    C.Strided = RL.UseStrided = C.StridedMs < C.PlainMs;
+    Choices.push_back(C);
+  }
+  return Choices;
 }
 
 RunResults PlanRunner::run(unsigned Repeats, L2Timing L2) {
@@ -236,11 +292,13 @@ RunResults PlanRunner::run(unsigned Repeats, L2Timing L2) {
   R.AttainableBytesPerSecond = Dev.copyBandwidth(Repeats);
   std::copy(Geometry.Grid, Geometry.Grid + 3, R.Grid);
   std::copy(Geometry.Block, Geometry.Block + 3, R.Block);
+  R.Grids = chooseGrids();
   R.Checks.push_back(checkPrimal());
   if (P.DerivativeChecks) {
     BufferSet Jv, V;
     R.Checks.push_back(checkForward(Jv, V));
     R.Checks.push_back(checkReverse(Jv, V));
+    checkOtherGrid(R, Jv, V);
   } else {
     addSkippedDerivativeChecks(R);
   }
@@ -252,6 +310,24 @@ RunResults PlanRunner::run(unsigned Repeats, L2Timing L2) {
         R.Timings.push_back(time(W.Value, Repeats, Cold));
   }
   return R;
+}
+
+void PlanRunner::checkOtherGrid(RunResults &R, const BufferSet &Jv,
+                                const BufferSet &V) {
+  for (const GridChoice &C : R.Grids) {
+    if (C.Role != KernelRole::Reverse)
+      continue;
+    RoleLaunch &RL = Launches.at(C.Role);
+    RL.UseStrided = !C.Strided;
+    CheckResult Check = checkReverse(Jv, V);
+    RL.UseStrided = C.Strided;
+    Check.Name = C.Strided ? "reverse/plain" : "reverse/grid";
+    Check.Detail += C.Strided ? " (the plain kernel, not timed)"
+                              : " (the grid-stride version with " +
+                                    std::to_string(C.StridedBlocks) +
+                                    " blocks, not timed)";
+    R.Checks.push_back(Check);
+  }
 }
 
 void PlanRunner::addSkippedDerivativeChecks(RunResults &R) const {

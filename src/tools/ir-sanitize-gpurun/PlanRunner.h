@@ -6,6 +6,10 @@
 //           finite differences (f(x+hv) - f(x-hv)) / 2h of the primal;
 //  reverse  the reverse-mode kernel passes the dot-product test
 //           <J v, w> = <v, J^T w>;
+//  grid     a kernel with a grid-stride version (the plan's
+//           grid_stride_entry): the runner times the kernel with the plan's
+//           grid and the version with the blocks the device holds at once,
+//           keeps the faster, and checks both;
 //  timing   median kernel times of every role over repeated launches, with
 //           the L2 cache warm (back-to-back launches, the buffers stay in L2
 //           when they fit) and cold (L2 flushed before each launch).
@@ -43,6 +47,17 @@ struct Timing {
   unsigned Samples = 0; ///< Timed samples (the median is over these).
   unsigned LaunchesPerSample = 0;
   uint64_t Bytes = 0; ///< What the kernel must move at least (Bandwidth.h).
+  unsigned GridX = 0; ///< Blocks launched along x (fewer for grid-stride).
+  bool GridStride = false; ///< The grid-stride version was timed.
+};
+
+/// Which of a kernel and its grid-stride version was launched, and why.
+struct GridChoice {
+  KernelRole Role = KernelRole::Reverse;
+  unsigned PlainBlocks = 0, StridedBlocks = 0;       ///< x blocks launched.
+  double PlainMs = 0, StridedMs = 0;                 ///< Median warm times.
+  unsigned PlainRegisters = 0, StridedRegisters = 0; ///< Per thread.
+  bool Strided = false; ///< The version was faster.
 };
 
 struct RunResults {
@@ -52,6 +67,7 @@ struct RunResults {
   double AttainableBytesPerSecond = 0;
   unsigned Grid[3], Block[3];
   std::vector<CheckResult> Checks;
+  std::vector<GridChoice> Grids;
   std::vector<Timing> Timings;
   bool allPassed() const;
 };
@@ -66,8 +82,15 @@ private:
 
   const Plan &P;
   CudaDevice &Dev;
-  LaunchGeometry Geometry;
-  std::map<KernelRole, CUfunction> Kernels;
+  LaunchGeometry Geometry; ///< The plan's.
+  /// A role's kernel and, if it has one, its grid-stride version, launched
+  /// with the blocks the device holds at once.
+  struct RoleLaunch {
+    CUfunction Plain = nullptr, Strided = nullptr;
+    unsigned StridedBlocks = 0;
+    bool UseStrided = false;
+  };
+  std::map<KernelRole, RoleLaunch> Launches;
   std::vector<CUdeviceptr> Primal, Shadow;
 
   void loadKernels(const std::string &Dir);
@@ -82,7 +105,13 @@ private:
   CheckResult checkPrimal();
   CheckResult checkForward(BufferSet &Jv, BufferSet &V);
   CheckResult checkReverse(const BufferSet &Jv, const BufferSet &V);
+  /// The reverse check again with the grid-stride launch not chosen.
+  void checkOtherGrid(RunResults &R, const BufferSet &Jv, const BufferSet &V);
   Timing time(KernelRole Role, unsigned Repeats, bool ColdL2);
+  /// Median of \p Repeats warm samples of \p Role as launched now.
+  double warmMedianMs(KernelRole Role, unsigned Repeats);
+  /// Picks the faster of each kernel and its grid-stride version.
+  std::vector<GridChoice> chooseGrids();
   /// The forward and reverse rows of a plan whose derivative checks were
   /// left out, with the plan's reason.
   void addSkippedDerivativeChecks(RunResults &R) const;

@@ -89,7 +89,15 @@ const char *verdict(const CheckResult &C) {
 void printTable(std::ostream &OS, const Plan &P, const RunResults &R) {
   OS << "kernel  " << P.Kernel << "\ndevice  " << R.Device << "\nlaunch  grid "
      << R.Grid[0] << "x" << R.Grid[1] << "x" << R.Grid[2] << ", block "
-     << R.Block[0] << "x" << R.Block[1] << "x" << R.Block[2] << "\n\n";
+     << R.Block[0] << "x" << R.Block[1] << "x" << R.Block[2] << "\n";
+  for (const GridChoice &G : R.Grids)
+    OS << "        " << irs::spelling(G.Role) << ": warm "
+       << fmt("%.4f", G.PlainMs) << " ms with " << G.PlainBlocks << " blocks ("
+       << G.PlainRegisters << " registers), its grid-stride version "
+       << fmt("%.4f", G.StridedMs) << " ms with " << G.StridedBlocks << " ("
+       << G.StridedRegisters << " registers, all resident); timed: the "
+       << (G.Strided ? "grid-stride version" : "kernel") << "\n";
+  OS << "\n";
   OS << "check     result  value       tolerance  detail\n";
   for (const CheckResult &C : R.Checks) {
     std::string Value = !C.Ran               ? "-"
@@ -153,6 +161,17 @@ void printJSON(std::ostream &OS, const Plan &P, const RunResults &R) {
                            {"value", C.Value},
                            {"tolerance", C.Tolerance},
                            {"detail", C.Detail}});
+  J["grid_stride"] = ordered_json::array();
+  for (const GridChoice &G : R.Grids)
+    J["grid_stride"].push_back(
+        {{"kernel", irs::spelling(G.Role)},
+         {"plain_blocks", G.PlainBlocks},
+         {"plain_ms", G.PlainMs},
+         {"plain_registers", G.PlainRegisters},
+         {"grid_stride_blocks", G.StridedBlocks},
+         {"grid_stride_ms", G.StridedMs},
+         {"grid_stride_registers", G.StridedRegisters},
+         {"timed", G.Strided ? "grid-stride" : "plain"}});
   J["timings"] = ordered_json::array();
   for (const Timing &T : R.Timings) {
     double Ratio = ratioToOriginal(R, T);
@@ -163,6 +182,8 @@ void printJSON(std::ostream &OS, const Plan &P, const RunResults &R) {
                         {"samples", T.Samples},
                         {"launches_per_sample", T.LaunchesPerSample},
                         {"bytes", T.Bytes},
+                        {"grid_x", T.GridX},
+                        {"grid_stride", T.GridStride},
                         {"bytes_per_second", bytesPerSecond(T)},
                         {"percent_of_peak", percentOfPeak(T, R)},
                         {"percent_of_attainable", percentOfAttainable(T, R)},

@@ -252,7 +252,7 @@ Param PlanReader::readParam(const json &V, const std::string &Where) {
 }
 
 void PlanReader::readKernel(const json &V, const std::string &Where) {
-  object(V, Where, {"role", "ptx", "entry", "params"});
+  object(V, Where, {"role", "ptx", "entry", "params", "grid_stride_entry"});
   KernelRole Role =
       word<KernelRole>(field(V, Where, "role"), member(Where, "role"));
   if (P.Launches.count(Role))
@@ -270,6 +270,12 @@ void PlanReader::readKernel(const json &V, const std::string &Where) {
   const json &Params = array(field(V, Where, "params"), PW);
   for (size_t I = 0; I < Params.size(); ++I)
     L.Params.push_back(readParam(Params[I], element(PW, I)));
+  if (V.contains("grid_stride_entry")) {
+    std::string GW = member(Where, "grid_stride_entry");
+    L.GridStrideEntry = string(V["grid_stride_entry"], GW);
+    if (L.GridStrideEntry.empty() || L.GridStrideEntry == L.Entry)
+      throw PlanError(GW, "must name a second entry of the PTX");
+  }
   P.Launches.emplace(Role, std::move(L));
 }
 

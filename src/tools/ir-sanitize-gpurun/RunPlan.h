@@ -53,6 +53,10 @@ struct KernelLaunch {
   std::string File;  ///< PTX file name in the plan directory.
   std::string Entry; ///< Kernel name in that PTX.
   std::vector<Param> Params;
+  /// Nonempty: the kernel's grid-stride version in the same PTX, which
+  /// takes Params and then the launch's x block count (4 bytes) and runs
+  /// right with any number of blocks up to it.
+  std::string GridStrideEntry;
 };
 
 struct Plan {

@@ -8,6 +8,7 @@
 #include "ir-sanitize/Transforms/AccumulationMerging.h"
 #include "ir-sanitize/Transforms/BundleNormalize.h"
 #include "ir-sanitize/Transforms/BundleRestore.h"
+#include "ir-sanitize/Transforms/GridStrideCoarsening.h"
 #include "ir-sanitize/Transforms/KernelSplat.h"
 #include "ir-sanitize/Transforms/StoreSinkVersioning.h"
 
@@ -83,6 +84,21 @@ static bool parseMergePass(StringRef Name, FunctionPassManager &FPM) {
   return true;
 }
 
+/// ir-sanitize-grid-stride[<reassociate-fp>].
+static bool parseGridStridePass(StringRef Name, ModulePassManager &MPM) {
+  std::optional<StringRef> Params =
+      passParameters(Name, "ir-sanitize-grid-stride");
+  if (!Params)
+    return false;
+  if (!Params->empty() && *Params != "reassociate-fp") {
+    errs() << "ir-sanitize-grid-stride: unknown parameter '" << *Params
+           << "' (expected reassociate-fp)\n";
+    return false;
+  }
+  MPM.addPass(irs::GridStrideCoarseningPass(!Params->empty()));
+  return true;
+}
+
 static void registerPasses(PassBuilder &PB) {
   PB.registerPipelineParsingCallback(
       [](StringRef Name, FunctionPassManager &FPM,
@@ -100,7 +116,7 @@ static void registerPasses(PassBuilder &PB) {
   PB.registerPipelineParsingCallback(
       [](StringRef Name, ModulePassManager &MPM,
          ArrayRef<PassBuilder::PipelineElement>) {
-        return parseBundlePasses(Name, MPM);
+        return parseBundlePasses(Name, MPM) || parseGridStridePass(Name, MPM);
       });
   PB.registerPipelineParsingCallback(
       [](StringRef Name, ModulePassManager &MPM,

@@ -42,6 +42,7 @@ struct GpuCheckOptions {
   std::string DerivativeOrder = "versioned";
   std::string Accumulation = "merged";
   bool DropPrimalOutputs = false;
+  bool NoGridStride = false;
 };
 
 class GpuCheckCommand : public Command {
@@ -89,6 +90,11 @@ void GpuCheckCommand::addOptions(CLI::App &App) {
                  "Enzyme emits them")
       ->check(CLI::IsMember({"merged", "separate"}))
       ->type_name("HOW");
+  App.add_flag("--no-grid-stride", O.NoGridStride,
+               "one block of work per thread in every derivative kernel; by "
+               "default a kernel that accumulates atomically becomes a "
+               "grid-stride loop the runner launches with fewer blocks, each "
+               "thread summing into one element in registers");
   App.add_flag("--drop-primal-outputs", O.DropPrimalOutputs,
                "the reverse kernel need not write output-only buffers "
                "(enzyme_dupnoneed): a gradient-only launch");
@@ -140,6 +146,7 @@ Expected<std::string> GpuCheckCommand::prepare() {
   Build.Options.SinkDerivativeStores = O.DerivativeOrder == "versioned";
   Build.Options.MergeAccumulations = O.Accumulation == "merged";
   Build.Options.DropPrimalOutputs = O.DropPrimalOutputs;
+  Build.Options.GridStride = !O.NoGridStride;
   Build.Options.Progress = [&](const std::string &Line) {
     if (!Opts.Quiet)
       errs() << ToolName << ": gpu-check: " << Line << "\n";

@@ -46,7 +46,10 @@ irs::RunPlan samplePlan() {
     P.Kernels.push_back({Role,
                          std::string(irs::spelling(Role)) + ".ptx",
                          "k_" + std::string(irs::spelling(Role)),
-                         {State, Arr}});
+                         {State, Arr},
+                         std::nullopt});
+  // The reverse kernel has a grid-stride version.
+  P.Kernels.back().GridStrideEntry = "k_reverse_grid_stride";
   return P;
 }
 
