@@ -21,6 +21,7 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
@@ -195,9 +196,21 @@ std::optional<uint64_t> annotation(const Function &F, StringRef Key) {
   return std::nullopt;
 }
 
+/// \p F's launch bound (threads per block): the "nvvm.maxntid" attribute
+/// LLVM 21+ upgrades the annotations into, or the "maxntidx" annotation.
+std::optional<uint64_t> launchBound(const Function &F) {
+  Attribute A = F.getFnAttribute("nvvm.maxntid");
+  uint64_t X;
+  if (A.isStringAttribute() &&
+      !A.getValueAsString().split(',').first.trim().getAsInteger(10, X))
+    return X;
+  return annotation(F, "maxntidx");
+}
+
 /// \p NF is a kernel as \p F is: its !nvvm.annotations entries (the
-/// "kernel" mark of annotated kernels, launch bounds) are copied for it,
-/// and with \p ThreadsPerSM a launch bound asks for that many threads.
+/// "kernel" mark of annotated kernels, launch bounds) are copied for it
+/// (attributes were cloned), and with \p ThreadsPerSM a launch bound asks
+/// for enough blocks per multiprocessor to run that many threads.
 void annotateLike(const Function &F, Function &NF, unsigned ThreadsPerSM) {
   NamedMDNode *NMD =
       NF.getParent()->getOrInsertNamedMetadata("nvvm.annotations");
@@ -210,15 +223,20 @@ void annotateLike(const Function &F, Function &NF, unsigned ThreadsPerSM) {
       Ops[0] = ValueAsMetadata::get(&NF);
       Copies.push_back(MDNode::get(Ctx, Ops));
     }
-  std::optional<uint64_t> MaxThreads = annotation(F, "maxntidx");
-  if (ThreadsPerSM && MaxThreads && *MaxThreads &&
-      *MaxThreads <= ThreadsPerSM && !annotation(F, "minctasm"))
-    Copies.push_back(MDNode::get(
-        Ctx, {ValueAsMetadata::get(&NF), MDString::get(Ctx, "minctasm"),
-              ConstantAsMetadata::get(ConstantInt::get(
-                  Type::getInt32Ty(Ctx), ThreadsPerSM / *MaxThreads))}));
   for (MDNode *N : Copies)
     NMD->addOperand(N);
+  std::optional<uint64_t> Bound = launchBound(F);
+  if (!ThreadsPerSM || !Bound || !*Bound || *Bound > ThreadsPerSM ||
+      annotation(F, "minctasm") || F.hasFnAttribute("nvvm.minctasm"))
+    return;
+  unsigned Blocks = ThreadsPerSM / *Bound;
+  if (F.hasFnAttribute("nvvm.maxntid")) // where the bound is, LLVM reads this
+    NF.addFnAttr("nvvm.minctasm", utostr(Blocks));
+  else
+    NMD->addOperand(MDNode::get(
+        Ctx, {ValueAsMetadata::get(&NF), MDString::get(Ctx, "minctasm"),
+              ConstantAsMetadata::get(
+                  ConstantInt::get(Type::getInt32Ty(Ctx), Blocks))}));
 }
 
 /// Reads of ctaid.x and nctaid.x in \p F become \p Block and \p Grid.
@@ -284,7 +302,7 @@ void emitFlush(const AtomicRMWInst &S, const HeldValues &V, Instruction *At) {
   Flush->setOperand(AtomicRMWInst::getPointerOperandIndex(), V.Element);
   Flush->setOperand(1, V.Sum);
   Flush->setName("held.flush");
-  Flush->insertBefore(*At->getParent(), At->getIterator());
+  Flush->insertBefore(compat::insertBefore(At->getIterator()));
 }
 
 /// Guards \p S: an addition into the element the last one went to is
@@ -338,11 +356,18 @@ ReturnInst *buildLoop(Function &F, Argument &Grid, BasicBlock *Entry) {
   B.CreateBr(Body);
 
   B.SetInsertPoint(Entry);
-  auto Read = [&](Intrinsic::ID ID) {
-    return B.CreateCall(compat::intrinsicDeclaration(*F.getParent(), ID), {});
+  // With their ranges (CUDA's grid limit), so that SCEV knows the step is
+  // not zero.
+  MDBuilder MDB(Ctx);
+  auto Read = [&](Intrinsic::ID ID, uint64_t Lo, uint64_t Hi) {
+    CallInst *C =
+        B.CreateCall(compat::intrinsicDeclaration(*F.getParent(), ID), {});
+    C->setMetadata(LLVMContext::MD_range,
+                   MDB.createRange(APInt(32, Lo), APInt(32, Hi)));
+    return C;
   };
-  Value *First = Read(Intrinsic::nvvm_read_ptx_sreg_ctaid_x);
-  Value *Step = Read(Intrinsic::nvvm_read_ptx_sreg_nctaid_x);
+  Value *First = Read(Intrinsic::nvvm_read_ptx_sreg_ctaid_x, 0, 0x7fffffff);
+  Value *Step = Read(Intrinsic::nvvm_read_ptx_sreg_nctaid_x, 1, 0x80000000);
   B.CreateCondBr(B.CreateICmpULT(First, &Grid), Header, Exit);
   B.SetInsertPoint(Latch);
   Value *Next = B.CreateNUWAdd(VB, Step, "vblock.next");
@@ -475,14 +500,15 @@ PreservedAnalyses GridStrideCoarseningPass::run(Module &M,
       ++S.Refused;
       ORE.emit([&] {
         return OptimizationRemarkMissed(DEBUG_TYPE, "NotCoarsened", F)
-               << "kernel left one block per thread: " << *Why;
+               << F->getName() << " has no grid-stride version: " << *Why;
       });
       continue;
     }
     ORE.emit([&] {
       return OptimizationRemark(DEBUG_TYPE, "Coarsened", F)
-             << "added " << NF->getName() << ": a grid-stride loop holding "
-             << utostr(Held) << " accumulations in registers";
+             << "added " << NF->getName()
+             << ", a grid-stride loop; accumulations held in registers: "
+             << utostr(Held);
     });
     ++S.Coarsened;
     S.Held += Held;

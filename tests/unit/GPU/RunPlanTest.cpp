@@ -146,6 +146,7 @@ TEST_CASE("a written plan reads back identically in the runner", "[RunPlan]") {
     REQUIRE(L);
     CHECK(L->File == K.PTXFile);
     CHECK(L->Entry == K.Entry);
+    CHECK(L->GridStrideEntry == K.GridStrideEntry.value_or(""));
     REQUIRE(L->Params.size() == K.Params.size());
     for (size_t I = 0; I < K.Params.size(); ++I) {
       CHECK(L->Params[I].Bytes == K.Params[I].Bytes);
@@ -297,6 +298,16 @@ TEST_CASE("the runner rejects malformed plans by field", "[RunPlan]") {
             at(P, "kernels", 1)["ptx"] = "../../etc/passwd";
           }),
           "kernels[1].ptx: must name a file in the plan directory");
+  // A grid-stride version is a second entry, named.
+  for (const char *Entry : {"", "k_reverse"})
+    Rejects(edited([&](json::Object &P) {
+              at(P, "kernels", 3)["grid_stride_entry"] = Entry;
+            }),
+            "kernels[3].grid_stride_entry: must name a second entry");
+  Rejects(edited([](json::Object &P) {
+            at(P, "kernels", 3)["grid_stride_entry"] = 7;
+          }),
+          "kernels[3].grid_stride_entry: must be a string");
   Rejects(edited([](json::Object &P) { P.getArray("kernels")->pop_back(); }),
           "kernels: \"checks\": \"all\" needs a 'forward' and a 'reverse'");
   Rejects(edited([](json::Object &P) {
