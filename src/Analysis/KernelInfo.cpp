@@ -1,6 +1,7 @@
 //===- KernelInfo.cpp - Which functions are GPU kernel entries ------------===//
 #include "ir-sanitize/Analysis/KernelInfo.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Metadata.h"
 
@@ -19,12 +20,19 @@ bool hasKernelCallingConv(const Function &F) {
   }
 }
 
-SmallPtrSet<const Function *, 8> findAnnotatedKernels(const Module &M) {
-  SmallPtrSet<const Function *, 8> Kernels;
+namespace {
+
+/// Calls \p Each(F, Key, Value) for every key/value pair of every
+/// `!nvvm.annotations` entry !{ptr @f, !"key", i32 value, ...}. Julia and
+/// CUDAnative write these and nothing checks their shape: entries that do
+/// not name a function, and pairs that are not a string and an integer,
+/// are skipped.
+void forEachAnnotation(
+    const Module &M,
+    function_ref<void(const Function &, StringRef, const ConstantInt &)> Each) {
   const NamedMDNode *Annotations = M.getNamedMetadata("nvvm.annotations");
   if (!Annotations)
-    return Kernels;
-  // Each entry is !{ptr @f, !"key", i32 value, !"key", i32 value, ...}.
+    return;
   for (const MDNode *Entry : Annotations->operands()) {
     if (Entry->getNumOperands() < 3)
       continue;
@@ -35,11 +43,33 @@ SmallPtrSet<const Function *, 8> findAnnotatedKernels(const Module &M) {
       auto *Key = dyn_cast_or_null<MDString>(Entry->getOperand(I));
       auto *Value =
           mdconst::dyn_extract_or_null<ConstantInt>(Entry->getOperand(I + 1));
-      if (Key && Value && Key->getString() == "kernel" && !Value->isZero())
-        Kernels.insert(F);
+      if (Key && Value)
+        Each(*F, Key->getString(), *Value);
     }
   }
+}
+
+} // namespace
+
+SmallPtrSet<const Function *, 8> findAnnotatedKernels(const Module &M) {
+  SmallPtrSet<const Function *, 8> Kernels;
+  forEachAnnotation(
+      M, [&](const Function &F, StringRef Key, const ConstantInt &Value) {
+        if (Key == "kernel" && !Value.isZero())
+          Kernels.insert(&F);
+      });
   return Kernels;
+}
+
+std::optional<uint64_t> nvvmAnnotation(const Function &F, StringRef Key) {
+  std::optional<uint64_t> Found;
+  if (F.getParent())
+    forEachAnnotation(*F.getParent(), [&](const Function &G, StringRef K,
+                                          const ConstantInt &Value) {
+      if (&G == &F && K == Key && !Found)
+        Found = Value.getLimitedValue();
+    });
+  return Found;
 }
 
 bool isKernel(const Function &F) {

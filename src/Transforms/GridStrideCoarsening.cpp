@@ -177,25 +177,6 @@ Function *cloneWithGridParam(Function &F, ValueToValueMapTy &VMap) {
   return NF;
 }
 
-/// The value of \p F's !nvvm.annotations entry \p Key, if it has one.
-std::optional<uint64_t> annotation(const Function &F, StringRef Key) {
-  const NamedMDNode *NMD = F.getParent()->getNamedMetadata("nvvm.annotations");
-  if (!NMD)
-    return std::nullopt;
-  for (const MDNode *N : NMD->operands()) {
-    if (!N->getNumOperands() ||
-        mdconst::dyn_extract_or_null<Function>(N->getOperand(0)) != &F)
-      continue;
-    for (unsigned I = 1; I + 1 < N->getNumOperands(); I += 2) {
-      auto *Name = dyn_cast<MDString>(N->getOperand(I));
-      auto *Value = mdconst::dyn_extract<ConstantInt>(N->getOperand(I + 1));
-      if (Name && Value && Name->getString() == Key)
-        return Value->getZExtValue();
-    }
-  }
-  return std::nullopt;
-}
-
 /// \p F's launch bound (threads per block): the "nvvm.maxntid" attribute
 /// LLVM 21+ upgrades the annotations into, or the "maxntidx" annotation.
 std::optional<uint64_t> launchBound(const Function &F) {
@@ -204,7 +185,7 @@ std::optional<uint64_t> launchBound(const Function &F) {
   if (A.isStringAttribute() &&
       !A.getValueAsString().split(',').first.trim().getAsInteger(10, X))
     return X;
-  return annotation(F, "maxntidx");
+  return nvvmAnnotation(F, "maxntidx");
 }
 
 /// \p NF is a kernel as \p F is: its !nvvm.annotations entries (the
@@ -227,7 +208,7 @@ void annotateLike(const Function &F, Function &NF, unsigned ThreadsPerSM) {
     NMD->addOperand(N);
   std::optional<uint64_t> Bound = launchBound(F);
   if (!ThreadsPerSM || !Bound || !*Bound || *Bound > ThreadsPerSM ||
-      annotation(F, "minctasm") || F.hasFnAttribute("nvvm.minctasm"))
+      nvvmAnnotation(F, "minctasm") || F.hasFnAttribute("nvvm.minctasm"))
     return;
   unsigned Blocks = ThreadsPerSM / *Bound;
   if (F.hasFnAttribute("nvvm.maxntid")) // where the bound is, LLVM reads this

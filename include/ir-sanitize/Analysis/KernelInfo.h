@@ -14,6 +14,9 @@
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Module.h"
 
+#include <cstdint>
+#include <optional>
+
 namespace irs {
 
 /// True for the kernel calling conventions (ptx_kernel, amdgpu_kernel,
@@ -23,6 +26,11 @@ bool hasKernelCallingConv(const llvm::Function &F);
 /// The functions that `!nvvm.annotations` marks as kernels.
 llvm::SmallPtrSet<const llvm::Function *, 8>
 findAnnotatedKernels(const llvm::Module &M);
+
+/// The value of \p F's `!nvvm.annotations` pair \p Key ("maxntidx",
+/// "minctasm", ...), if it has one.
+std::optional<uint64_t> nvvmAnnotation(const llvm::Function &F,
+                                       llvm::StringRef Key);
 
 /// Whether \p F is a kernel entry. Scans the module's annotations on every
 /// call; use findKernels to classify a whole module.

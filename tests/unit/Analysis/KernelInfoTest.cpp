@@ -1,6 +1,7 @@
 #include "ir-sanitize/Analysis/KernelInfo.h"
 
 #include "llvm/AsmParser/Parser.h"
+#include "llvm/IR/Constants.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/SourceMgr.h"
@@ -37,4 +38,36 @@ declare ptx_kernel void @declared()
   CHECK(isKernel(*M->getFunction("declared")));
   CHECK_FALSE(isKernel(*M->getFunction("bounds_only")));
   CHECK_FALSE(isKernel(*M->getFunction("plain")));
+}
+
+TEST_CASE("nvvm.annotations values are read, malformed pairs skipped",
+          "[KernelInfo]") {
+  LLVMContext Ctx;
+  SMDiagnostic Err;
+  auto M = parseAssemblyString("define void @k() { ret void }\n"
+                               "define void @other() { ret void }\n",
+                               Err, Ctx);
+  REQUIRE(M);
+  // Built here, not parsed: LLVM 21+ upgrades parsed launch bounds into
+  // attributes.
+  Function *K = M->getFunction("k");
+  auto I32 = [&](uint64_t V) -> Metadata * {
+    return ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(Ctx), V));
+  };
+  auto Key = [&](StringRef S) -> Metadata * { return MDString::get(Ctx, S); };
+  auto Fn = [&](StringRef Name) -> Metadata * {
+    return ValueAsMetadata::get(M->getFunction(Name));
+  };
+  NamedMDNode *NMD = M->getOrInsertNamedMetadata("nvvm.annotations");
+  NMD->addOperand(
+      MDNode::get(Ctx, {Fn("k"), nullptr, I32(7), Key("maxntidx"), Key("x")}));
+  NMD->addOperand(MDNode::get(Ctx, {nullptr, Key("maxntidx"), I32(9)}));
+  NMD->addOperand(MDNode::get(
+      Ctx, {Fn("k"), Key("maxntidx"), I32(256), Key("minctasm"), I32(2)}));
+  NMD->addOperand(MDNode::get(Ctx, {Fn("other"), Key("maxntidx"), I32(64)}));
+  CHECK(nvvmAnnotation(*K, "maxntidx") == 256u);
+  CHECK(nvvmAnnotation(*K, "minctasm") == 2u);
+  CHECK_FALSE(nvvmAnnotation(*K, "maxntidy"));
+  CHECK(nvvmAnnotation(*M->getFunction("other"), "maxntidx") == 64u);
+  CHECK_FALSE(isKernel(*K));
 }
