@@ -37,14 +37,27 @@ namespace {
 constexpr const char GridStrideAttr[] = "irs-grid-stride-param";
 constexpr unsigned SharedAddressSpace = 3; // NVPTX's __shared__
 
-/// Whether \p V is, or is a constant expression over, a shared address.
+/// Kernels with more accumulations than this are left alone: each one is
+/// checked against every access of the kernel.
+constexpr int MaxAccumulations = 64;
+
+/// Whether \p V is, or is a constant expression over, a shared address
+/// (walked with a worklist: constant expressions nest arbitrarily deep).
 bool mentionsShared(const Value *V) {
-  if (auto *PT = dyn_cast<PointerType>(V->getType());
-      PT && PT->getAddressSpace() == SharedAddressSpace)
-    return true;
-  const auto *CE = dyn_cast<ConstantExpr>(V);
-  return CE && any_of(CE->operands(),
-                      [](const Use &U) { return mentionsShared(U.get()); });
+  SmallVector<const Value *, 8> Work = {V};
+  SmallPtrSet<const Value *, 8> Seen;
+  while (!Work.empty()) {
+    const Value *X = Work.pop_back_val();
+    if (!Seen.insert(X).second)
+      continue;
+    if (auto *PT = dyn_cast<PointerType>(X->getType());
+        PT && PT->getAddressSpace() == SharedAddressSpace)
+      return true;
+    if (const auto *CE = dyn_cast<ConstantExpr>(X))
+      for (const Use &U : CE->operands())
+        Work.push_back(U.get());
+  }
+  return false;
 }
 
 /// libdevice writes some math as pure inline assembly (rcp.approx); that
@@ -464,6 +477,10 @@ PreservedAnalyses GridStrideCoarseningPass::run(Module &M,
   for (Function *F : Kernels) {
     std::optional<std::string> Why = whyNotCoarsen(*F);
     SmallVector<AtomicRMWInst *, 8> Sites;
+    if (!Why && count_if(instructions(*F), [&](const Instruction &I) {
+                  return isCandidate(I, ReassociateFP);
+                }) > MaxAccumulations)
+      Why = "more than " + utostr(MaxAccumulations) + " accumulations";
     if (!Why)
       Sites = holdableAccumulations(*F, FAM.getResult<AAManager>(*F),
                                     ReassociateFP);

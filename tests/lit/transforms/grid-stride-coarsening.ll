@@ -191,3 +191,16 @@ declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
 declare i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
 declare void @llvm.nvvm.barrier0()
+
+; Each accumulation is checked against every access: past 64 the kernel is
+; left alone; 64 are held.
+; RUN: python3 %inputs/transforms/many-accumulations.py 65 > %t.65.ll
+; RUN: opt -load-pass-plugin=%plugin -passes='ir-sanitize-grid-stride<reassociate-fp>' \
+; RUN:   -pass-remarks-missed=ir-sanitize-grid-stride -disable-output %t.65.ll 2>&1 \
+; RUN:   | FileCheck %s --check-prefix=MANY
+; MANY: many has no grid-stride version: more than 64 accumulations
+; RUN: python3 %inputs/transforms/many-accumulations.py 64 > %t.64.ll
+; RUN: opt -load-pass-plugin=%plugin -passes='ir-sanitize-grid-stride<reassociate-fp>' \
+; RUN:   -pass-remarks=ir-sanitize-grid-stride -disable-output %t.64.ll 2>&1 \
+; RUN:   | FileCheck %s --check-prefix=SIXTYFOUR
+; SIXTYFOUR: added many_grid_stride, a grid-stride loop; accumulations held in registers: 64
