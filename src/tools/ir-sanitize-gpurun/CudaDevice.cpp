@@ -191,7 +191,7 @@ CudaDevice::CudaDevice(int Ordinal) {
 CudaDevice::~CudaDevice() {
   for (CUdeviceptr P : Allocations)
     cu().cuMemFree(P);
-  for (CUmodule M : Modules)
+  for (const auto &[Ptx, M] : Modules)
     cu().cuModuleUnload(M);
   if (Start)
     cu().cuEventDestroy(Start);
@@ -278,19 +278,24 @@ double CudaDevice::copyBandwidth(unsigned Repeats) {
 CUfunction CudaDevice::loadKernel(const std::string &Ptx,
                                   const std::string &Entry,
                                   const std::string &What) {
-  // Keep the JIT's error log: it names the PTX line ptxas rejected.
-  char Log[4096] = {0};
-  CUjit_option Opts[] = {CU_JIT_ERROR_LOG_BUFFER,
-                         CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
-  void *Vals[] = {Log, reinterpret_cast<void *>(sizeof(Log) - 1)};
-  CUmodule M;
-  CUresult R = cu().cuModuleLoadDataEx(&M, Ptx.c_str(), 2, Opts, Vals);
-  if (R != CUDA_SUCCESS)
-    throw CudaError(What + ": cuModuleLoadDataEx failed: " + describe(R) +
-                    (Log[0] ? std::string(": ") + Log : ""));
-  Modules.push_back(M);
+  // One JIT per PTX text: a file's several entries share its module.
+  auto [It, New] = Modules.try_emplace(Ptx, nullptr);
+  if (New) {
+    // Keep the JIT's error log: it names the PTX line ptxas rejected.
+    char Log[4096] = {0};
+    CUjit_option Opts[] = {CU_JIT_ERROR_LOG_BUFFER,
+                           CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+    void *Vals[] = {Log, reinterpret_cast<void *>(sizeof(Log) - 1)};
+    CUresult R =
+        cu().cuModuleLoadDataEx(&It->second, Ptx.c_str(), 2, Opts, Vals);
+    if (R != CUDA_SUCCESS) {
+      Modules.erase(It);
+      throw CudaError(What + ": cuModuleLoadDataEx failed: " + describe(R) +
+                      (Log[0] ? std::string(": ") + Log : ""));
+    }
+  }
   CUfunction F;
-  R = cu().cuModuleGetFunction(&F, M, Entry.c_str());
+  CUresult R = cu().cuModuleGetFunction(&F, It->second, Entry.c_str());
   if (R != CUDA_SUCCESS)
     throw CudaError(What + ": no kernel '" + Entry + "': " + describe(R));
   return F;

@@ -15,6 +15,7 @@
 #include <cuda.h>
 
 #include <cstdint>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -77,7 +78,7 @@ private:
   CUdevice Dev = 0;
   CUcontext Ctx = nullptr;
   CUevent Start = nullptr, Stop = nullptr;
-  std::vector<CUmodule> Modules;
+  std::map<std::string, CUmodule> Modules; ///< By PTX text.
   std::vector<CUdeviceptr> Allocations;
   CUfunction FlushKernel = nullptr;
   CUdeviceptr FlushBuffer = 0;

@@ -252,16 +252,6 @@ Timing PlanRunner::time(KernelRole Role, unsigned Repeats, bool ColdL2) {
   return T;
 }
 
-double PlanRunner::warmMedianMs(KernelRole Role, unsigned Repeats) {
-  reset({}, {});
-  launch(Role, 20); // warm-up
-  std::vector<float> Ms;
-  for (unsigned I = 0; I < Repeats; ++I)
-    Ms.push_back(launch(Role, 20));
-  std::sort(Ms.begin(), Ms.end());
-  return Ms[Ms.size() / 2];
-}
-
 std::vector<GridChoice> PlanRunner::chooseGrids() {
   std::vector<GridChoice> Choices;
   for (auto &[Role, RL] : Launches) {
@@ -276,9 +266,9 @@ std::vector<GridChoice> PlanRunner::chooseGrids() {
     // Summing in registers pays where one thread's blocks add into the
     // same elements; elsewhere the loop costs more than it saves.
     RL.UseStrided = true;
-    C.StridedMs = warmMedianMs(Role, 5);
+    C.StridedMs = time(Role, 5, /*ColdL2=*/false).MedianMs;
     RL.UseStrided = false;
-    C.PlainMs = warmMedianMs(Role, 5);
+    C.PlainMs = time(Role, 5, /*ColdL2=*/false).MedianMs;
     C.Strided = RL.UseStrided = C.StridedMs < C.PlainMs;
     Choices.push_back(C);
   }

@@ -108,8 +108,6 @@ private:
   /// The reverse check again with the grid-stride launch not chosen.
   void checkOtherGrid(RunResults &R, const BufferSet &Jv, const BufferSet &V);
   Timing time(KernelRole Role, unsigned Repeats, bool ColdL2);
-  /// Median of \p Repeats warm samples of \p Role as launched now.
-  double warmMedianMs(KernelRole Role, unsigned Repeats);
   /// Picks the faster of each kernel and its grid-stride version.
   std::vector<GridChoice> chooseGrids();
   /// The forward and reverse rows of a plan whose derivative checks were

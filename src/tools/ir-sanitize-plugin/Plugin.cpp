@@ -69,34 +69,35 @@ static bool parseSplatPass(StringRef Name, ModulePassManager &MPM) {
   return true;
 }
 
+/// The floating-point choice of `PassName` or `PassName<reassociate-fp>`;
+/// none if \p Name is another pass or (reported) a bad parameter.
+static std::optional<bool> reassociateFPOf(StringRef Name, StringRef PassName) {
+  std::optional<StringRef> Params = passParameters(Name, PassName);
+  if (!Params)
+    return std::nullopt;
+  if (!Params->empty() && *Params != "reassociate-fp") {
+    errs() << PassName << ": unknown parameter '" << *Params
+           << "' (expected reassociate-fp)\n";
+    return std::nullopt;
+  }
+  return !Params->empty();
+}
+
 /// ir-sanitize-merge-accumulations[<reassociate-fp>].
 static bool parseMergePass(StringRef Name, FunctionPassManager &FPM) {
-  std::optional<StringRef> Params =
-      passParameters(Name, "ir-sanitize-merge-accumulations");
-  if (!Params)
-    return false;
-  if (!Params->empty() && *Params != "reassociate-fp") {
-    errs() << "ir-sanitize-merge-accumulations: unknown parameter '" << *Params
-           << "' (expected reassociate-fp)\n";
-    return false;
-  }
-  FPM.addPass(irs::AccumulationMergingPass(!Params->empty()));
-  return true;
+  std::optional<bool> FP =
+      reassociateFPOf(Name, "ir-sanitize-merge-accumulations");
+  if (FP)
+    FPM.addPass(irs::AccumulationMergingPass(*FP));
+  return FP.has_value();
 }
 
 /// ir-sanitize-grid-stride[<reassociate-fp>].
 static bool parseGridStridePass(StringRef Name, ModulePassManager &MPM) {
-  std::optional<StringRef> Params =
-      passParameters(Name, "ir-sanitize-grid-stride");
-  if (!Params)
-    return false;
-  if (!Params->empty() && *Params != "reassociate-fp") {
-    errs() << "ir-sanitize-grid-stride: unknown parameter '" << *Params
-           << "' (expected reassociate-fp)\n";
-    return false;
-  }
-  MPM.addPass(irs::GridStrideCoarseningPass(!Params->empty()));
-  return true;
+  std::optional<bool> FP = reassociateFPOf(Name, "ir-sanitize-grid-stride");
+  if (FP)
+    MPM.addPass(irs::GridStrideCoarseningPass(*FP));
+  return FP.has_value();
 }
 
 static void registerPasses(PassBuilder &PB) {
