@@ -347,7 +347,8 @@ Expected<RunPlan> prepareGpuCheck(Module &Original, Module &Splatted,
     Plan.Kernels.push_back({KernelRole::Forward, "derivatives.ptx", D->Forward,
                             std::move(D->FwdParams), D->FwdGridStride});
     Plan.Kernels.push_back({KernelRole::Reverse, "derivatives.ptx", D->Reverse,
-                            std::move(D->RevParams), D->RevGridStride});
+                            std::move(D->RevParams), D->RevGridStride,
+                            Opts.DropPrimalOutputs});
   }
   if (Error E = writeRunPlan(Plan, Opts.EmitDir))
     return E;

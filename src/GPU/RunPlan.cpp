@@ -81,6 +81,8 @@ void writeKernel(json::OStream &J, const PlannedKernel &K) {
     });
     if (K.GridStrideEntry)
       J.attribute("grid_stride_entry", *K.GridStrideEntry);
+    if (K.GradientOnly)
+      J.attribute("gradient_only", true);
   });
 }
 

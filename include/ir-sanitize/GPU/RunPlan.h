@@ -33,6 +33,9 @@ struct PlannedKernel {
   /// (written as "grid_stride_entry"): Params and then the launch's x block
   /// count (4 bytes), run right with any number of blocks up to it.
   std::optional<std::string> GridStrideEntry;
+  /// A reverse kernel that leaves the primal outputs unwritten
+  /// (--drop-primal-outputs; written as "gradient_only": true).
+  bool GradientOnly = false;
 };
 
 struct RunPlan {

@@ -10,13 +10,6 @@
 
 namespace gpurun {
 
-bool RunResults::allPassed() const {
-  for (const CheckResult &C : Checks)
-    if (C.Ran && !C.Passed)
-      return false;
-  return !Checks.empty();
-}
-
 namespace {
 LaunchGeometry geometryOf(const Plan &P) {
   LaunchGeometry G{{P.Grid[0], P.Grid[1], P.Grid[2]},
@@ -69,8 +62,8 @@ void PlanRunner::loadKernels(const std::string &Dir) {
     RL.Strided =
         Dev.loadKernel(Ptx, L.GridStrideEntry, What + " (grid-stride)");
     // More blocks than fit at once would only run one after another.
-    RL.StridedBlocks = std::min(Geometry.Grid[0],
-                                Dev.residentBlocks(RL.Strided, BlockThreads));
+    RL.ResidentBlocks = RL.StridedBlocks = std::min(
+        Geometry.Grid[0], Dev.residentBlocks(RL.Strided, BlockThreads));
   }
 }
 
@@ -260,13 +253,26 @@ std::vector<GridChoice> PlanRunner::chooseGrids() {
     GridChoice C;
     C.Role = Role;
     C.PlainBlocks = Geometry.Grid[0];
-    C.StridedBlocks = RL.StridedBlocks;
     C.PlainRegisters = Dev.registersOf(RL.Plain);
     C.StridedRegisters = Dev.registersOf(RL.Strided);
     // Summing in registers pays where one thread's blocks add into the
-    // same elements; elsewhere the loop costs more than it saves.
+    // same elements; elsewhere the loop costs more than it saves. Each
+    // block's sums go out once, at its end, so fewer blocks send fewer
+    // atomics into the same elements, at the price of fewer loads in flight.
     RL.UseStrided = true;
-    C.StridedMs = time(Role, 5, /*ColdL2=*/false).MedianMs;
+    for (unsigned Divisor : {1u, 2u, 4u}) {
+      RL.StridedBlocks = std::max(1u, RL.ResidentBlocks / Divisor);
+      if (!C.StridedTried.empty() &&
+          C.StridedTried.back().first == RL.StridedBlocks)
+        break;
+      double Ms = time(Role, 5, /*ColdL2=*/false).MedianMs;
+      C.StridedTried.emplace_back(RL.StridedBlocks, Ms);
+      if (C.StridedTried.size() == 1 || Ms < C.StridedMs) {
+        C.StridedMs = Ms;
+        C.StridedBlocks = RL.StridedBlocks;
+      }
+    }
+    RL.StridedBlocks = C.StridedBlocks;
     RL.UseStrided = false;
     C.PlainMs = time(Role, 5, /*ColdL2=*/false).MedianMs;
     C.Strided = RL.UseStrided = C.StridedMs < C.PlainMs;

@@ -8,8 +8,9 @@
 //           <J v, w> = <v, J^T w>;
 //  grid     a kernel with a grid-stride version (the plan's
 //           grid_stride_entry): the runner times the kernel with the plan's
-//           grid and the version with the blocks the device holds at once,
-//           keeps the faster, and checks both;
+//           grid and the version with all, half and a quarter of the blocks
+//           the device holds at once, keeps the fastest, and checks the
+//           kernel and the version both;
 //  timing   median kernel times of every role over repeated launches, with
 //           the L2 cache warm (back-to-back launches, the buffers stay in L2
 //           when they fit) and cold (L2 flushed before each launch).
@@ -20,57 +21,13 @@
 
 #include "CudaDevice.h"
 #include "RunPlan.h"
+#include "RunResults.h"
 
 #include <map>
 #include <string>
 #include <vector>
 
 namespace gpurun {
-
-struct CheckResult {
-  std::string Name;
-  bool Ran = false;
-  bool Passed = false;
-  double Value = 0;     ///< Differing elements, or a relative error.
-  double Tolerance = 0; ///< The bound Value had to meet.
-  std::string Detail;   ///< One line for the table.
-};
-
-/// Which cache state the timings are taken in.
-enum class L2Timing { Warm, Cold, Both };
-
-struct Timing {
-  KernelRole Role = KernelRole::Original;
-  bool ColdL2 = false; ///< L2 flushed before every launch.
-  double MedianMs = 0;
-  double MinMs = 0;
-  unsigned Samples = 0; ///< Timed samples (the median is over these).
-  unsigned LaunchesPerSample = 0;
-  uint64_t Bytes = 0; ///< What the kernel must move at least (Bandwidth.h).
-  unsigned GridX = 0; ///< Blocks launched along x (fewer for grid-stride).
-  bool GridStride = false; ///< The grid-stride version was timed.
-};
-
-/// Which of a kernel and its grid-stride version was launched, and why.
-struct GridChoice {
-  KernelRole Role = KernelRole::Reverse;
-  unsigned PlainBlocks = 0, StridedBlocks = 0;       ///< x blocks launched.
-  double PlainMs = 0, StridedMs = 0;                 ///< Median warm times.
-  unsigned PlainRegisters = 0, StridedRegisters = 0; ///< Per thread.
-  bool Strided = false; ///< The version was faster.
-};
-
-struct RunResults {
-  std::string Device;
-  double PeakBytesPerSecond = 0; ///< 0: the driver did not say.
-  /// What a streaming copy attains (CudaDevice::copyBandwidth).
-  double AttainableBytesPerSecond = 0;
-  unsigned Grid[3], Block[3];
-  std::vector<CheckResult> Checks;
-  std::vector<GridChoice> Grids;
-  std::vector<Timing> Timings;
-  bool allPassed() const;
-};
 
 class PlanRunner {
 public:
@@ -84,10 +41,10 @@ private:
   CudaDevice &Dev;
   LaunchGeometry Geometry; ///< The plan's.
   /// A role's kernel and, if it has one, its grid-stride version, launched
-  /// with the blocks the device holds at once.
+  /// with at most the blocks the device holds at once.
   struct RoleLaunch {
     CUfunction Plain = nullptr, Strided = nullptr;
-    unsigned StridedBlocks = 0;
+    unsigned ResidentBlocks = 0, StridedBlocks = 0;
     bool UseStrided = false;
   };
   std::map<KernelRole, RoleLaunch> Launches;
@@ -108,7 +65,8 @@ private:
   /// The reverse check again with the grid-stride launch not chosen.
   void checkOtherGrid(RunResults &R, const BufferSet &Jv, const BufferSet &V);
   Timing time(KernelRole Role, unsigned Repeats, bool ColdL2);
-  /// Picks the faster of each kernel and its grid-stride version.
+  /// Picks the fastest of each kernel and its grid-stride version's block
+  /// counts.
   std::vector<GridChoice> chooseGrids();
   /// The forward and reverse rows of a plan whose derivative checks were
   /// left out, with the plan's reason.

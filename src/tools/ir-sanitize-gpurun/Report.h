@@ -2,7 +2,8 @@
 #ifndef IR_SANITIZE_GPURUN_REPORT_H
 #define IR_SANITIZE_GPURUN_REPORT_H
 
-#include "PlanRunner.h"
+#include "RunPlan.h"
+#include "RunResults.h"
 
 #include <ostream>
 

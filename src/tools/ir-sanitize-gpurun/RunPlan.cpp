@@ -252,7 +252,9 @@ Param PlanReader::readParam(const json &V, const std::string &Where) {
 }
 
 void PlanReader::readKernel(const json &V, const std::string &Where) {
-  object(V, Where, {"role", "ptx", "entry", "params", "grid_stride_entry"});
+  object(
+      V, Where,
+      {"role", "ptx", "entry", "params", "grid_stride_entry", "gradient_only"});
   KernelRole Role =
       word<KernelRole>(field(V, Where, "role"), member(Where, "role"));
   if (P.Launches.count(Role))
@@ -275,6 +277,13 @@ void PlanReader::readKernel(const json &V, const std::string &Where) {
     L.GridStrideEntry = string(V["grid_stride_entry"], GW);
     if (L.GridStrideEntry.empty() || L.GridStrideEntry == L.Entry)
       throw PlanError(GW, "must name a second entry of the PTX");
+  }
+  if (V.contains("gradient_only")) {
+    std::string GW = member(Where, "gradient_only");
+    L.GradientOnly = boolean(V["gradient_only"], GW);
+    if (L.GradientOnly && Role != KernelRole::Reverse)
+      throw PlanError(GW, "only a reverse kernel can leave the primal "
+                          "outputs unwritten");
   }
   P.Launches.emplace(Role, std::move(L));
 }

@@ -57,6 +57,9 @@ struct KernelLaunch {
   /// takes Params and then the launch's x block count (4 bytes) and runs
   /// right with any number of blocks up to it.
   std::string GridStrideEntry;
+  /// A reverse kernel that leaves the primal outputs unwritten; its target
+  /// is the gradient-only one.
+  bool GradientOnly = false;
 };
 
 struct Plan {

@@ -48,8 +48,9 @@ irs::RunPlan samplePlan() {
                          "k_" + std::string(irs::spelling(Role)),
                          {State, Arr},
                          std::nullopt});
-  // The reverse kernel has a grid-stride version.
+  // The reverse kernel has a grid-stride version and drops primal outputs.
   P.Kernels.back().GridStrideEntry = "k_reverse_grid_stride";
+  P.Kernels.back().GradientOnly = true;
   return P;
 }
 
@@ -147,6 +148,7 @@ TEST_CASE("a written plan reads back identically in the runner", "[RunPlan]") {
     CHECK(L->File == K.PTXFile);
     CHECK(L->Entry == K.Entry);
     CHECK(L->GridStrideEntry == K.GridStrideEntry.value_or(""));
+    CHECK(L->GradientOnly == K.GradientOnly);
     REQUIRE(L->Params.size() == K.Params.size());
     for (size_t I = 0; I < K.Params.size(); ++I) {
       CHECK(L->Params[I].Bytes == K.Params[I].Bytes);
@@ -308,6 +310,14 @@ TEST_CASE("the runner rejects malformed plans by field", "[RunPlan]") {
             at(P, "kernels", 3)["grid_stride_entry"] = 7;
           }),
           "kernels[3].grid_stride_entry: must be a string");
+  // Only a reverse kernel leaves primal outputs unwritten.
+  Rejects(edited([](json::Object &P) {
+            at(P, "kernels", 2)["gradient_only"] = true;
+          }),
+          "kernels[2].gradient_only: only a reverse kernel");
+  Rejects(
+      edited([](json::Object &P) { at(P, "kernels", 3)["gradient_only"] = 1; }),
+      "kernels[3].gradient_only: must be");
   Rejects(edited([](json::Object &P) { P.getArray("kernels")->pop_back(); }),
           "kernels: \"checks\": \"all\" needs a 'forward' and a 'reverse'");
   Rejects(edited([](json::Object &P) {
