@@ -7,6 +7,7 @@
 #include "ir-sanitize/Support/ModuleIO.h"
 #include "ir-sanitize/Transforms/DerivativeAccesses.h"
 #include "ir-sanitize/Transforms/GridStrideCoarsening.h"
+#include "ir-sanitize/Transforms/InvariantDivision.h"
 
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Config/llvm-config.h"
@@ -225,9 +226,13 @@ void optimize(Module &M, TargetMachine &TM, const PTXOptions &Opts) {
       MPM.addPass(createModuleToFunctionPassAdaptor(std::move(FPM)));
       // After them: it holds the accumulations they leave, and relies
       // on the disjointness the fast versions state.
-      if (Opts.GridStride)
+      // Then the divisions its loop repeats by a kernel parameter (a 2-D
+      // index's row count) become multiplications.
+      if (Opts.GridStride) {
         MPM.addPass(GridStrideCoarseningPass(
             /*ReassociateFP=*/true, maxThreadsPerMultiprocessor(Opts.Arch)));
+        MPM.addPass(createModuleToFunctionPassAdaptor(InvariantDivisionPass()));
+      }
     });
   ModulePassManager MPM = L == OptimizationLevel::O0
                               ? PB.buildO0DefaultPipeline(L)

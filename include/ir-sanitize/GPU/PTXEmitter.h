@@ -33,7 +33,9 @@ struct PTXOptions {
   /// atomic additions into one element (an array passed twice) become one.
   bool MergeAccumulations = false;
   /// Then GridStrideCoarseningPass on kernels that accumulate atomically:
-  /// a loop over virtual blocks, sums held in registers.
+  /// a loop over virtual blocks, sums held in registers; and
+  /// InvariantDivisionPass on what it adds (its loop divides by kernel
+  /// parameters).
   bool GridStride = false;
   /// Called with the optimised, verified module before code generation
   /// (which rewrites kernel parameters): what the PTX was made from.

@@ -1,11 +1,19 @@
 //===- Bandwidth.cpp - Memory traffic of a kernel and the device's peak ---===//
 #include "Bandwidth.h"
 
+#include <algorithm>
 #include <map>
 #include <utility>
 #include <vector>
 
 namespace gpurun {
+
+SampleSummary summarize(std::vector<float> Ms) {
+  if (Ms.empty())
+    return {};
+  std::sort(Ms.begin(), Ms.end());
+  return {Ms[Ms.size() / 2], Ms.front()};
+}
 
 namespace {
 /// How often the kernel moves a buffer's memory: as the plan records it (a

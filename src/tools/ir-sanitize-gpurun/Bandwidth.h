@@ -12,8 +12,17 @@
 #include "RunPlan.h"
 
 #include <cstdint>
+#include <vector>
 
 namespace gpurun {
+
+/// A timing's median and fastest sample, in milliseconds.
+struct SampleSummary {
+  double MedianMs = 0, MinMs = 0;
+};
+/// The summary of \p Ms (the upper median of an even count); zeros when
+/// there are no samples.
+SampleSummary summarize(std::vector<float> Ms);
 
 /// The bytes the kernel of \p Role must move at least: each buffer one of
 /// its parameters points to, as often as the plan says the kernel accesses

@@ -270,8 +270,7 @@ double CudaDevice::copyBandwidth(unsigned Repeats) {
   std::vector<float> Ms;
   for (unsigned I = 0; I < std::max(Repeats, 1u); ++I)
     Ms.push_back(launch(Copy, G, Params));
-  std::sort(Ms.begin(), Ms.end());
-  float Median = Ms[Ms.size() / 2];
+  double Median = summarize(std::move(Ms)).MedianMs;
   return Median > 0 ? 2.0 * Bytes / (Median * 1e-3) : 0.0;
 }
 

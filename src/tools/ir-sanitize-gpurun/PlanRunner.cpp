@@ -230,12 +230,12 @@ Timing PlanRunner::time(KernelRole Role, unsigned Repeats, bool ColdL2) {
       Dev.flushL2();
     Ms.push_back(launch(Role, PerSample));
   }
-  std::sort(Ms.begin(), Ms.end());
+  SampleSummary S = summarize(std::move(Ms));
   Timing T;
   T.Role = Role;
   T.ColdL2 = ColdL2;
-  T.MedianMs = Ms[Ms.size() / 2];
-  T.MinMs = Ms.front();
+  T.MedianMs = S.MedianMs;
+  T.MinMs = S.MinMs;
   T.Samples = Repeats;
   T.LaunchesPerSample = PerSample;
   T.Bytes = bytesMoved(P, Role);

@@ -9,6 +9,7 @@
 #include "ir-sanitize/Transforms/BundleNormalize.h"
 #include "ir-sanitize/Transforms/BundleRestore.h"
 #include "ir-sanitize/Transforms/GridStrideCoarsening.h"
+#include "ir-sanitize/Transforms/InvariantDivision.h"
 #include "ir-sanitize/Transforms/KernelSplat.h"
 #include "ir-sanitize/Transforms/StoreSinkVersioning.h"
 
@@ -104,9 +105,12 @@ static void registerPasses(PassBuilder &PB) {
   PB.registerPipelineParsingCallback(
       [](StringRef Name, FunctionPassManager &FPM,
          ArrayRef<PassBuilder::PipelineElement>) {
-        if (Name != "ir-sanitize-store-sink-versioning")
+        if (Name == "ir-sanitize-store-sink-versioning")
+          FPM.addPass(irs::StoreSinkVersioningPass());
+        else if (Name == "ir-sanitize-invariant-division")
+          FPM.addPass(irs::InvariantDivisionPass());
+        else
           return parseMergePass(Name, FPM);
-        FPM.addPass(irs::StoreSinkVersioningPass());
         return true;
       });
   PB.registerPipelineParsingCallback(

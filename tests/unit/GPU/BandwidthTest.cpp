@@ -91,3 +91,17 @@ TEST_CASE("the floor is the ratio a kernel's bytes give at the copy's rate",
   CHECK(floorRatio(Stream, 4.0e12, 0) == 0);
   CHECK(floorRatio(Stream, -1, 1) == 0);
 }
+
+TEST_CASE("a timing's median is the middle sample, the upper one of an even "
+          "count",
+          "[Bandwidth]") {
+  SampleSummary S = summarize({3.0f, 1.0f, 2.0f});
+  CHECK(S.MedianMs == 2.0);
+  CHECK(S.MinMs == 1.0);
+  S = summarize({4.0f, 1.0f, 3.0f, 2.0f});
+  CHECK(S.MedianMs == 3.0);
+  CHECK(S.MinMs == 1.0);
+  S = summarize({});
+  CHECK(S.MedianMs == 0.0);
+  CHECK(S.MinMs == 0.0);
+}
