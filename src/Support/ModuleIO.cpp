@@ -16,6 +16,7 @@
 #include "llvm/IR/Verifier.h"
 #include "llvm/IRReader/IRReader.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -311,6 +312,28 @@ std::unique_ptr<Module> parseText(std::unique_ptr<MemoryBuffer> Input,
   return M;
 }
 
+/// parseIR, or, where the front end asked for it
+/// (ProcessHooks::RecoverFromReaderCrashes), a one-line diagnostic when
+/// LLVM's reader crashes on the file.
+std::unique_ptr<Module> parseBitcodeRecovering(MemoryBufferRef Buf,
+                                               SMDiagnostic &Diag,
+                                               LLVMContext &Ctx,
+                                               StringRef Name) {
+  std::unique_ptr<Module> M;
+  auto Parse = [&] { M = parseIR(Buf, Diag, Ctx); };
+  if (!processHooks().RecoverFromReaderCrashes) {
+    Parse();
+    return M;
+  }
+  CrashRecoveryContext CRC;
+  if (CRC.RunSafely(Parse))
+    return M;
+  Diag = SMDiagnostic(Name, SourceMgr::DK_Error,
+                      "LLVM's bitcode reader crashed on it (malformed "
+                      "metadata, such as a !tbaa tag without a type)");
+  return nullptr;
+}
+
 /// The bitcode reader also upgrades debug info, aborting on a module that
 /// fails the verifier; a front end may turn that abort into the documented
 /// exit code (ProcessHooks::ExitOnBrokenBitcodeAs).
@@ -320,14 +343,14 @@ std::unique_ptr<Module> parseBitcode(MemoryBufferRef Buf, SMDiagnostic &Diag,
     setLLVMFlag("disable-auto-upgrade-debug-info", true);
   const std::string &Tool = processHooks().ExitOnBrokenBitcodeAs;
   if (Tool.empty())
-    return parseIR(Buf, Diag, Ctx);
+    return parseBitcodeRecovering(Buf, Diag, Ctx, Name);
   static std::string FatalPrefix;
   FatalPrefix = Tool + ": error: " + Name.str() + ": invalid IR: ";
   ScopedFatalErrorHandler Handler([](void *, const char *Reason, bool) {
     errs() << FatalPrefix << firstLine(Reason) << "\n";
     sys::Process::Exit(static_cast<int>(ExitCode::BadInput));
   });
-  return parseIR(Buf, Diag, Ctx);
+  return parseBitcodeRecovering(Buf, Diag, Ctx, Name);
 }
 
 } // namespace

@@ -1,6 +1,8 @@
 //===- ProcessHooks.cpp ---------------------------------------------------===//
 #include "ir-sanitize/Support/ProcessHooks.h"
 
+#include "llvm/Support/CrashRecoveryContext.h"
+
 namespace irs {
 
 static ProcessHooks &hooks() {
@@ -8,7 +10,11 @@ static ProcessHooks &hooks() {
   return Hooks;
 }
 
-void setProcessHooks(const ProcessHooks &Hooks) { hooks() = Hooks; }
+void setProcessHooks(const ProcessHooks &Hooks) {
+  hooks() = Hooks;
+  if (Hooks.RecoverFromReaderCrashes)
+    llvm::CrashRecoveryContext::Enable();
+}
 
 const ProcessHooks &processHooks() { return hooks(); }
 

@@ -22,10 +22,12 @@
 using namespace llvm;
 
 // The fuzzer owns its process, as the tool does: bitcode is verified before
-// its debug info is upgraded, so a broken module is rejected, not an abort.
+// its debug info is upgraded, so a broken module is rejected, not an abort,
+// and a crash inside LLVM's bitcode reader is a rejection too.
 extern "C" int LLVMFuzzerInitialize(int *, char ***) {
   irs::ProcessHooks Hooks;
   Hooks.VerifyBitcodeBeforeUpgrade = true;
+  Hooks.RecoverFromReaderCrashes = true;
   irs::setProcessHooks(Hooks);
   return 0;
 }

@@ -41,6 +41,13 @@ struct ProcessHooks {
   /// Kill the Enzyme child processes still running when the process is
   /// interrupted (sys::SetInterruptFunction), then die of SIGINT.
   bool KillChildrenOnInterrupt = false;
+  /// LLVM's bitcode reader crashes on some malformed files (LLVM 16-22: a
+  /// !tbaa tag whose first operand is null, in UpgradeTBAANode). With this,
+  /// setProcessHooks enables LLVM's crash recovery and readModule reports
+  /// such a file in one line (ExitCode::BadInput). The half-read module is
+  /// left behind, never freed: after this error the process should only
+  /// report and exit.
+  bool RecoverFromReaderCrashes = false;
 };
 
 /// Opts in; call once, before any other library call.

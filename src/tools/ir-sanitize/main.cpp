@@ -84,6 +84,7 @@ int main(int argc, char **argv) {
   Hooks.VerifyBitcodeBeforeUpgrade = true;
   Hooks.RemoveTemporariesOnSignal = true;
   Hooks.KillChildrenOnInterrupt = true;
+  Hooks.RecoverFromReaderCrashes = true;
   setProcessHooks(Hooks);
   CLI::App App{"ir-sanitize: make Julia-emitted LLVM IR safe for Enzyme",
                ToolName};
