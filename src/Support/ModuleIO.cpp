@@ -329,8 +329,8 @@ std::unique_ptr<Module> parseBitcodeRecovering(MemoryBufferRef Buf,
   if (CRC.RunSafely(Parse))
     return M;
   Diag = SMDiagnostic(Name, SourceMgr::DK_Error,
-                      "LLVM's bitcode reader crashed on it (malformed "
-                      "metadata, such as a !tbaa tag without a type)");
+                      "LLVM's bitcode reader crashed on it; the file is "
+                      "malformed");
   return nullptr;
 }
 

@@ -42,7 +42,8 @@ struct ProcessHooks {
   /// interrupted (sys::SetInterruptFunction), then die of SIGINT.
   bool KillChildrenOnInterrupt = false;
   /// LLVM's bitcode reader crashes on some malformed files (LLVM 16-22: a
-  /// !tbaa tag whose first operand is null, in UpgradeTBAANode). With this,
+  /// !tbaa tag whose first operand is null, in UpgradeTBAANode; a size
+  /// field of 32 GB, which it tries to allocate). With this,
   /// setProcessHooks enables LLVM's crash recovery and readModule reports
   /// such a file in one line (ExitCode::BadInput). The half-read module is
   /// left behind, never freed: after this error the process should only
