@@ -16,20 +16,13 @@ cd "$(dirname "$0")/.."
 build=${BUILD:-build/llvm-19}
 llvm_bin=${LLVM_BIN:-/usr/lib/llvm-19/bin}
 runs=${2:-5}
-W=$(mktemp -d "${TMPDIR:-/tmp}/irs-bench-capi.XXXXXX")
-trap 'rm -rf "$W"' EXIT
-if [ -n "${1:-}" ]; then
-  IN=$1
-else
-  IN=$W/julia-host.ll
-  python3 scripts/gen-julia-module.py "$IN" "${BENCH_MB:-60}"
-fi
-echo "input: $IN ($(du -m "$IN" | cut -f1) MB, $(grep -c '"gc-transition"' "$IN") gc-transition bundles)"
+source scripts/bench-common.sh
+bench_scratch bench-capi
+bench_host_input "${1:-}" "${BENCH_MB:-60}"
 cmake --install "$build" --prefix "$W/prefix" >/dev/null
 cmake -S examples/embed-c -B "$W/consumer" -G Ninja -DCMAKE_PREFIX_PATH="$W/prefix" \
   -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$W/consumer" >/dev/null
-median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 for ((r = 0; r < runs; r++)); do
   /usr/bin/time -f "%e %U %S" -o "$W/time" "$llvm_bin/opt" -S "$IN" -o "$W/opt.ll"
   read -r wall user sys < "$W/time"

@@ -27,20 +27,14 @@ cd "$(dirname "$0")/.."
 irs=${IRS:-build/llvm-19/bin/ir-sanitize}
 llvm_bin=${LLVM_BIN:-/usr/lib/llvm-19/bin}
 runs=${1:-5}
-W=$(mktemp -d "${TMPDIR:-/tmp}/irs-bench-enzyme.XXXXXX")
-trap 'rm -rf "$W"' EXIT
+source scripts/bench-common.sh
+bench_scratch bench-enzyme
 
-python3 scripts/gen-julia-module.py "$W/raw.ll" "${BENCH_MB:-20}" >/dev/null
-# Julia marks the runtime's lookup function inactive for Enzyme; so does this.
-sed -e 's/^declare ptr @ijl_load_and_lookup(ptr, ptr, ptr)$/& #90/' \
-    -e '$a attributes #90 = { nofree nounwind "enzyme_inactive" }' \
-    "$W/raw.ll" > "$W/in.ll"
+bench_enzyme_input "${BENCH_MB:-20}"
 fn=$(grep -m1 -o '^define double @julia_[A-Za-z0-9_]*' "$W/in.ll" | sed 's/.*@//')
 echo "input: $(du -m "$W/in.ll" | cut -f1) MB, $(grep -c '"gc-transition"' "$W/in.ll") gc-transition bundles; differentiating $fn"
 
-plugin=${ENZYME_PLUGIN:-$(sed -n 's/^#define IRS_DEFAULT_ENZYME_PLUGIN "\(.*\)"$/\1/p' \
-  "$(dirname "$irs")/../include/ir-sanitize/Config.h")}
-[ -f "$plugin" ] || { echo "bench-enzyme: SKIPPED: no Enzyme plugin" >&2; exit 0; }
+bench_enzyme_plugin "$irs" bench-enzyme
 eval "$irs enzyme $W/in.ll --fn $fn --mode forward --emit-driver-only -q -o $W/prepared.ll"
 
 prepare="$irs enzyme $W/in.ll --fn $fn --mode forward --emit-driver-only -q -o $W/prepared.ll"
@@ -57,7 +51,6 @@ seconds() {
     { echo "bench-enzyme: command failed: $1" >&2; exit 1; }
   cat "$W/time"
 }
-median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
 for ((r = 0; r < runs; r++)); do
   for i in "${!names[@]}"; do

@@ -21,19 +21,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 irs=${IRS:-build/llvm-19/bin/ir-sanitize}
 jobs=${JOBS:-2}
-W=$(mktemp -d "${TMPDIR:-/tmp}/irs-bench-reduce.XXXXXX")
-trap 'rm -rf "$W"' EXIT
+source scripts/bench-common.sh
+bench_scratch bench-reduce
 
-plugin=${ENZYME_PLUGIN:-$(sed -n 's/^#define IRS_DEFAULT_ENZYME_PLUGIN "\(.*\)"$/\1/p' \
-  "$(dirname "$irs")/../include/ir-sanitize/Config.h")}
-[ -f "$plugin" ] || { echo "bench-reduce: SKIPPED: no Enzyme plugin" >&2; exit 0; }
+bench_enzyme_plugin "$irs" bench-reduce
 
-python3 scripts/gen-julia-module.py "$W/raw.ll" "${BENCH_MB:-20}" >/dev/null
-# Julia marks the runtime's lookup function inactive for Enzyme; so does this
-# (as bench-enzyme.sh), leaving gc-transition as the one failure.
-sed -e 's/^declare ptr @ijl_load_and_lookup(ptr, ptr, ptr)$/& #90/' \
-    -e '$a attributes #90 = { nofree nounwind "enzyme_inactive" }' \
-    "$W/raw.ll" > "$W/in.ll"
+bench_enzyme_input "${BENCH_MB:-20}"
 fns=$(grep -c '^define double @julia_' "$W/in.ll")
 fn=$(grep -o '^define double @julia_[A-Za-z0-9_]*' "$W/in.ll" |
   sed -n "$((fns / 2 + 1))s/.*@//p")

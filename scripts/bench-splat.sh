@@ -18,8 +18,8 @@ cd "$(dirname "$0")/.."
 llvm_bin=${LLVM_BIN:-/usr/lib/llvm-19/bin}
 corpus=${CORPUS:-../shared/corpus}
 kernels=${1:-5000}
-W=$(mktemp -d "${TMPDIR:-/tmp}/irs-bench-splat.XXXXXX")
-trap 'rm -rf "$W"' EXIT
+source scripts/bench-common.sh
+bench_scratch bench-splat
 
 sources=(examples/kernels/*.ll)
 if compgen -G "$corpus/mmba_*.repaired.ll" > /dev/null; then

@@ -21,15 +21,9 @@ cd "$(dirname "$0")/.."
 irs=${IRS:-build/llvm-19/bin/ir-sanitize}
 llvm_bin=${LLVM_BIN:-/usr/lib/llvm-19/bin}
 runs=${2:-5}
-W=$(mktemp -d "${TMPDIR:-/tmp}/irs-bench.XXXXXX")
-trap 'rm -rf "$W"' EXIT
-if [ -n "${1:-}" ]; then
-  IN=$1
-else
-  IN=$W/julia-host.ll
-  python3 scripts/gen-julia-module.py "$IN" "${BENCH_MB:-60}"
-fi
-echo "input: $IN ($(du -m "$IN" | cut -f1) MB, $(grep -c '"gc-transition"' "$IN") gc-transition bundles)"
+source scripts/bench-common.sh
+bench_scratch bench
+bench_host_input "${1:-}" "${BENCH_MB:-60}"
 
 names=() baselines=() tools=()
 add_case() { names+=("$1"); baselines+=("$2"); tools+=("$3"); }
@@ -40,7 +34,6 @@ measure() {
     { echo "bench: command failed: $1" >&2; exit 1; }
   awk '{ printf "%s %s %.2f\n", $1, $2, $3 + $4 }' "$W/time"
 }
-median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
 run_cases() {
   for ((r = 0; r < runs; r++)); do
