@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Random-module stress test for the bundle passes.
+# Random-module stress test for the bundle passes, and for InvariantDivision
+# (llvm-stress's loops divide by values computed outside them).
 #
 #   scripts/stress.sh [N] [FIRST_SEED]
 #
@@ -8,14 +9,16 @@
 # every output passes the verifier, and restore(stash(M)) prints exactly like
 # M (M printed by `ir-sanitize restore`, which changes nothing without
 # records). Environment: IRS (the ir-sanitize binary, default
-# build/llvm-19/bin/ir-sanitize), LLVM_BIN (opt's directory, default
-# /usr/lib/llvm-19/bin), KEEP=1 keeps the work directory.
+# build/llvm-19/bin/ir-sanitize; its IRSanitize.so beside it), LLVM_BIN
+# (opt's directory, default /usr/lib/llvm-19/bin), IRS_ASAN_RUNTIME (an
+# ASan build's runtime, preloaded into opt), KEEP=1 keeps the work directory.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-100}
 first=${2:-1}
 irs=${IRS:-build/llvm-19/bin/ir-sanitize}
 llvm_bin=${LLVM_BIN:-/usr/lib/llvm-19/bin}
+plugin=$(dirname "$irs")/IRSanitize.so
 stress=/usr/lib/llvm-19/bin/llvm-stress
 [ -x "$stress" ] || stress=$llvm_bin/llvm-stress
 if [ ! -x "$stress" ]; then
@@ -33,6 +36,14 @@ for ((seed = first; seed < first + n; seed++)); do
   m=$work/m$seed
   "$stress" -seed="$seed" -size=$((20 + seed % 100)) |
     python3 scripts/stress-inject.py > "$m.ll"
+  # The division pass on the same module (in loop-simplify form, as after
+  # an -O pipeline) leaves it valid. An ASan build's plugin needs its runtime
+  # loaded first in opt; LLVM's own leaks are not ours.
+  LD_PRELOAD=${IRS_ASAN_RUNTIME:-} ASAN_OPTIONS=${ASAN_OPTIONS:-}:detect_leaks=0 \
+    "$llvm_bin/opt" -load-pass-plugin="$plugin" \
+    -passes='loop-simplify,ir-sanitize-invariant-division,verify' \
+    "$m.ll" -o /dev/null 2> "$m.err" ||
+    fail "invariant division: $(head -1 "$m.err")"
   # M as ir-sanitize prints it: the reference for the round trip.
   if ! "$irs" restore "$m.ll" -q -o "$m.ref.ll" 2> "$m.err"; then
     fail "injected module rejected: $(head -1 "$m.err")"
