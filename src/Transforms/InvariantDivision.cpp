@@ -217,14 +217,20 @@ PreservedAnalyses InvariantDivisionPass::run(Function &F,
       Divisions.push_back({Created, C.Entering});
     ++Remainders;
   }
+  // Every reciprocal before any rewrite: a 64-bit rewrite splits its block,
+  // and a block that enters an inner loop may hold an outer loop's division
+  // before the inner divisor's definition, which the split would move past
+  // that block's terminator.
   DenseMap<std::pair<BasicBlock *, Value *>, Reciprocal> Reciprocals;
   for (Candidate C : Divisions) {
     Value *D = C.Op->getOperand(1);
     auto [It, New] = Reciprocals.try_emplace({C.Entering, D});
     if (New)
       It->second = reciprocalOf(D, C.Entering->getTerminator());
-    rewriteDivision(*C.Op, It->second);
   }
+  for (Candidate C : Divisions)
+    rewriteDivision(*C.Op,
+                    Reciprocals.lookup({C.Entering, C.Op->getOperand(1)}));
   if (Stats) {
     Stats->Divisions += Divisions.size();
     Stats->Remainders += Remainders;

@@ -114,6 +114,43 @@ exit:
   ret void
 }
 
+; Nested: the outer loop's division comes before the inner divisor's
+; definition in the block that enters the inner loop. Both reciprocals are
+; computed before that division's block is split, so the inner one stays
+; after %d (the output verifies).
+; REMARK-DAG: remark: {{.*}} nest: divisions by loop-invariant values made multiplications: 2 (remainders: 0)
+; CHECK-LABEL: define void @nest(
+; CHECK:       entry:
+; CHECK:         %div.m = trunc
+; CHECK:       outer:
+; CHECK:         br i1
+; CHECK:         %d = add i64 %div.q{{[0-9]*}}, 1
+; CHECK:         %div.m{{[0-9]+}} = trunc
+; CHECK:         br label %inner
+define void @nest(ptr %p, i64 %n, i64 %x, i64 %count) {
+entry:
+  br label %outer
+outer:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %outer.latch ]
+  %q = udiv i64 %i, %x
+  %d = add i64 %q, 1
+  br label %inner
+inner:
+  %j = phi i64 [ 0, %outer ], [ %j.next, %inner ]
+  %r = udiv i64 %j, %d
+  %pj = getelementptr i64, ptr %p, i64 %j
+  store i64 %r, ptr %pj
+  %j.next = add i64 %j, 1
+  %jd = icmp eq i64 %j.next, %n
+  br i1 %jd, label %outer.latch, label %inner
+outer.latch:
+  %i.next = add i64 %i, 1
+  %id = icmp eq i64 %i.next, %count
+  br i1 %id, label %exit, label %outer
+exit:
+  ret void
+}
+
 ; Left alone: a constant divisor (code generation's), a divisor that varies
 ; in the loop, a division outside any loop, and a signed one that may be
 ; negative.
