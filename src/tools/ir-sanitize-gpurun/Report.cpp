@@ -103,6 +103,14 @@ std::string triedGrids(const GridChoice &G) {
   return Out;
 }
 
+/// The same, for the JSON report: [{"blocks": 1056, "ms": 0.005}, ...].
+nlohmann::ordered_json triedJSON(const GridChoice &G) {
+  nlohmann::ordered_json Tried = nlohmann::ordered_json::array();
+  for (const auto &[Blocks, Ms] : G.StridedTried)
+    Tried.push_back({{"blocks", Blocks}, {"ms", Ms}});
+  return Tried;
+}
+
 const char *verdict(const CheckResult &C) {
   return !C.Ran ? "SKIPPED" : C.Passed ? "PASS" : "FAIL";
 }
@@ -163,15 +171,6 @@ void printTable(std::ostream &OS, const Plan &P, const RunResults &R) {
           "would give at the copy's rate)\n";
   OS << "\n" << (R.allPassed() ? "all checks passed" : "CHECKS FAILED") << "\n";
 }
-
-namespace {
-nlohmann::ordered_json triedJSON(const GridChoice &G) {
-  nlohmann::ordered_json Tried = nlohmann::ordered_json::array();
-  for (const auto &[Blocks, Ms] : G.StridedTried)
-    Tried.push_back({{"blocks", Blocks}, {"ms", Ms}});
-  return Tried;
-}
-} // namespace
 
 void printJSON(std::ostream &OS, const Plan &P, const RunResults &R) {
   using nlohmann::ordered_json;
