@@ -5,7 +5,7 @@
 # reverse check must then FAIL (d_y[i] is accumulated, then cleared as
 # d_dest[i]), which shows that the test is what keeps that case correct.
 #
-#   docs/gpu-check/forced-fast-control.sh PLAN OUT   (then ir-sanitize-gpurun OUT)
+#   bench/experiments/forced-fast-control.sh PLAN OUT   (then ir-sanitize-gpurun OUT)
 # Reads the JSON run plan (docs/run-plan.md); the recorded results were made
 # with its line-format predecessor, from the same kernels.
 set -euo pipefail

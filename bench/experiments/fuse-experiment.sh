@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The experiment behind docs/gpu-check/README.md's "two accumulations into
+# The experiment behind docs/GPUBenchmarks.md's "two accumulations into
 # one element": a plan of a fixture that passes the same array twice
 # (bcast_add_1d_self, bcast_neg_sub_nested), prepared with
 # --accumulation=separate (the default now merges them), whose reverse kernel's fast
@@ -9,7 +9,7 @@
 #   fused    the two atomics replaced by one of g + g (right only because
 #            p == q in these fixtures; timing evidence, not a transform)
 #
-#   docs/gpu-check/fuse-experiment.sh PLAN OUTDIR     (here, no GPU needed)
+#   bench/experiments/fuse-experiment.sh PLAN OUTDIR     (here, no GPU needed)
 #   then: ir-sanitize-gpurun OUTDIR/<variant> on the GPU machine
 set -euo pipefail
 plan=$1 out=$2

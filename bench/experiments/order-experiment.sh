@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The experiment behind docs/gpu-check/README.md's "why the order matters":
+# The experiment behind docs/GPUBenchmarks.md's "why the order matters":
 # copies of one gradient-only plan (bcast_add_1d at 2^24 elements, prepared
 # with --drop-primal-outputs --derivative-order=generated, so the reverse
 # kernel is just `g = ld [dd]; st [dd], 0; atom.add [dy], g`) whose reverse
@@ -14,7 +14,7 @@
 # Timing only: the off* variants accumulate into the wrong elements and
 # fail the reverse check on purpose.
 #
-#   docs/gpu-check/order-experiment.sh PLAN OUTDIR     (here, no GPU needed)
+#   bench/experiments/order-experiment.sh PLAN OUTDIR     (here, no GPU needed)
 #   then: ir-sanitize-gpurun OUTDIR/<variant> on the GPU machine
 # Reads the JSON run plan (docs/run-plan.md); the recorded results were made
 # with its line-format predecessor, from the same kernels.
