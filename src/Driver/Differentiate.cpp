@@ -5,7 +5,7 @@
 
 #include "ir-sanitize/Analysis/KernelInfo.h"
 #include "ir-sanitize/Enzyme/ActivitySpec.h"
-#include "ir-sanitize/Enzyme/DriverGenerator.h"
+#include "ir-sanitize/Enzyme/DerivativeWrapper.h"
 #include "ir-sanitize/Support/ExitCodes.h"
 #include "ir-sanitize/Support/ModuleIO.h"
 
@@ -35,9 +35,9 @@ std::string definedFunctionNames(const Module &M) {
 }
 
 /// Adds the NAME.fwd / NAME.rev driver that Fn/Mode/Activity ask for.
-Expected<GeneratedDriver> addDriver(Module &M, const DifferentiateConfig &C,
-                                    const KernelManifest *Manifest,
-                                    std::vector<std::string> *LenientNotes) {
+Expected<DerivativeWrapper> addWrapper(Module &M, const DifferentiateConfig &C,
+                                       const KernelManifest *Manifest,
+                                       std::vector<std::string> *LenientNotes) {
   std::optional<DiffMode> Mode = parseDiffMode(C.Mode);
   if (!Mode)
     return usage("--fn needs --mode=forward or --mode=reverse");
@@ -59,16 +59,16 @@ Expected<GeneratedDriver> addDriver(Module &M, const DifferentiateConfig &C,
   }
   if (!Map)
     return Map.takeError();
-  return generateDriver(M, *Fn, *Mode, *Map);
+  return generateDerivativeWrapper(M, *Fn, *Mode, *Map);
 }
 
 } // namespace
 
-Error addDerivativeDriver(Module &M, const DifferentiateConfig &C,
-                          StringRef InputName, const KernelManifest *Manifest,
-                          std::vector<std::string> *LenientNotes) {
+Error addDerivativeWrapper(Module &M, const DifferentiateConfig &C,
+                           StringRef InputName, const KernelManifest *Manifest,
+                           std::vector<std::string> *LenientNotes) {
   if (!C.Fn.empty())
-    return addDriver(M, C, Manifest, LenientNotes).takeError();
+    return addWrapper(M, C, Manifest, LenientNotes).takeError();
   if (!C.Mode.empty() || !C.Activity.empty())
     return usage("--mode and --activity need --fn NAME");
   if (!hasEnzymeCalls(M))
@@ -129,7 +129,7 @@ Expected<EnzymeResult> differentiateModule(Module &M, StringRef WorkDir,
   return R;
 }
 
-Expected<TriageReport> triageModules(Module &Original, Module &Sanitised,
+Expected<TriageReport> triageModules(Module &Original, Module &Sanitized,
                                      const SanitizeResult &Result,
                                      StringRef InputName, StringRef WorkDir,
                                      const DifferentiateConfig &C) {
@@ -138,7 +138,7 @@ Expected<TriageReport> triageModules(Module &Original, Module &Sanitised,
   if (!OrigInv)
     return OrigInv.takeError();
   Expected<EnzymeInvocation> SanInv =
-      prepareEnzymeRun(Sanitised, WorkDir, "sanitised", C.LogPath, C);
+      prepareEnzymeRun(Sanitized, WorkDir, "sanitised", C.LogPath, C);
   if (!SanInv)
     return SanInv.takeError();
   Expected<TriageReport> Report = runTriage(*OrigInv, *SanInv);
@@ -146,7 +146,7 @@ Expected<TriageReport> triageModules(Module &Original, Module &Sanitised,
     return Report.takeError();
   Report->InputName = InputName.str();
   attributeToFunction(Report->Original, Original);
-  attributeToFunction(Report->Sanitised, Sanitised);
+  attributeToFunction(Report->Sanitized, Sanitized);
   Report->Changes = describeChanges(Result);
   return Report;
 }

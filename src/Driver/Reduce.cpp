@@ -38,11 +38,11 @@ public:
   ReducePipeline(StringRef WorkDir, const ReduceConfig &C) : C(C) {
     R.WorkDir = WorkDir.str();
   }
-  Expected<ReduceResult> run(Module &Original, Module &Sanitised);
+  Expected<ReduceResult> run(Module &Original, Module &Sanitized);
 
 private:
   Expected<std::optional<FailingSide>> pickSide(Module &Original,
-                                                Module &Sanitised) const;
+                                                Module &Sanitized) const;
   Expected<std::optional<std::string>> flakiness(const FailingSide &S) const;
   Expected<ReduceResult> reduce(const FailingSide &S);
   Expected<std::string> sliceFirst(const FailingSide &S) const;
@@ -65,14 +65,14 @@ private:
 /// Runs Enzyme on the sides the config asks about (both at once) and picks
 /// the failure to reduce; none when Enzyme succeeds on all of them.
 Expected<std::optional<FailingSide>>
-ReducePipeline::pickSide(Module &Original, Module &Sanitised) const {
+ReducePipeline::pickSide(Module &Original, Module &Sanitized) const {
   std::vector<FailingSide> Sides;
   std::vector<PendingEnzymeRun> Runs;
   // The sanitised failure first: what remains after sanitising is what to
   // report upstream.
   if (C.Side != ReduceSide::Original)
-    Sides.push_back({ReduceSide::Sanitised, &Sanitised, {}, {}});
-  if (C.Side != ReduceSide::Sanitised)
+    Sides.push_back({ReduceSide::Sanitized, &Sanitized, {}, {}});
+  if (C.Side != ReduceSide::Sanitized)
     Sides.push_back({ReduceSide::Original, &Original, {}, {}});
   for (FailingSide &S : Sides) {
     bool IsOriginal = S.Which == ReduceSide::Original;
@@ -204,14 +204,14 @@ Error ReducePipeline::readAndRecheck(const FailingSide &S, StringRef Start) {
 
 std::string nothingToReduce(std::optional<ReduceSide> Side) {
   const char *What = !Side ? "the module as given and sanitised"
-                     : *Side == ReduceSide::Sanitised ? "the sanitised module"
+                     : *Side == ReduceSide::Sanitized ? "the sanitised module"
                                                       : "the module as given";
   return std::string("nothing to reduce: Enzyme differentiates ") + What;
 }
 
 Expected<ReduceResult> ReducePipeline::run(Module &Original,
-                                           Module &Sanitised) {
-  Expected<std::optional<FailingSide>> S = pickSide(Original, Sanitised);
+                                           Module &Sanitized) {
+  Expected<std::optional<FailingSide>> S = pickSide(Original, Sanitized);
   if (!S)
     return S.takeError();
   if (!*S)
@@ -274,10 +274,10 @@ Error checkLLVMReduce(const ReduceConfig &C) {
                                                Twine(hostLLVMMajor()) + ")");
 }
 
-Expected<ReduceResult> reduceEnzymeFailure(Module &Original, Module &Sanitised,
+Expected<ReduceResult> reduceEnzymeFailure(Module &Original, Module &Sanitized,
                                            StringRef WorkDir,
                                            const ReduceConfig &C) {
-  return ReducePipeline(WorkDir, C).run(Original, Sanitised);
+  return ReducePipeline(WorkDir, C).run(Original, Sanitized);
 }
 
 Expected<bool> failsLikeSignature(StringRef CandidatePath,

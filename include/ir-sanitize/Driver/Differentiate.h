@@ -41,9 +41,9 @@ struct DifferentiateConfig {
 /// original side of a triage, not splatted), keys that name no parameter
 /// fall back to the default activities, with a note saying so.
 llvm::Error
-addDerivativeDriver(llvm::Module &M, const DifferentiateConfig &Config,
-                    llvm::StringRef InputName, const KernelManifest *Manifest,
-                    std::vector<std::string> *LenientNotes = nullptr);
+addDerivativeWrapper(llvm::Module &M, const DifferentiateConfig &Config,
+                     llvm::StringRef InputName, const KernelManifest *Manifest,
+                     std::vector<std::string> *LenientNotes = nullptr);
 
 /// A fresh directory for the files handed to and received from Enzyme.
 llvm::Expected<std::string> createEnzymeWorkDir();
@@ -60,11 +60,11 @@ llvm::Expected<EnzymeResult> differentiateModule(llvm::Module &M,
                                                  llvm::StringRef WorkDir,
                                                  const DifferentiateConfig &C);
 
-/// Runs Enzyme on \p Original (as given, drivers added) and \p Sanitised
+/// Runs Enzyme on \p Original (as given, drivers added) and \p Sanitized
 /// side by side in \p WorkDir; \p Result (the sanitize run) says what
 /// changed between them.
 llvm::Expected<TriageReport>
-triageModules(llvm::Module &Original, llvm::Module &Sanitised,
+triageModules(llvm::Module &Original, llvm::Module &Sanitized,
               const SanitizeResult &Result, llvm::StringRef InputName,
               llvm::StringRef WorkDir, const DifferentiateConfig &C);
 

@@ -30,7 +30,7 @@
 namespace irs {
 
 /// Which failure to reduce: the module as given or the sanitised one.
-enum class ReduceSide { Original, Sanitised };
+enum class ReduceSide { Original, Sanitized };
 
 /// "the module as given (before sanitising)", "the sanitised module (after
 /// sanitising)".
@@ -71,7 +71,7 @@ struct ReduceResult {
   /// Set: there is no reduced module (the fields below may be partly set).
   std::optional<ReduceVerdict> Verdict;
   bool StoppedAtMaxTime = false; ///< MaxSeconds ran out; best module kept.
-  ReduceSide Side = ReduceSide::Sanitised;
+  ReduceSide Side = ReduceSide::Sanitized;
   FailureSignature Signature;
   ModuleSize Before; ///< The side reduced, as given to Enzyme.
   ModuleSize After;  ///< Reduced, named ReducedName.
@@ -82,11 +82,11 @@ struct ReduceResult {
 /// Errors (ExitCode::NoEnzyme) when Config's llvm-reduce is not there.
 llvm::Error checkLLVMReduce(const ReduceConfig &Config);
 
-/// Reduces the failure of \p Original (as given) or \p Sanitised, both with
+/// Reduces the failure of \p Original (as given) or \p Sanitized, both with
 /// drivers, in \p WorkDir. Errors: Enzyme or llvm-reduce cannot be started,
 /// files in WorkDir cannot be written or read.
 llvm::Expected<ReduceResult> reduceEnzymeFailure(llvm::Module &Original,
-                                                 llvm::Module &Sanitised,
+                                                 llvm::Module &Sanitized,
                                                  llvm::StringRef WorkDir,
                                                  const ReduceConfig &Config);
 

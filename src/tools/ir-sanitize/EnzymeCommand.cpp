@@ -228,9 +228,9 @@ int EnzymeCommand::runTriageMode(LoadedModule &LM) {
       }))
     return reportError(std::move(E), ToolName);
 
-  bool Ok = Report->sanitisedOk();
+  bool Ok = Report->sanitizedOk();
   if (Ok && O.Output != "-")
-    if (int Code = writeOutputs(LM, Report->Sanitised, Result, WorkDir))
+    if (int Code = writeOutputs(LM, Report->Sanitized, Result, WorkDir))
       return Code;
   // The logs of a failing run are what the user came for.
   finish(WorkDir, /*Keep=*/!Report->Original.ok() || !Ok);

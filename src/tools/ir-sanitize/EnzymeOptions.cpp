@@ -52,8 +52,8 @@ Expected<SanitizeResult> sanitizeWithDriver(LoadedModule &LM,
   if (Error E = writeReport(Opts, *Result, LM.DisplayName))
     return E;
   printSanitized(Opts, *Result, LM.DisplayName);
-  if (Error E = addDerivativeDriver(*LM.M, D, LM.DisplayName,
-                                    Result->Manifest.findKernel(D.Fn)))
+  if (Error E = addDerivativeWrapper(*LM.M, D, LM.DisplayName,
+                                     Result->Manifest.findKernel(D.Fn)))
     return E;
   return Result;
 }
@@ -64,13 +64,13 @@ Expected<EnzymeSides> prepareEnzymeSides(LoadedModule &LM,
   EnzymeSides Sides;
   // The original keeps its bundles.
   Sides.Original = CloneModule(*LM.M);
-  Expected<SanitizeResult> Sanitised = sanitizeWithDriver(LM, Opts, D);
-  if (!Sanitised)
-    return Sanitised.takeError();
-  Sides.Result = std::move(*Sanitised);
+  Expected<SanitizeResult> Sanitized = sanitizeWithDriver(LM, Opts, D);
+  if (!Sanitized)
+    return Sanitized.takeError();
+  Sides.Result = std::move(*Sanitized);
   std::vector<std::string> Notes;
   Error E =
-      addDerivativeDriver(*Sides.Original, D, LM.DisplayName, nullptr, &Notes);
+      addDerivativeWrapper(*Sides.Original, D, LM.DisplayName, nullptr, &Notes);
   for (const std::string &Note : Notes)
     errs() << ToolName << ": note: " << Note << "\n";
   if (E)

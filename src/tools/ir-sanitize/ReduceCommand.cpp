@@ -161,7 +161,7 @@ ReduceConfig ReduceCommand::reduceConfig() const {
   ReduceConfig C;
   C.Enzyme = D;
   if (AfterSanitize)
-    C.Side = ReduceSide::Sanitised;
+    C.Side = ReduceSide::Sanitized;
   else if (BeforeSanitize)
     C.Side = ReduceSide::Original;
   C.Jobs = Jobs;

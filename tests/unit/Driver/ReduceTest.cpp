@@ -43,7 +43,7 @@ struct Fixture {
   WorkDir Dir{"irs-reduce-test"};
   LLVMContext Ctx;
   std::unique_ptr<Module> Original = parseModule(Ctx, WithDriver);
-  std::unique_ptr<Module> Sanitised = parseModule(Ctx, WithDriver);
+  std::unique_ptr<Module> Sanitized = parseModule(Ctx, WithDriver);
   ReduceConfig Config;
   std::vector<std::string> Notes;
   size_t ProgressEvents = 0;
@@ -57,7 +57,7 @@ struct Fixture {
     Config.Progress = [this](const ReduceProgress &) { ++ProgressEvents; };
   }
   Expected<ReduceResult> reduce() {
-    return reduceEnzymeFailure(*Original, *Sanitised, Dir.Dir, Config);
+    return reduceEnzymeFailure(*Original, *Sanitized, Dir.Dir, Config);
   }
 };
 
@@ -91,7 +91,7 @@ TEST_CASE("reduce: nothing to reduce when Enzyme succeeds",
   Expected<ReduceResult> Both = F.reduce();
   CHECK(verdictOf(Both) == "nothing to reduce: Enzyme differentiates the "
                            "module as given and sanitised");
-  F.Config.Side = ReduceSide::Sanitised;
+  F.Config.Side = ReduceSide::Sanitized;
   Expected<ReduceResult> After = F.reduce();
   CHECK(verdictOf(After) ==
         "nothing to reduce: Enzyme differentiates the sanitised module");
@@ -136,7 +136,7 @@ TEST_CASE("reduce: llvm-reduce stopping is a verdict", "[Driver][Reduce]") {
                          0) == 0);
   CHECK(F.Notes[1] == "signature: signal 6 (SIGABRT): unsupported tag "
                       "gc-transition; " +
-                          ModuleSize::of(*F.Sanitised).describe());
+                          ModuleSize::of(*F.Sanitized).describe());
   CHECK(F.Notes[2].rfind("cut to what the Enzyme calls reach (", 0) == 0);
 }
 
@@ -155,7 +155,7 @@ TEST_CASE("reduce: a full reduction with a shell script as the test",
   INFO((R->Verdict ? R->Verdict->Message : ""));
   REQUIRE_FALSE(R->Verdict);
   REQUIRE(R->Reduced);
-  CHECK(R->Side == ReduceSide::Sanitised);
+  CHECK(R->Side == ReduceSide::Sanitized);
   CHECK(R->Signature.describe() ==
         "signal 6 (SIGABRT): unsupported tag gc-transition");
   CHECK(R->Before.Instructions == 8);
