@@ -70,7 +70,7 @@ define void @k(ptr addrspace(1) %dest, ptr addrspace(1) %x, float %a) {
 
 } // namespace
 
-TEST_CASE("forward driver: primal params each followed by its shadow",
+TEST_CASE("forward wrapper: primal params each followed by its shadow",
           "[DerivativeWrapper]") {
   LLVMContext Ctx;
   auto M = parseModule(Ctx, HostIR);
@@ -108,7 +108,7 @@ TEST_CASE("forward driver: primal params each followed by its shadow",
   CHECK(verifies(*M));
 }
 
-TEST_CASE("reverse driver returns the gradients of the out arguments",
+TEST_CASE("reverse wrapper returns the gradients of the out arguments",
           "[DerivativeWrapper]") {
   LLVMContext Ctx;
   auto M = parseModule(Ctx, HostIR);
@@ -141,7 +141,7 @@ TEST_CASE("reverse driver returns the gradients of the out arguments",
   CHECK(verifies(*M2));
 }
 
-TEST_CASE("kernel drivers are kernels the way the original is",
+TEST_CASE("kernel wrappers are kernels the way the original is",
           "[DerivativeWrapper]") {
   LLVMContext Ctx;
   auto M = parseModule(Ctx, AnnotatedKernelIR);
@@ -155,7 +155,7 @@ TEST_CASE("kernel drivers are kernels the way the original is",
   NamedMDNode *NMD = M->getNamedMetadata("nvvm.annotations");
   if (!NMD || NMD->getNumOperands() == 0) {
     // LLVM 20+ reads the annotations as the ptx_kernel convention and a
-    // "nvvm.maxntid" attribute: the driver has both from NAME.
+    // "nvvm.maxntid" attribute: the wrapper has both from NAME.
     REQUIRE(K.hasFnAttribute("nvvm.maxntid"));
     CHECK(K.getCallingConv() == CallingConv::PTX_Kernel);
     CHECK(G->Wrapper->getFnAttribute("nvvm.maxntid") ==
@@ -177,7 +177,7 @@ TEST_CASE("kernel drivers are kernels the way the original is",
   CHECK(verifies(*M));
 }
 
-TEST_CASE("kernel drivers keep the kernel calling convention",
+TEST_CASE("kernel wrappers keep the kernel calling convention",
           "[DerivativeWrapper]") {
   LLVMContext Ctx;
   auto PTX =
@@ -190,7 +190,8 @@ TEST_CASE("kernel drivers keep the kernel calling convention",
   CHECK(verifies(*PTX));
 }
 
-TEST_CASE("driver generation refuses what cannot work", "[DerivativeWrapper]") {
+TEST_CASE("wrapper generation refuses what cannot work",
+          "[DerivativeWrapper]") {
   LLVMContext Ctx;
   auto M =
       parseModule(Ctx, std::string(HostIR) + "declare double @ext(double)\n" +
