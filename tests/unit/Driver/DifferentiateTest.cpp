@@ -100,3 +100,31 @@ TEST_CASE("prepareEnzymeSides notes the original's default activities",
   CHECK(Notes[0].compare(Notes[0].size() - Tail.size(), Tail.size(), Tail) ==
         0);
 }
+
+TEST_CASE("runDifferentiate runs Enzyme and writes what it returns",
+          "[Driver][Differentiate]") {
+  WorkDir Dir("irs-enzyme-job");
+  EnzymeRequest Req;
+  Req.Sanitize.Input = Dir.write("in.ll", Square);
+  Req.Sanitize.Output = Dir.path("out.ll");
+  Req.Enzyme.Fn = "square";
+  Req.Enzyme.Mode = "forward";
+  Req.Enzyme.TimeoutSeconds = 60;
+  // Leaves the module as it is: Enzyme "succeeds".
+  Req.PluginPath = fakePlugin("FakeEnzymeNoop.so");
+  LLVMContext Ctx;
+  CollectingDiagnosticHandler Diags;
+  Expected<EnzymeJobResult> Job = runDifferentiate(Req, Ctx, Diags);
+  if (!Job)
+    FAIL(toString(Job.takeError()));
+  CHECK(Job->Code == ExitCode::Ok);
+  CHECK_FALSE(Job->Failure);
+  CHECK(sys::fs::exists(Req.Sanitize.Output));
+  // A success removes the work directory.
+  CHECK_FALSE(sys::fs::exists(Job->WorkDir));
+  std::vector<std::string> Progress = Diags.of(DiagnosticKind::Progress);
+  REQUIRE(Progress.size() == 2);
+  CHECK(Progress[1].rfind(Req.Sanitize.Input + ": Enzyme succeeded in ", 0) ==
+        0);
+  CHECK(Progress[1].find("; restored 0 stashed bundles") != std::string::npos);
+}
