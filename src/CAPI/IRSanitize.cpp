@@ -10,11 +10,11 @@
 
 #include "ir-sanitize/Config.h"
 #include "ir-sanitize/Driver/Check.h"
+#include "ir-sanitize/Driver/Restore.h"
 #include "ir-sanitize/Driver/Sanitize.h"
 #include "ir-sanitize/Support/BundlePolicy.h"
 #include "ir-sanitize/Support/ExitCodes.h"
 #include "ir-sanitize/Support/ModuleIO.h"
-#include "ir-sanitize/Transforms/BundleRestore.h"
 #include "ir-sanitize/Transforms/DerivativeAccesses.h"
 #include "ir-sanitize/Transforms/KernelSplat.h"
 
@@ -269,7 +269,7 @@ IRSStatus IRSRestoreBundles(LLVMModuleRef MRef, char **OutStatsJSON,
     return fail(M.takeError(), OutStatsJSON, ErrorMessage);
   if (Error E = verifyInput(**M))
     return fail(std::move(E), OutStatsJSON, ErrorMessage);
-  RestoreStats Stats = restoreBundles(**M);
+  RestoreStats Stats = restoreModule(**M);
   if (Error E = verifyOutput(**M))
     return fail(std::move(E), OutStatsJSON, ErrorMessage);
   json::Object Doc{{"calls", Stats.Calls},

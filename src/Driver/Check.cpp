@@ -2,6 +2,7 @@
 #include "ir-sanitize/Driver/Check.h"
 
 #include "ir-sanitize/Analysis/BundleSites.h"
+#include "ir-sanitize/Support/ModuleIO.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -67,6 +68,39 @@ void printCheckJSON(raw_ostream &OS, StringRef Name,
       });
   });
   OS << "\n";
+}
+
+void printCheckText(raw_ostream &OS, StringRef Name,
+                    const std::vector<CheckSection> &Sections) {
+  unsigned Total = 0;
+  for (const CheckSection &S : Sections) {
+    if (S.Findings.empty())
+      continue;
+    OS << Name << ": " << S.Findings.size() << " " << S.Title << ":\n";
+    for (const CheckFinding &F : S.Findings)
+      OS << "  " << F.Text << "\n";
+    Total += S.Blocking ? S.Findings.size() : 0;
+  }
+  if (Total == 0)
+    OS << Name << ": clean: nothing that makes Enzyme abort\n";
+}
+
+Expected<CheckJobResult> runCheck(const CheckRequest &Req, LLVMContext &Ctx,
+                                  DiagnosticHandler &) {
+  Expected<LoadedModule> LM = readModule(Req.Input, Ctx);
+  if (!LM)
+    return LM.takeError();
+  std::vector<CheckSection> Sections =
+      collectCheckSections(*LM->M, Req.Options);
+  CheckJobResult Job{LM->DisplayName, isClean(Sections), std::move(LM->M)};
+  if (Error E = writeFileAtomically(Req.Output, [&](raw_ostream &OS) {
+        if (Req.JSON)
+          printCheckJSON(OS, Job.InputName, Sections);
+        else
+          printCheckText(OS, Job.InputName, Sections);
+      }))
+    return E;
+  return Job;
 }
 
 } // namespace irs

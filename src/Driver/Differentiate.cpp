@@ -2,17 +2,21 @@
 #include "ir-sanitize/Driver/Differentiate.h"
 
 #include "PathIn.h"
+#include "SanitizeSteps.h"
 
 #include "ir-sanitize/Analysis/KernelInfo.h"
 #include "ir-sanitize/Enzyme/ActivitySpec.h"
-#include "ir-sanitize/Enzyme/DriverGenerator.h"
+#include "ir-sanitize/Enzyme/DerivativeWrapper.h"
+#include "ir-sanitize/Enzyme/PluginLocator.h"
 #include "ir-sanitize/Support/ExitCodes.h"
 #include "ir-sanitize/Support/ModuleIO.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 
 using namespace llvm;
 
@@ -34,10 +38,10 @@ std::string definedFunctionNames(const Module &M) {
   return S.empty() ? "none" : S;
 }
 
-/// Adds the NAME.fwd / NAME.rev driver that Fn/Mode/Activity ask for.
-Expected<GeneratedDriver> addDriver(Module &M, const DifferentiateConfig &C,
-                                    const KernelManifest *Manifest,
-                                    std::vector<std::string> *LenientNotes) {
+/// Adds the NAME.fwd / NAME.rev wrapper that Fn/Mode/Activity ask for.
+Expected<DerivativeWrapper> addWrapper(Module &M, const DifferentiateConfig &C,
+                                       const KernelManifest *Manifest,
+                                       DiagnosticHandler *Lenient) {
   std::optional<DiffMode> Mode = parseDiffMode(C.Mode);
   if (!Mode)
     return usage("--fn needs --mode=forward or --mode=reverse");
@@ -52,23 +56,23 @@ Expected<GeneratedDriver> addDriver(Module &M, const DifferentiateConfig &C,
     return Spec.takeError();
   Expected<ActivityMap> Map =
       resolveActivities(*Fn, *Mode, *Spec, Manifest, isKernel(*Fn));
-  if (!Map && LenientNotes) {
-    LenientNotes->push_back("original module: " + toString(Map.takeError()) +
-                            "; using default activities");
+  if (!Map && Lenient) {
+    Lenient->note("original module: " + toString(Map.takeError()) +
+                  "; using default activities");
     Map = resolveActivities(*Fn, *Mode, ActivitySpec(), nullptr, isKernel(*Fn));
   }
   if (!Map)
     return Map.takeError();
-  return generateDriver(M, *Fn, *Mode, *Map);
+  return generateDerivativeWrapper(M, *Fn, *Mode, *Map);
 }
 
 } // namespace
 
-Error addDerivativeDriver(Module &M, const DifferentiateConfig &C,
-                          StringRef InputName, const KernelManifest *Manifest,
-                          std::vector<std::string> *LenientNotes) {
+Error addDerivativeWrapper(Module &M, const DifferentiateConfig &C,
+                           StringRef InputName, const KernelManifest *Manifest,
+                           DiagnosticHandler *Lenient) {
   if (!C.Fn.empty())
-    return addDriver(M, C, Manifest, LenientNotes).takeError();
+    return addWrapper(M, C, Manifest, Lenient).takeError();
   if (!C.Mode.empty() || !C.Activity.empty())
     return usage("--mode and --activity need --fn NAME");
   if (!hasEnzymeCalls(M))
@@ -129,7 +133,7 @@ Expected<EnzymeResult> differentiateModule(Module &M, StringRef WorkDir,
   return R;
 }
 
-Expected<TriageReport> triageModules(Module &Original, Module &Sanitised,
+Expected<TriageReport> triageModules(Module &Original, Module &Sanitized,
                                      const SanitizeResult &Result,
                                      StringRef InputName, StringRef WorkDir,
                                      const DifferentiateConfig &C) {
@@ -138,7 +142,7 @@ Expected<TriageReport> triageModules(Module &Original, Module &Sanitised,
   if (!OrigInv)
     return OrigInv.takeError();
   Expected<EnzymeInvocation> SanInv =
-      prepareEnzymeRun(Sanitised, WorkDir, "sanitised", C.LogPath, C);
+      prepareEnzymeRun(Sanitized, WorkDir, "sanitised", C.LogPath, C);
   if (!SanInv)
     return SanInv.takeError();
   Expected<TriageReport> Report = runTriage(*OrigInv, *SanInv);
@@ -146,7 +150,7 @@ Expected<TriageReport> triageModules(Module &Original, Module &Sanitised,
     return Report.takeError();
   Report->InputName = InputName.str();
   attributeToFunction(Report->Original, Original);
-  attributeToFunction(Report->Sanitised, Sanitised);
+  attributeToFunction(Report->Sanitized, Sanitized);
   Report->Changes = describeChanges(Result);
   return Report;
 }
@@ -191,6 +195,197 @@ std::vector<std::string> describeChanges(const SanitizeResult &Result) {
     Lines.push_back(L);
   }
   return Lines;
+}
+
+Expected<SanitizeResult> sanitizeWithWrapper(LoadedModule &LM,
+                                             const SanitizeRequest &Req,
+                                             const DifferentiateConfig &D,
+                                             DiagnosticHandler &Diags) {
+  Expected<SanitizeResult> Result = sanitizeModule(*LM.M, Req.Config);
+  if (!Result)
+    return Result.takeError();
+  if (Error E = writeSanitizeReport(Req.ReportPath, *Result, LM.DisplayName))
+    return E;
+  reportSanitized(Diags, *Result, LM.DisplayName);
+  if (Error E = addDerivativeWrapper(*LM.M, D, LM.DisplayName,
+                                     Result->Manifest.findKernel(D.Fn)))
+    return E;
+  return Result;
+}
+
+Expected<EnzymeSides> prepareEnzymeSides(LoadedModule &LM,
+                                         const SanitizeRequest &Req,
+                                         const DifferentiateConfig &D,
+                                         DiagnosticHandler &Diags) {
+  EnzymeSides Sides;
+  // The original keeps its bundles.
+  Sides.Original = CloneModule(*LM.M);
+  Expected<SanitizeResult> Sanitized = sanitizeWithWrapper(LM, Req, D, Diags);
+  if (!Sanitized)
+    return Sanitized.takeError();
+  Sides.Result = std::move(*Sanitized);
+  if (Error E = addDerivativeWrapper(*Sides.Original, D, LM.DisplayName,
+                                     nullptr, &Diags))
+    return E;
+  Expected<std::string> WorkDir = createEnzymeWorkDir();
+  if (!WorkDir)
+    return WorkDir.takeError();
+  Sides.WorkDir = std::move(*WorkDir);
+  return Sides;
+}
+
+namespace {
+
+/// One `enzyme` job: the steps of runDifferentiate, sharing the request,
+/// the input (sanitized in place) and the result being filled in.
+class EnzymeJob {
+public:
+  EnzymeJob(const EnzymeRequest &Req, const DifferentiateConfig &D,
+            LoadedModule &LM, DiagnosticHandler &Diags)
+      : Req(Req), D(D), LM(LM), Diags(Diags) {
+    Job.InputName = LM.DisplayName;
+  }
+  Expected<EnzymeJobResult> once();
+  Expected<EnzymeJobResult> triage();
+
+private:
+  SanitizeOutputs outputs(const SanitizeResult &Result) const {
+    // --report was written before Enzyme ran.
+    return sanitizeOutputs(Req.Sanitize, Result, LM, /*WithReport=*/false);
+  }
+  Expected<RestoreStats> writeOutputs(const EnzymeResult &R,
+                                      const SanitizeResult &Result);
+  void reportSuccess(const EnzymeResult &R, const RestoreStats &Stats);
+  /// Removes the work directory unless \p Keep or --keep-temps.
+  void finish(bool Keep) const {
+    if (!Keep && !Req.KeepTemps)
+      sys::fs::remove_directories(Job.WorkDir);
+  }
+
+  const EnzymeRequest &Req;
+  const DifferentiateConfig &D; ///< PluginPath: located.
+  LoadedModule &LM;
+  DiagnosticHandler &Diags;
+  EnzymeJobResult Job;
+};
+
+/// Writes Enzyme's output with the manifest (the work directory is kept
+/// when that fails).
+Expected<RestoreStats> EnzymeJob::writeOutputs(const EnzymeResult &R,
+                                               const SanitizeResult &Result) {
+  SanitizeOutputs Out = outputs(Result);
+  reportDebugInfoForm(Diags, *LM.M, LM.DbgForm);
+  Expected<RestoreStats> Stats = writeDifferentiated(R, Result, Out);
+  if (!Stats)
+    return Stats.takeError();
+  reportMissingManifest(Diags, Result, Out);
+  return Stats;
+}
+
+void EnzymeJob::reportSuccess(const EnzymeResult &R,
+                              const RestoreStats &Stats) {
+  std::string Line =
+      formatv("{0}: Enzyme succeeded in {1:f2} s ({2}); restored {3} stashed "
+              "bundles",
+              Job.InputName, R.Outcome.Seconds,
+              join(differentiatedFunctions(*LM.M), ", "), Stats.Bundles);
+  if (Stats.OrphanMarkers)
+    Line += formatv("; {0} calls Enzyme copied into derivatives lost their "
+                    "stash record and stay without those bundles",
+                    Stats.OrphanMarkers)
+                .str();
+  Diags.progress(Line);
+}
+
+Expected<EnzymeJobResult> EnzymeJob::once() {
+  Expected<SanitizeResult> Result =
+      sanitizeWithWrapper(LM, Req.Sanitize, D, Diags);
+  if (!Result)
+    return Result.takeError();
+  if (Req.WrapperOnly) {
+    // The writer refuses bitcode here: it cannot hold the enzyme_* markers.
+    SanitizeOutputs Out = outputs(*Result);
+    reportDebugInfoForm(Diags, *LM.M, LM.DbgForm);
+    if (Error E = writeSanitizeOutputs(*LM.M, *Result, Out))
+      return E;
+    reportMissingManifest(Diags, *Result, Out);
+    return std::move(Job);
+  }
+  Expected<std::string> WorkDir = createEnzymeWorkDir();
+  if (!WorkDir)
+    return WorkDir.takeError();
+  Job.WorkDir = std::move(*WorkDir);
+  Expected<EnzymeResult> R = differentiateModule(*LM.M, Job.WorkDir, D);
+  if (!R)
+    return R.takeError();
+  if (!R->ok()) {
+    Job.Failure = std::move(*R);
+    Job.Code = ExitCode::Findings;
+    return std::move(Job);
+  }
+  Expected<RestoreStats> Stats = writeOutputs(*R, *Result);
+  if (!Stats)
+    return Stats.takeError();
+  reportSuccess(*R, *Stats);
+  finish(/*Keep=*/false);
+  if (Stats->Lost) {
+    Diags.warning(Job.InputName + ": " + Twine(Stats->Lost) +
+                  " stashed bundles could not be restored after Enzyme "
+                  "(their operand record was lost)");
+    Job.Code = ExitCode::Findings;
+  }
+  return std::move(Job);
+}
+
+Expected<EnzymeJobResult> EnzymeJob::triage() {
+  Expected<EnzymeSides> Sides = prepareEnzymeSides(LM, Req.Sanitize, D, Diags);
+  if (!Sides)
+    return Sides.takeError();
+  Job.WorkDir = Sides->WorkDir;
+  Expected<TriageReport> Report = triageModules(
+      *Sides->Original, *LM.M, Sides->Result, LM.DisplayName, Job.WorkDir, D);
+  if (!Report)
+    return Report.takeError();
+  if (Error E = writeFileAtomically("-", [&](raw_ostream &OS) {
+        if (Req.TriageJSON)
+          OS << formatv("{0:2}", triageToJSON(*Report)) << "\n";
+        else
+          printTriage(OS, *Report);
+      }))
+    return E;
+  bool Ok = Report->sanitizedOk();
+  if (Ok && Req.Sanitize.Output != "-")
+    if (Expected<RestoreStats> Stats =
+            writeOutputs(Report->Sanitized, Sides->Result);
+        !Stats)
+      return Stats.takeError();
+  // The logs of a failing run are what the user came for.
+  finish(/*Keep=*/!Report->Original.ok() || !Ok);
+  Job.Code = Ok ? ExitCode::Ok : ExitCode::Findings;
+  return std::move(Job);
+}
+
+} // namespace
+
+Expected<EnzymeJobResult> runDifferentiate(const EnzymeRequest &Req,
+                                           LLVMContext &Ctx,
+                                           DiagnosticHandler &Diags) {
+  Expected<LoadedModule> LM = readModule(Req.Sanitize.Input, Ctx);
+  if (!LM)
+    return LM.takeError();
+  DifferentiateConfig D = Req.Enzyme;
+  // Without a plugin only WrapperOnly can do its job; say so before
+  // spending time on the module.
+  if (!Req.WrapperOnly) {
+    PluginSearch Search;
+    Search.Explicit = Req.PluginPath;
+    Expected<LocatedPlugin> Found = locateEnzymePlugin(Search);
+    if (!Found)
+      return Found.takeError();
+    D.PluginPath = Found->Path;
+  }
+  EnzymeJob Job(Req, D, *LM, Diags);
+  return Req.Triage ? Job.triage() : Job.once();
 }
 
 } // namespace irs

@@ -5,7 +5,7 @@
 
 #include "ir-sanitize/Analysis/ArgumentAccess.h"
 #include "ir-sanitize/Analysis/KernelInfo.h"
-#include "ir-sanitize/Enzyme/DriverGenerator.h"
+#include "ir-sanitize/Enzyme/DerivativeWrapper.h"
 #include "ir-sanitize/Enzyme/EnzymeRunner.h"
 #include "ir-sanitize/Enzyme/PluginLocator.h"
 #include "ir-sanitize/GPU/ArgumentPacking.h"
@@ -212,9 +212,9 @@ Function *retypeIntegerPointers(Function &F, const ActivityMap &A) {
   return NF;
 }
 
-std::vector<DriverArg> driverArgsOf(const GeneratedDriver &G) {
+std::vector<DriverArg> driverArgsOf(const DerivativeWrapper &G) {
   std::vector<DriverArg> Args;
-  for (const DriverParam &P : G.Params)
+  for (const WrapperParam &P : G.Params)
     Args.push_back({P.PrimalIndex, P.IsShadow});
   return Args;
 }
@@ -267,16 +267,16 @@ Expected<DerivativeKernels> buildDerivatives(Module &M, StringRef Kernel,
                          "no kernel named '" + Kernel + "'");
   ActivityMap A = activitiesFor(*F, K, Spec);
   F = retypeIntegerPointers(*F, A);
-  auto Fwd = generateDriver(M, *F, DiffMode::Forward, A);
+  auto Fwd = generateDerivativeWrapper(M, *F, DiffMode::Forward, A);
   if (!Fwd)
     return Fwd.takeError();
-  auto Rev = generateDriver(
+  auto Rev = generateDerivativeWrapper(
       M, *F, DiffMode::Reverse,
       Opts.DropPrimalOutputs ? withoutPrimalOutputs(A, K, Spec) : A);
   if (!Rev)
     return Rev.takeError();
-  DerivativeKernels D{Fwd->Driver->getName().str(),
-                      Rev->Driver->getName().str(),
+  DerivativeKernels D{Fwd->Wrapper->getName().str(),
+                      Rev->Wrapper->getName().str(),
                       driverArgs(Splat, driverArgsOf(*Fwd)),
                       driverArgs(Splat, driverArgsOf(*Rev)),
                       std::nullopt,

@@ -3,6 +3,8 @@
 
 #include "PathIn.h"
 
+#include "ir-sanitize/Config.h"
+
 #include "ir-sanitize/Enzyme/EnzymeSlice.h"
 #include "ir-sanitize/Enzyme/PluginLocator.h"
 #include "ir-sanitize/Support/ExitCodes.h"
@@ -35,44 +37,44 @@ struct FailingSide {
 /// work directory and the result being filled in.
 class ReducePipeline {
 public:
-  ReducePipeline(StringRef WorkDir, const ReduceConfig &C) : C(C) {
+  ReducePipeline(StringRef WorkDir, const ReduceConfig &C,
+                 DiagnosticHandler &Diags)
+      : C(C), Diags(Diags) {
     R.WorkDir = WorkDir.str();
   }
-  Expected<ReduceResult> run(Module &Original, Module &Sanitised);
+  Expected<ReduceResult> run(Module &Original, Module &Sanitized);
 
 private:
   Expected<std::optional<FailingSide>> pickSide(Module &Original,
-                                                Module &Sanitised) const;
+                                                Module &Sanitized) const;
   Expected<std::optional<std::string>> flakiness(const FailingSide &S) const;
   Expected<ReduceResult> reduce(const FailingSide &S);
   Expected<std::string> sliceFirst(const FailingSide &S) const;
   Expected<ReduceOutcome> runReducer(StringRef InputPath,
                                      StringRef SignaturePath) const;
   Error readAndRecheck(const FailingSide &S, StringRef Start);
-  void note(const std::string &Msg) const {
-    if (C.Note)
-      C.Note(Msg);
-  }
+  void note(const Twine &Msg) const { Diags.note(Msg); }
   Expected<ReduceResult> stop(const Twine &Msg) {
     R.Verdict = ReduceVerdict{ExitCode::Findings, Msg.str()};
     return std::move(R);
   }
 
   const ReduceConfig &C;
+  DiagnosticHandler &Diags;
   ReduceResult R;
 };
 
 /// Runs Enzyme on the sides the config asks about (both at once) and picks
 /// the failure to reduce; none when Enzyme succeeds on all of them.
 Expected<std::optional<FailingSide>>
-ReducePipeline::pickSide(Module &Original, Module &Sanitised) const {
+ReducePipeline::pickSide(Module &Original, Module &Sanitized) const {
   std::vector<FailingSide> Sides;
   std::vector<PendingEnzymeRun> Runs;
   // The sanitised failure first: what remains after sanitising is what to
   // report upstream.
   if (C.Side != ReduceSide::Original)
-    Sides.push_back({ReduceSide::Sanitised, &Sanitised, {}, {}});
-  if (C.Side != ReduceSide::Sanitised)
+    Sides.push_back({ReduceSide::Sanitized, &Sanitized, {}, {}});
+  if (C.Side != ReduceSide::Sanitized)
     Sides.push_back({ReduceSide::Original, &Original, {}, {}});
   for (FailingSide &S : Sides) {
     bool IsOriginal = S.Which == ReduceSide::Original;
@@ -142,7 +144,7 @@ Expected<std::string> ReducePipeline::sliceFirst(const FailingSide &S) const {
 
 Expected<ReduceOutcome>
 ReducePipeline::runReducer(StringRef InputPath, StringRef SignaturePath) const {
-  ReduceRequest Req;
+  LLVMReduceRequest Req;
   Req.ReducerPath = reducerPath(C);
   Req.InputPath = InputPath.str();
   Req.OutputPath = pathIn(R.WorkDir, "reduced.ll");
@@ -153,8 +155,8 @@ ReducePipeline::runReducer(StringRef InputPath, StringRef SignaturePath) const {
   Req.Jobs = C.Jobs;
   Req.MaxSeconds = C.MaxSeconds;
   return runLLVMReduce(Req, [&](const ReduceProgress &P) {
-    if (C.Progress)
-      C.Progress(P);
+    Diags.progress(formatv("{0,6:f1} s  {1,-40} best {2:N} bytes", P.Seconds,
+                           P.Pass, P.BestBytes));
   });
 }
 
@@ -204,21 +206,21 @@ Error ReducePipeline::readAndRecheck(const FailingSide &S, StringRef Start) {
 
 std::string nothingToReduce(std::optional<ReduceSide> Side) {
   const char *What = !Side ? "the module as given and sanitised"
-                     : *Side == ReduceSide::Sanitised ? "the sanitised module"
+                     : *Side == ReduceSide::Sanitized ? "the sanitised module"
                                                       : "the module as given";
   return std::string("nothing to reduce: Enzyme differentiates ") + What;
 }
 
 Expected<ReduceResult> ReducePipeline::run(Module &Original,
-                                           Module &Sanitised) {
-  Expected<std::optional<FailingSide>> S = pickSide(Original, Sanitised);
+                                           Module &Sanitized) {
+  Expected<std::optional<FailingSide>> S = pickSide(Original, Sanitized);
   if (!S)
     return S.takeError();
   if (!*S)
     return stop(nothingToReduce(C.Side));
   R.Side = (*S)->Which;
   R.Signature = *FailureSignature::of((*S)->First);
-  note("reducing " + describeSide(R.Side).str() + ": Enzyme " +
+  note("reducing " + describeSide(R.Side) + ": Enzyme " +
        (*S)->First.summary());
   Expected<std::optional<std::string>> Flaky = flakiness(**S);
   if (!Flaky)
@@ -274,10 +276,11 @@ Error checkLLVMReduce(const ReduceConfig &C) {
                                                Twine(hostLLVMMajor()) + ")");
 }
 
-Expected<ReduceResult> reduceEnzymeFailure(Module &Original, Module &Sanitised,
+Expected<ReduceResult> reduceEnzymeFailure(Module &Original, Module &Sanitized,
                                            StringRef WorkDir,
-                                           const ReduceConfig &C) {
-  return ReducePipeline(WorkDir, C).run(Original, Sanitised);
+                                           const ReduceConfig &C,
+                                           DiagnosticHandler &Diags) {
+  return ReducePipeline(WorkDir, C, Diags).run(Original, Sanitized);
 }
 
 Expected<bool> failsLikeSignature(StringRef CandidatePath,
@@ -314,6 +317,132 @@ Expected<bool> failsLikeSignature(StringRef CandidatePath,
   if (!Same)
     return makeToolError(ExitCode::NoEnzyme, toString(Same.takeError()));
   return *Same;
+}
+
+} // namespace irs
+
+namespace irs {
+namespace {
+
+/// \p Arg quoted for a POSIX shell where it needs to be.
+std::string shellQuote(StringRef Arg) {
+  if (!Arg.empty() && Arg.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEF"
+                                            "GHIJKLMNOPQRSTUVWXYZ0123456789_"
+                                            "-./=:+,@%") == StringRef::npos)
+    return Arg.str();
+  std::string Q = "'";
+  for (char C : Arg)
+    Q += C == '\'' ? std::string("'\\''") : std::string(1, C);
+  return Q + "'";
+}
+
+/// The plain opt command that shows the failure on \p Path.
+std::string reproduceCommand(StringRef Path, const DifferentiateConfig &D) {
+  EnzymeInvocation Inv;
+  Inv.InputPath = Path.str();
+  Inv.OutputPath = "/dev/null";
+  Inv.PluginPath = D.PluginPath;
+  Inv.ExtraArgs = D.ExtraOptArgs;
+  std::string Cmd = shellQuote(defaultOptPath());
+  for (const std::string &A : enzymeOptArgs(Inv))
+    Cmd += " " + shellQuote(A);
+  return Cmd;
+}
+
+Error writeReproducer(const ReduceResult &R, StringRef Path,
+                      StringRef InputName, const DifferentiateConfig &D) {
+  if (Error E = verifyModuleOrError(*R.Reduced, "the reduced module"))
+    return E;
+  return writeFileAtomically(Path, [&](raw_ostream &OS) {
+    OS << "; Minimal module on which Enzyme fails, made by ir-sanitize reduce\n"
+       << "; signature: " << R.Signature.describe() << "\n"
+       << "; reduced:   " << describeSide(R.Side) << " of " << InputName << "\n"
+       << "; reproduce: " << reproduceCommand(Path, D) << "\n"
+       << "; before:    " << R.Before.describe() << "\n"
+       << "; after:     " << R.After.describe() << "\n"
+       << "; version:   ir-sanitize " << IRS_VERSION << " (LLVM "
+       << IRS_LLVM_VERSION_STRING << ")\n";
+    R.Reduced->print(OS, nullptr);
+  });
+}
+
+/// What the reduction reports reaches the user as progress "reduce: MSG",
+/// as the command has always shown it.
+class ReduceStepHandler final : public DiagnosticHandler {
+public:
+  explicit ReduceStepHandler(DiagnosticHandler &Out) : Out(Out) {}
+  void handle(DiagnosticKind, const std::string &Message) override {
+    Out.progress("reduce: " + Message);
+  }
+
+private:
+  DiagnosticHandler &Out;
+};
+
+/// The reduction's configuration for \p Req, with the located plugin \p D.
+ReduceConfig reduceConfig(const ReduceRequest &Req,
+                          const DifferentiateConfig &D) {
+  ReduceConfig C;
+  C.Enzyme = D;
+  C.Side = Req.Side;
+  C.Jobs = Req.Jobs;
+  C.MaxSeconds = Req.MaxSeconds;
+  C.ReducerPath = Req.ReducerPath;
+  // The test is the program's hidden mode; reduceEnzymeFailure appends the
+  // signature file (the value of --interestingness-test), llvm-reduce the
+  // candidate (INPUT).
+  C.TestProgram = Req.TestProgram;
+  C.TestArgs = {"reduce", "--enzyme-plugin=" + D.PluginPath,
+                "--enzyme-timeout=" + std::to_string(D.TimeoutSeconds)};
+  for (const std::string &A : D.ExtraOptArgs)
+    C.TestArgs.push_back("--enzyme-arg=" + A);
+  C.TestArgs.push_back("--interestingness-test");
+  C.ReducedName = sys::path::filename(Req.Sanitize.Output).str();
+  return C;
+}
+
+} // namespace
+
+Expected<ReduceJobResult> runReduce(const ReduceRequest &Req, LLVMContext &Ctx,
+                                    DiagnosticHandler &Diags) {
+  Expected<LoadedModule> LM = readModule(Req.Sanitize.Input, Ctx);
+  if (!LM)
+    return LM.takeError();
+  DifferentiateConfig D = Req.Enzyme;
+  PluginSearch Search;
+  Search.Explicit = Req.PluginPath;
+  Expected<LocatedPlugin> Plugin = locateEnzymePlugin(Search);
+  if (!Plugin)
+    return Plugin.takeError();
+  D.PluginPath = Plugin->Path;
+  ReduceConfig Config = reduceConfig(Req, D);
+  if (Error E = checkLLVMReduce(Config))
+    return E;
+  const std::string &Output = Req.Sanitize.Output;
+  // A reduction takes minutes: find out now that the output cannot be
+  // written.
+  if (Expected<std::unique_ptr<AtomicOutputFile>> Probe =
+          AtomicOutputFile::open(Output);
+      !Probe)
+    return Probe.takeError();
+  Expected<EnzymeSides> Sides = prepareEnzymeSides(*LM, Req.Sanitize, D, Diags);
+  if (!Sides)
+    return Sides.takeError();
+  ReduceStepHandler Steps(Diags);
+  Expected<ReduceResult> R = reduceEnzymeFailure(*Sides->Original, *LM->M,
+                                                 Sides->WorkDir, Config, Steps);
+  if (!R)
+    return R.takeError();
+  ReduceJobResult Job{LM->DisplayName, R->Verdict, R->WorkDir};
+  if (R->Verdict)
+    return Job;
+  if (Error E = writeReproducer(*R, Output, Job.InputName, D))
+    return E;
+  Steps.note(R->Before.describe() + " -> " + R->After.describe() + "; wrote " +
+             Output);
+  if (!Req.KeepTemps)
+    sys::fs::remove_directories(R->WorkDir);
+  return Job;
 }
 
 } // namespace irs

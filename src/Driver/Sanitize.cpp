@@ -1,6 +1,8 @@
 //===- Sanitize.cpp - The sanitize pipeline -------------------------------===//
 #include "ir-sanitize/Driver/Sanitize.h"
 
+#include "SanitizeSteps.h"
+
 #include "ir-sanitize/Transforms/BundleNormalize.h"
 #include "ir-sanitize/Transforms/KernelSplat.h"
 
@@ -106,6 +108,70 @@ Error writeSanitizeOutputs(Module &M, const SanitizeResult &Result,
                        return Error::success();
                      }});
   return writeOutputsTogether(Files);
+}
+
+SanitizeOutputs sanitizeOutputs(const SanitizeRequest &Req,
+                                const SanitizeResult &Result,
+                                const LoadedModule &Input, bool WithReport) {
+  SanitizeOutputs Out;
+  Out.Module = Req.Output;
+  Out.Format = outputFormatFor(Req.Output, parseIRFormat(Req.Emit));
+  Out.DbgForm = Input.DbgForm;
+  Out.Manifest = defaultManifestPath(Result, Req.ManifestPath, Req.Output);
+  if (WithReport)
+    Out.Report = Req.ReportPath;
+  Out.InputName = Input.DisplayName;
+  return Out;
+}
+
+void reportSanitized(DiagnosticHandler &Diags, const SanitizeResult &Result,
+                     StringRef InputName) {
+  for (const std::string &Note : Result.Notes)
+    Diags.note(Note);
+  Diags.progress(InputName + ": " + Result.summary());
+}
+
+Error writeSanitizeReport(StringRef ReportPath, const SanitizeResult &Result,
+                          StringRef InputName) {
+  if (ReportPath.empty())
+    return Error::success();
+  return writeFileAtomically(
+      ReportPath, [&](raw_ostream &OS) { Result.printReport(OS, InputName); });
+}
+
+void reportDebugInfoForm(DiagnosticHandler &Diags, const Module &M,
+                         DebugInfoForm ReadForm) {
+  std::string Warning = debugInfoFormWarning(M, ReadForm);
+  if (!Warning.empty())
+    Diags.warning(Warning);
+}
+
+void reportMissingManifest(DiagnosticHandler &Diags,
+                           const SanitizeResult &Result,
+                           const SanitizeOutputs &Out) {
+  if (Out.Manifest.empty() && !Result.Manifest.Kernels.empty())
+    Diags.note("kernels were splatted but no launch manifest was written "
+               "(output is stdout; use --manifest=FILE)");
+}
+
+Expected<SanitizeJobResult> runSanitize(const SanitizeRequest &Req,
+                                        LLVMContext &Ctx,
+                                        DiagnosticHandler &Diags) {
+  Expected<LoadedModule> LM = readModule(Req.Input, Ctx);
+  if (!LM)
+    return LM.takeError();
+  Expected<SanitizeResult> Result = sanitizeModule(*LM->M, Req.Config);
+  if (!Result)
+    return Result.takeError();
+  reportSanitized(Diags, *Result, LM->DisplayName);
+  SanitizeOutputs Out = sanitizeOutputs(Req, *Result, *LM, /*WithReport=*/true);
+  reportDebugInfoForm(Diags, *LM->M, LM->DbgForm);
+  // Module, manifest and report appear together or not at all.
+  if (Error E = writeSanitizeOutputs(*LM->M, *Result, Out))
+    return E;
+  reportMissingManifest(Diags, *Result, Out);
+  return SanitizeJobResult{LM->DisplayName, std::move(*Result),
+                           std::move(LM->M)};
 }
 
 } // namespace irs

@@ -1,7 +1,7 @@
 //===- EnzymeRunner.cpp - Running Enzyme on a module file -----------------===//
 #include "ir-sanitize/Enzyme/EnzymeRunner.h"
 #include "ir-sanitize/Config.h"
-#include "ir-sanitize/Enzyme/DriverGenerator.h"
+#include "ir-sanitize/Enzyme/DerivativeWrapper.h"
 #include "ir-sanitize/Support/ExitCodes.h"
 
 #include "llvm/ADT/STLExtras.h"

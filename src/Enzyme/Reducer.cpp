@@ -72,7 +72,7 @@ bool callsEnzymeEntryPoint(StringRef IR) {
   return false;
 }
 
-std::vector<std::string> llvmReduceArgs(const ReduceRequest &R) {
+std::vector<std::string> llvmReduceArgs(const LLVMReduceRequest &R) {
   std::vector<std::string> Args = {"--test=" + R.TestProgram};
   for (const std::string &A : R.TestArgs)
     Args.push_back("--test-arg=" + A);
@@ -91,7 +91,7 @@ namespace {
 /// smaller.
 class LogFollower {
 public:
-  LogFollower(const ReduceRequest &R) : R(R) {}
+  LogFollower(const LLVMReduceRequest &R) : R(R) {}
 
   /// Reads what was appended since the last call; true if it changed the
   /// progress.
@@ -124,14 +124,14 @@ public:
   }
 
 private:
-  const ReduceRequest &R;
+  const LLVMReduceRequest &R;
   std::streamoff Offset = 0;
 };
 
 } // namespace
 
 Expected<ReduceOutcome>
-runLLVMReduce(const ReduceRequest &R,
+runLLVMReduce(const LLVMReduceRequest &R,
               function_ref<void(const ReduceProgress &)> OnProgress) {
   std::string Reducer =
       R.ReducerPath.empty() ? defaultLLVMReducePath() : R.ReducerPath;

@@ -11,7 +11,7 @@ using namespace llvm;
 namespace irs {
 
 std::string TriageReport::verdict() const {
-  if (Sanitised.ok())
+  if (Sanitized.ok())
     return Original.ok() ? "ok: Enzyme differentiates both; sanitising was "
                            "not needed for Enzyme"
                          : "fixed: Enzyme fails on the original and "
@@ -28,17 +28,17 @@ std::string TriageReport::verdict() const {
 }
 
 Expected<TriageReport> runTriage(const EnzymeInvocation &Original,
-                                 const EnzymeInvocation &Sanitised) {
+                                 const EnzymeInvocation &Sanitized) {
   // Both children run at once; each is waited for with its own time limit.
   Expected<PendingEnzymeRun> First = startEnzyme(Original);
   if (!First)
     return First.takeError();
-  Expected<PendingEnzymeRun> Second = startEnzyme(Sanitised);
+  Expected<PendingEnzymeRun> Second = startEnzyme(Sanitized);
   if (!Second)
     return Second.takeError();
   TriageReport R;
   R.Original = First->finish();
-  R.Sanitised = Second->finish();
+  R.Sanitized = Second->finish();
   return R;
 }
 
@@ -81,10 +81,10 @@ json::Value triageToJSON(const TriageReport &R) {
     Changes.push_back(C);
   return json::Object{{"input", R.InputName},
                       {"verdict", R.verdict()},
-                      {"fixed", !R.Original.ok() && R.Sanitised.ok()},
-                      {"sanitised_ok", R.sanitisedOk()},
+                      {"fixed", !R.Original.ok() && R.Sanitized.ok()},
+                      {"sanitised_ok", R.sanitizedOk()},
                       {"original", runToJSON(R.Original)},
-                      {"sanitised", runToJSON(R.Sanitised)},
+                      {"sanitised", runToJSON(R.Sanitized)},
                       {"changes", std::move(Changes)}};
 }
 
@@ -110,7 +110,7 @@ static void printRun(raw_ostream &OS, StringRef Label, const EnzymeResult &R) {
 void printTriage(raw_ostream &OS, const TriageReport &R) {
   OS << "Enzyme triage of " << R.InputName << "\n";
   printRun(OS, "original", R.Original);
-  printRun(OS, "sanitised", R.Sanitised);
+  printRun(OS, "sanitised", R.Sanitized);
   if (R.Changes.empty())
     printRow(OS, "changes", "none");
   for (size_t I = 0; I < R.Changes.size(); ++I)

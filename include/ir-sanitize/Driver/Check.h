@@ -3,7 +3,8 @@
 // `check` changes nothing; it reports one section per kind of construct that
 // needs ir-sanitize. Each section is collected by one function; add a kind
 // by writing its collector in its own file and listing it in
-// collectCheckSections (Check.cpp). The command and the C API print the
+// collectCheckSections (Check.cpp). runCheck is the whole command (read,
+// collect, print to stdout); the C API collects on its module and prints the
 // same JSON (printCheckJSON).
 //
 //===----------------------------------------------------------------------===//
@@ -11,11 +12,15 @@
 #define IR_SANITIZE_DRIVER_CHECK_H
 
 #include "ir-sanitize/Support/BundlePolicy.h"
+#include "ir-sanitize/Support/Diagnostics.h"
 
+#include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -59,6 +64,33 @@ bool isClean(const std::vector<CheckSection> &Sections);
 /// built; moves the findings' values out of \p Sections.
 void printCheckJSON(llvm::raw_ostream &OS, llvm::StringRef Name,
                     std::vector<CheckSection> &Sections);
+
+/// `check`'s text output: per section with findings "NAME: N TITLE:" and
+/// one indented line per finding, or "NAME: clean: ..." when no blocking
+/// section found anything.
+void printCheckText(llvm::raw_ostream &OS, llvm::StringRef Name,
+                    const std::vector<CheckSection> &Sections);
+
+struct CheckRequest {
+  std::string Input = "-";  ///< "-": stdin.
+  std::string Output = "-"; ///< Where the findings go; "-": stdout.
+  bool JSON = false;        ///< printCheckJSON rather than printCheckText.
+  CheckOptions Options;
+};
+
+struct CheckJobResult {
+  std::string InputName;
+  bool Clean = true; ///< Nothing that makes Enzyme abort (isClean).
+  std::unique_ptr<llvm::Module> Module; ///< As read (in the caller's context).
+};
+
+/// `check` as one job: reads Req.Input into \p Ctx, collects every section
+/// and prints them to Req.Output. Errors are ToolErrors (a closed or full
+/// stdout is ExitCode::OutputError, not a finding). Reports nothing to \p Diags
+/// today; it is there so that every job is called the same way.
+llvm::Expected<CheckJobResult> runCheck(const CheckRequest &Req,
+                                        llvm::LLVMContext &Ctx,
+                                        DiagnosticHandler &Diags);
 
 } // namespace irs
 

@@ -1,10 +1,12 @@
 //===- Differentiate.h - The Enzyme pipeline --------------------*- C++ -*-===//
 //
-// `ir-sanitize enzyme` without the command line: add a derivative driver,
-// run Enzyme on the sanitised module in a child opt (in a work directory
+// `ir-sanitize enzyme` without the command line: add a derivative wrapper,
+// run Enzyme on the sanitized module in a child opt (in a work directory
 // that keeps the evidence), put stashed bundles back into its output and
 // write it; or, for a triage, run Enzyme on the module as given and on the
-// sanitised one side by side. Nothing here prints.
+// sanitized one side by side. runDifferentiate is the whole job; the other
+// functions are its steps (`reduce` shares prepareEnzymeSides). Nothing here
+// prints: notes and progress go to a DiagnosticHandler.
 //
 //===----------------------------------------------------------------------===//
 #ifndef IR_SANITIZE_DRIVER_DIFFERENTIATE_H
@@ -13,18 +15,24 @@
 #include "ir-sanitize/Driver/Sanitize.h"
 #include "ir-sanitize/Enzyme/EnzymeRunner.h"
 #include "ir-sanitize/Enzyme/Triage.h"
+#include "ir-sanitize/Support/Diagnostics.h"
+#include "ir-sanitize/Support/ExitCode.h"
+#include "ir-sanitize/Support/ModuleIO.h"
 #include "ir-sanitize/Transforms/BundleRestore.h"
 
+#include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Error.h"
 
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace irs {
 
 struct DifferentiateConfig {
-  /// Add a driver NAME.fwd / NAME.rev differentiating this function; empty:
+  /// Add a wrapper NAME.fwd / NAME.rev differentiating this function; empty:
   /// the module must bring its own __enzyme_fwddiff/__enzyme_autodiff calls.
   std::string Fn;
   std::string Mode;                  ///< forward|reverse (fwd|rev), with Fn.
@@ -35,15 +43,16 @@ struct DifferentiateConfig {
   unsigned TimeoutSeconds = 300; ///< 0: no limit.
 };
 
-/// Adds the driver \p Config asks for to \p M, or checks that \p M brings
+/// Adds the wrapper \p Config asks for to \p M, or checks that \p M brings
 /// __enzyme_* calls (ExitCode::Usage otherwise). \p Manifest: the splat of
-/// Config.Fn, for manifest-path activity keys. With \p LenientNotes (the
+/// Config.Fn, for manifest-path activity keys. With \p Lenient (the
 /// original side of a triage, not splatted), keys that name no parameter
-/// fall back to the default activities, with a note saying so.
-llvm::Error
-addDerivativeDriver(llvm::Module &M, const DifferentiateConfig &Config,
-                    llvm::StringRef InputName, const KernelManifest *Manifest,
-                    std::vector<std::string> *LenientNotes = nullptr);
+/// fall back to the default activities, with a note to it saying so.
+llvm::Error addDerivativeWrapper(llvm::Module &M,
+                                 const DifferentiateConfig &Config,
+                                 llvm::StringRef InputName,
+                                 const KernelManifest *Manifest,
+                                 DiagnosticHandler *Lenient = nullptr);
 
 /// A fresh directory for the files handed to and received from Enzyme.
 llvm::Expected<std::string> createEnzymeWorkDir();
@@ -54,17 +63,17 @@ llvm::Expected<EnzymeInvocation>
 prepareEnzymeRun(llvm::Module &M, llvm::StringRef WorkDir, llvm::StringRef Stem,
                  llvm::StringRef LogPath, const DifferentiateConfig &Config);
 
-/// Runs Enzyme on \p M (drivers added) in \p WorkDir. A failing Enzyme is a
+/// Runs Enzyme on \p M (wrappers added) in \p WorkDir. A failing Enzyme is a
 /// result, attributed to the function of \p M it failed in.
 llvm::Expected<EnzymeResult> differentiateModule(llvm::Module &M,
                                                  llvm::StringRef WorkDir,
                                                  const DifferentiateConfig &C);
 
-/// Runs Enzyme on \p Original (as given, drivers added) and \p Sanitised
+/// Runs Enzyme on \p Original (as given, wrappers added) and \p Sanitized
 /// side by side in \p WorkDir; \p Result (the sanitize run) says what
 /// changed between them.
 llvm::Expected<TriageReport>
-triageModules(llvm::Module &Original, llvm::Module &Sanitised,
+triageModules(llvm::Module &Original, llvm::Module &Sanitized,
               const SanitizeResult &Result, llvm::StringRef InputName,
               llvm::StringRef WorkDir, const DifferentiateConfig &C);
 
@@ -77,6 +86,64 @@ llvm::Expected<RestoreStats> writeDifferentiated(const EnzymeResult &R,
 /// One line per splatted kernel and per call site the sanitiser touched (at
 /// most a screenful), for a triage report.
 std::vector<std::string> describeChanges(const SanitizeResult &Result);
+
+/// Sanitizes \p LM in place as \p Req says (reporting the splat's notes and
+/// the summary, writing Req.ReportPath now) and adds the derivative wrapper
+/// \p D asks for.
+llvm::Expected<SanitizeResult> sanitizeWithWrapper(LoadedModule &LM,
+                                                   const SanitizeRequest &Req,
+                                                   const DifferentiateConfig &D,
+                                                   DiagnosticHandler &Diags);
+
+/// What a triage or a reduction runs Enzyme on: the module sanitized in
+/// place (the caller's LoadedModule), a copy of it as given, and a work
+/// directory for both.
+struct EnzymeSides {
+  std::unique_ptr<llvm::Module> Original;
+  SanitizeResult Result; ///< How the module was sanitized.
+  std::string WorkDir;
+};
+
+/// Copies \p LM as given, sanitizes it in place (sanitizeWithWrapper), adds
+/// the wrapper to the copy (leniently: a note where its signature does not
+/// allow the same activities) and creates the work directory.
+llvm::Expected<EnzymeSides> prepareEnzymeSides(LoadedModule &LM,
+                                               const SanitizeRequest &Req,
+                                               const DifferentiateConfig &D,
+                                               DiagnosticHandler &Diags);
+
+/// `ir-sanitize enzyme INPUT`: the input, sanitize options and outputs
+/// (Sanitize; its report is written before Enzyme runs), and Enzyme's.
+struct EnzymeRequest {
+  SanitizeRequest Sanitize;
+  DifferentiateConfig Enzyme; ///< PluginPath: ignored (see PluginPath).
+  std::string PluginPath;     ///< --enzyme-plugin; empty: search for one.
+  bool WrapperOnly = false;   ///< Write the sanitized module with its wrapper.
+  bool Triage = false;        ///< Compare with the module as given.
+  bool TriageJSON = false;    ///< The triage verdict as JSON.
+  bool KeepTemps = false;     ///< Keep the work directory after a success.
+};
+
+struct EnzymeJobResult {
+  std::string InputName;
+  /// Ok, or Findings: Enzyme failed, the triage's sanitized side did, or
+  /// stashed bundles were lost after Enzyme (warned about).
+  ExitCode Code = ExitCode::Ok;
+  /// Set when Enzyme failed on the sanitized module (not a triage); the work
+  /// directory is kept for the user.
+  std::optional<EnzymeResult> Failure;
+  std::string WorkDir; ///< Empty with WrapperOnly.
+};
+
+/// `enzyme` as one job: reads Req.Sanitize.Input into \p Ctx, locates the
+/// plugin (unless WrapperOnly), sanitizes, adds the wrapper, runs Enzyme (or
+/// the triage, whose verdict goes to stdout), restores stashed bundles and
+/// writes the outputs together. Reports the sanitize summary, the success
+/// line (progress), debug-info and lost-bundle warnings. Errors are
+/// ToolErrors; an Enzyme failure is a result.
+llvm::Expected<EnzymeJobResult> runDifferentiate(const EnzymeRequest &Req,
+                                                 llvm::LLVMContext &Ctx,
+                                                 DiagnosticHandler &Diags);
 
 } // namespace irs
 

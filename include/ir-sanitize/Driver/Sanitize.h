@@ -1,10 +1,11 @@
 //===- Sanitize.h - The sanitize pipeline -----------------------*- C++ -*-===//
 //
-// What the default command does, without the command line: normalise
+// What the default command does, without the command line: normalize
 // operand bundles, then splat kernel parameters, through the new pass
-// manager (the same passes `opt` runs from the plugin). Nothing here prints
-// or touches process state; the caller decides what to show and where the
-// outputs go (writeSanitizeOutputs commits them together or not at all).
+// manager (the same passes `opt` runs from the plugin). runSanitize is the
+// whole job (read, run, write); sanitizeModule and writeSanitizeOutputs are
+// its steps, for callers that hold the module (the C API, `enzyme`). Nothing
+// here prints or touches process state: notes go to a DiagnosticHandler.
 //
 //===----------------------------------------------------------------------===//
 #ifndef IR_SANITIZE_DRIVER_SANITIZE_H
@@ -12,13 +13,16 @@
 
 #include "ir-sanitize/Support/BundlePolicy.h"
 #include "ir-sanitize/Support/BundleReport.h"
+#include "ir-sanitize/Support/Diagnostics.h"
 #include "ir-sanitize/Support/LaunchManifest.h"
 #include "ir-sanitize/Support/ModuleIO.h"
 
+#include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -81,6 +85,34 @@ std::string defaultManifestPath(const SanitizeResult &Result,
 /// names, all or none (see writeOutputsTogether). Errors are ToolErrors.
 llvm::Error writeSanitizeOutputs(llvm::Module &M, const SanitizeResult &Result,
                                  const SanitizeOutputs &Out);
+
+/// `ir-sanitize INPUT -o OUTPUT`: what to read, how to sanitize, where to
+/// write.
+struct SanitizeRequest {
+  std::string Input = "-";  ///< "-": stdin.
+  std::string Output = "-"; ///< "-": stdout.
+  std::string Emit;         ///< "ll" or "bc"; empty: as Output's name says.
+  std::string ManifestPath; ///< Empty: see defaultManifestPath.
+  std::string ReportPath;   ///< Empty: no report.
+  SanitizeConfig Config;
+};
+
+/// What a sanitize job read and did.
+struct SanitizeJobResult {
+  std::string InputName; ///< As messages name the input.
+  SanitizeResult Result; ///< What the steps did.
+  std::unique_ptr<llvm::Module>
+      Module; ///< As written (in the caller's context).
+};
+
+/// The default command as one job: reads Req.Input into \p Ctx, sanitizes
+/// it, writes the module, manifest and report together. Reports the splat's
+/// notes and the summary line (progress "NAME: 2 bundles ..."), a debug-info
+/// form warning, and a note when splatted kernels went to stdout without a
+/// manifest. Errors are ToolErrors; nothing is written after one.
+llvm::Expected<SanitizeJobResult> runSanitize(const SanitizeRequest &Req,
+                                              llvm::LLVMContext &Ctx,
+                                              DiagnosticHandler &Diags);
 
 } // namespace irs
 

@@ -38,7 +38,8 @@ llvm::StringRef activityMarker(Activity A); ///< "enzyme_const", ...
 std::optional<Activity> parseActivity(llvm::StringRef Name);
 std::optional<DiffMode> parseDiffMode(llvm::StringRef Name);
 llvm::StringRef diffModeName(DiffMode M); ///< "forward" / "reverse"
-/// Whether the driver takes a shadow parameter for an argument with \p A.
+/// Whether the derivative wrapper takes a shadow parameter for an argument with
+/// \p A.
 inline bool hasShadow(Activity A) {
   return A == Activity::Dup || A == Activity::DupNoNeed;
 }

@@ -64,7 +64,7 @@ std::string findFunctionWithInstruction(const llvm::Module &M,
                                         llvm::StringRef Inst);
 
 /// The functions passed to __enzyme_fwddiff / __enzyme_autodiff / ... in \p M
-/// (NAME for the copy NAME.primal a generated driver differentiates).
+/// (NAME for the copy NAME.primal a generated wrapper differentiates).
 std::vector<std::string> differentiatedFunctions(const llvm::Module &M);
 
 struct EnzymeResult {

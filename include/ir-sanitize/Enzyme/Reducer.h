@@ -45,7 +45,7 @@ std::string defaultLLVMReducePath();
 /// and opt parses it anyway; llvm-reduce writes candidates as text.
 bool callsEnzymeEntryPoint(llvm::StringRef IR);
 
-struct ReduceRequest {
+struct LLVMReduceRequest {
   std::string ReducerPath;           ///< Empty: defaultLLVMReducePath().
   std::string InputPath;             ///< The failing module, text IR.
   std::string OutputPath;            ///< llvm-reduce's best candidate so far.
@@ -57,7 +57,7 @@ struct ReduceRequest {
 };
 
 /// llvm-reduce's argument list (without argv[0]) for \p R.
-std::vector<std::string> llvmReduceArgs(const ReduceRequest &R);
+std::vector<std::string> llvmReduceArgs(const LLVMReduceRequest &R);
 
 /// What the caller hears while llvm-reduce runs: the delta pass it is in
 /// ("Reducing Functions"), the time since it started and the size of the
@@ -82,7 +82,7 @@ struct ReduceOutcome {
 /// Errors: llvm-reduce cannot be started (ExitCode::NoEnzyme) or its log
 /// cannot be created.
 llvm::Expected<ReduceOutcome>
-runLLVMReduce(const ReduceRequest &R,
+runLLVMReduce(const LLVMReduceRequest &R,
               llvm::function_ref<void(const ReduceProgress &)> OnProgress);
 
 } // namespace irs

@@ -22,11 +22,11 @@ namespace irs {
 struct TriageReport {
   std::string InputName;
   EnzymeResult Original;
-  EnzymeResult Sanitised;
+  EnzymeResult Sanitized;
   std::vector<std::string> Changes; ///< One line per kind of change.
 
   /// Exit 0 when the sanitised module differentiates, 1 otherwise.
-  bool sanitisedOk() const { return Sanitised.ok(); }
+  bool sanitizedOk() const { return Sanitized.ok(); }
   /// "fixed by sanitising", "already differentiates", "still fails", ...
   std::string verdict() const;
 };
@@ -34,7 +34,7 @@ struct TriageReport {
 /// Runs both invocations at once and collects their results. Errors only when
 /// a child cannot be started.
 llvm::Expected<TriageReport> runTriage(const EnzymeInvocation &Original,
-                                       const EnzymeInvocation &Sanitised);
+                                       const EnzymeInvocation &Sanitized);
 
 /// The verdict table (plain text, one row per line).
 void printTriage(llvm::raw_ostream &OS, const TriageReport &R);

@@ -1,38 +1,19 @@
 //===- CheckCommand.cpp - `ir-sanitize check INPUT` -----------------------===//
 //
 // Lists, without changing anything, every construct that makes Enzyme abort.
-// Exit 0 when there is none, 1 when something was found.
+// Exit 0 when there is none, 1 when something was found. The driver's
+// runCheck reads and prints; this file parses, calls and returns the code.
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
 
 #include "ir-sanitize/Driver/Check.h"
 #include "ir-sanitize/Support/ExitCodes.h"
-#include "ir-sanitize/Support/ModuleIO.h"
-
-#include "llvm/IR/LLVMContext.h"
-#include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
 
 namespace irs::cli {
-
 namespace {
-
-void printText(raw_ostream &OS, StringRef Name,
-               const std::vector<CheckSection> &Sections) {
-  unsigned Total = 0;
-  for (const CheckSection &S : Sections) {
-    if (S.Findings.empty())
-      continue;
-    OS << Name << ": " << S.Findings.size() << " " << S.Title << ":\n";
-    for (const CheckFinding &F : S.Findings)
-      OS << "  " << F.Text << "\n";
-    Total += S.Blocking ? S.Findings.size() : 0;
-  }
-  if (Total == 0)
-    OS << Name << ": clean: nothing that makes Enzyme abort\n";
-}
 
 class CheckCommand : public Command {
 public:
@@ -48,25 +29,18 @@ public:
   }
 
   int run() override {
+    CheckRequest Req;
+    Req.Input = Input;
+    Req.JSON = Format == "json";
+    Req.Options.Scope = *parseScopeName(Scope);
+    CLIDiagnosticHandler Diags;
     // Never torn down: the process ends right after (see SanitizeCommand).
-    LLVMContext &Ctx = processLifetimeContext();
-    Expected<LoadedModule> LM = readModule(Input, Ctx);
-    if (!LM)
-      return reportError(LM.takeError(), ToolName);
-    CheckOptions Opts;
-    Opts.Scope = *parseScopeName(Scope);
-    std::vector<CheckSection> Sections = collectCheckSections(*LM->M, Opts);
-    bool Clean = isClean(Sections);
-    keepUntilExit(std::move(LM->M));
-    // A closed or full stdout is an output error (4), not a finding.
-    if (Error E = writeFileAtomically("-", [&](raw_ostream &OS) {
-          if (Format == "json")
-            printCheckJSON(OS, LM->DisplayName, Sections);
-          else
-            printText(OS, LM->DisplayName, Sections);
-        }))
-      return reportError(std::move(E), ToolName);
-    return static_cast<int>(Clean ? ExitCode::Ok : ExitCode::Findings);
+    Expected<CheckJobResult> Job =
+        runCheck(Req, processLifetimeContext(), Diags);
+    if (!Job)
+      return reportError(Job.takeError(), ToolName);
+    keepUntilExit(std::move(Job->Module));
+    return exitCode(Job->Clean ? ExitCode::Ok : ExitCode::Findings);
   }
 
 private:

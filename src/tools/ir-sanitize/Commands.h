@@ -2,12 +2,15 @@
 //
 // main.cpp builds one CLI11 app; each command adds its options to the app (or
 // a subcommand of it) and runs when that is what the user asked for. Every
-// command lives in its own file and returns a documented exit code.
+// command lives in its own file: it parses its options into the driver's
+// request, makes one driver call, prints what comes back (the driver's notes
+// arrive through a CLIDiagnosticHandler) and returns a documented exit code.
 //
 //===----------------------------------------------------------------------===//
 #ifndef IR_SANITIZE_TOOLS_COMMANDS_H
 #define IR_SANITIZE_TOOLS_COMMANDS_H
 
+#include "ir-sanitize/Support/Diagnostics.h"
 #include "ir-sanitize/Support/ExitCodes.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -46,7 +49,7 @@ std::unique_ptr<Command> createSanitizeCommand();
 std::unique_ptr<Command> createCheckCommand();
 /// `restore INPUT`: put stashed bundles back (RestoreCommand.cpp).
 std::unique_ptr<Command> createRestoreCommand();
-/// `enzyme INPUT`: sanitise, differentiate with Enzyme (EnzymeCommand.cpp).
+/// `enzyme INPUT`: sanitize, differentiate with Enzyme (EnzymeCommand.cpp).
 std::unique_ptr<Command> createEnzymeCommand();
 /// `reduce INPUT -o MIN.ll`: a minimal module Enzyme still fails on
 /// (ReduceCommand.cpp).
@@ -58,6 +61,22 @@ std::vector<Subcommand> createSubcommands();
 
 /// The name used in messages ("ir-sanitize").
 constexpr const char *ToolName = "ir-sanitize";
+
+/// \p Code as the process exit status.
+inline int exitCode(ExitCode Code) { return static_cast<int>(Code); }
+
+/// What the driver reports, as the command line has always printed it, one
+/// line each on stderr: `ir-sanitize: note: MSG`, `ir-sanitize: warning:
+/// MSG`, and progress as `ir-sanitize: MSG`. With -q (\p Quiet) only warnings
+/// are printed.
+class CLIDiagnosticHandler final : public DiagnosticHandler {
+public:
+  explicit CLIDiagnosticHandler(bool Quiet = false) : Quiet(Quiet) {}
+  void handle(DiagnosticKind Kind, const std::string &Message) override;
+
+private:
+  bool Quiet;
+};
 
 /// Prints `<tool>: error: <message>` (one line) for every error in \p E and
 /// returns the exit code of the first one; plain llvm errors map to
@@ -73,12 +92,6 @@ llvm::LLVMContext &processLifetimeContext();
 
 /// Keeps \p M, untorn, until the process exits.
 void keepUntilExit(std::unique_ptr<llvm::Module> M);
-
-/// Prints \p Warning (if any) as one `warning:` line.
-inline void printWarning(llvm::StringRef Warning) {
-  if (!Warning.empty())
-    llvm::errs() << ToolName << ": warning: " << Warning << "\n";
-}
 
 } // namespace irs::cli
 

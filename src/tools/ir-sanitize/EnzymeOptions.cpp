@@ -1,9 +1,5 @@
 //===- EnzymeOptions.cpp - Options of the commands that run Enzyme --------===//
 #include "EnzymeOptions.h"
-#include "Commands.h"
-
-#include "llvm/Support/raw_ostream.h"
-#include "llvm/Transforms/Utils/Cloning.h"
 
 using namespace llvm;
 
@@ -20,9 +16,9 @@ void addEnzymePluginOptions(CLI::App &App, std::string &PluginPath,
       ->type_name("SECONDS");
 }
 
-void addEnzymeRunOptions(CLI::App &App, std::string &Input,
-                         std::string &PluginPath, DifferentiateConfig &D) {
-  App.add_option("input", Input, "LLVM IR (.ll or .bc, '-' for stdin)")
+void addEnzymeOptions(CLI::App &App, EnzymeOptions &O) {
+  DifferentiateConfig &D = O.Enzyme;
+  App.add_option("input", O.Input, "LLVM IR (.ll or .bc, '-' for stdin)")
       ->type_name("INPUT")
       ->required();
   App.add_option("--fn", D.Fn,
@@ -35,51 +31,12 @@ void addEnzymeRunOptions(CLI::App &App, std::string &Input,
                  "leaf name, a manifest path (2.0.1) or 'default' "
                  "(repeatable, comma separated)")
       ->type_name("SPEC");
-  addEnzymePluginOptions(App, PluginPath, D.TimeoutSeconds);
+  addEnzymePluginOptions(App, O.PluginPath, D.TimeoutSeconds);
   App.add_option("--enzyme-arg", D.ExtraOptArgs,
                  "pass ARG to the opt that runs Enzyme, e.g. "
                  "--enzyme-arg=-enzyme-print (repeatable)")
       ->type_name("ARG")
       ->allow_extra_args(false);
-}
-
-Expected<SanitizeResult> sanitizeWithDriver(LoadedModule &LM,
-                                            const SanitizeOptions &Opts,
-                                            const DifferentiateConfig &D) {
-  Expected<SanitizeResult> Result = sanitizeModule(*LM.M, sanitizeConfig(Opts));
-  if (!Result)
-    return Result.takeError();
-  if (Error E = writeReport(Opts, *Result, LM.DisplayName))
-    return E;
-  printSanitized(Opts, *Result, LM.DisplayName);
-  if (Error E = addDerivativeDriver(*LM.M, D, LM.DisplayName,
-                                    Result->Manifest.findKernel(D.Fn)))
-    return E;
-  return Result;
-}
-
-Expected<EnzymeSides> prepareEnzymeSides(LoadedModule &LM,
-                                         const SanitizeOptions &Opts,
-                                         const DifferentiateConfig &D) {
-  EnzymeSides Sides;
-  // The original keeps its bundles.
-  Sides.Original = CloneModule(*LM.M);
-  Expected<SanitizeResult> Sanitised = sanitizeWithDriver(LM, Opts, D);
-  if (!Sanitised)
-    return Sanitised.takeError();
-  Sides.Result = std::move(*Sanitised);
-  std::vector<std::string> Notes;
-  Error E =
-      addDerivativeDriver(*Sides.Original, D, LM.DisplayName, nullptr, &Notes);
-  for (const std::string &Note : Notes)
-    errs() << ToolName << ": note: " << Note << "\n";
-  if (E)
-    return E;
-  Expected<std::string> WorkDir = createEnzymeWorkDir();
-  if (!WorkDir)
-    return WorkDir.takeError();
-  Sides.WorkDir = std::move(*WorkDir);
-  return Sides;
 }
 
 } // namespace irs::cli

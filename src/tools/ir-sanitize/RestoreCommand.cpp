@@ -1,20 +1,15 @@
 //===- RestoreCommand.cpp - `ir-sanitize restore INPUT [-o OUTPUT]` -------===//
 //
-// Re-attaches every bundle a previous run stashed. Exit 1 (output still
-// written) when a recorded bundle could not be re-attached because its
-// operand marker was lost by a tool in between.
+// Re-attaches every bundle a previous run stashed (the driver's runRestore).
+// Exit 1 (output still written) when a recorded bundle could not be
+// re-attached because its operand marker was lost by a tool in between.
+// This file parses, calls and prints.
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
 
+#include "ir-sanitize/Driver/Restore.h"
 #include "ir-sanitize/Support/ExitCodes.h"
-#include "ir-sanitize/Support/ModuleIO.h"
-#include "ir-sanitize/Transforms/BundleRestore.h"
-
-#include "llvm/IR/LLVMContext.h"
-#include "llvm/IR/PassInstrumentation.h"
-#include "llvm/IR/PassManager.h"
-#include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
 
@@ -35,38 +30,14 @@ public:
   }
 
   int run() override {
+    CLIDiagnosticHandler Diags(Quiet);
     // Never torn down: the process ends right after (see SanitizeCommand).
-    LLVMContext &Ctx = processLifetimeContext();
-    Expected<LoadedModule> LM = readModule(Input, Ctx);
-    if (!LM)
-      return reportError(LM.takeError(), ToolName);
-    RestoreStats Stats;
-    ModulePassManager MPM;
-    MPM.addPass(BundleRestorePass(&Stats));
-    ModuleAnalysisManager MAM;
-    MAM.registerPass([] { return PassInstrumentationAnalysis(); });
-    MPM.run(*LM->M, MAM);
-    IRFormat Format = outputFormatFor(Output, parseIRFormat(Emit));
-    printWarning(debugInfoFormWarning(*LM->M, LM->DbgForm));
-    if (Error E = writeModule(*LM->M, Output, Format, LM->DbgForm))
-      return reportError(std::move(E), ToolName);
-    keepUntilExit(std::move(LM->M));
-    if (!Quiet)
-      errs() << ToolName << ": " << LM->DisplayName << ": restored "
-             << Stats.Bundles << " bundles on " << Stats.Calls << " calls\n";
-    if (Stats.OrphanMarkers && !Quiet)
-      errs() << ToolName << ": note: " << LM->DisplayName << ": removed "
-             << Stats.OrphanMarkers
-             << " operand markers whose call lost its record (e.g. copies "
-                "made by Enzyme, which drops unknown metadata)\n";
-    if (Stats.Lost) {
-      errs() << ToolName << ": warning: " << LM->DisplayName << ": "
-             << Stats.Lost
-             << " stashed bundles could not be restored (their operand "
-                "record was lost)\n";
-      return static_cast<int>(ExitCode::Findings);
-    }
-    return static_cast<int>(ExitCode::Ok);
+    Expected<RestoreJobResult> Job =
+        runRestore({Input, Output, Emit}, processLifetimeContext(), Diags);
+    if (!Job)
+      return reportError(Job.takeError(), ToolName);
+    keepUntilExit(std::move(Job->Module));
+    return exitCode(Job->Stats.Lost ? ExitCode::Findings : ExitCode::Ok);
   }
 
 private:

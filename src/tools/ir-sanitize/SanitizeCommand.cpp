@@ -1,17 +1,16 @@
 //===- SanitizeCommand.cpp - `ir-sanitize INPUT [-o OUTPUT]` --------------===//
 //
-// The default command: read a module, sanitise it (the driver), write it
-// with its manifest and report. The input is never overwritten unless -o names
-// it.
+// The default command: the driver's runSanitize reads the module, sanitizes
+// it and writes it with its manifest and report. The input is never
+// overwritten unless -o names it. This file parses, calls and prints.
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
 #include "SanitizeOptions.h"
 
+#include "ir-sanitize/Driver/Sanitize.h"
 #include "ir-sanitize/Support/ExitCodes.h"
-#include "ir-sanitize/Support/ModuleIO.h"
 
-#include "llvm/IR/LLVMContext.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
@@ -36,28 +35,18 @@ public:
   int run() override {
     if (Input.empty()) {
       errs() << ToolName << ": error: no input file (see --help)\n";
-      return static_cast<int>(ExitCode::Usage);
+      return exitCode(ExitCode::Usage);
     }
+    CLIDiagnosticHandler Diags(Opts.Quiet);
     // Like clang's -disable-free: the process ends right after writing, so
     // the context and module are never torn down (saves ~5% on big modules).
-    LLVMContext &Ctx = processLifetimeContext();
-    Expected<LoadedModule> LM = readModule(Input, Ctx);
-    if (!LM)
-      return reportError(LM.takeError(), ToolName);
-    Expected<SanitizeResult> Result =
-        sanitizeModule(*LM->M, sanitizeConfig(Opts));
-    if (!Result)
-      return reportError(Result.takeError(), ToolName);
-    printSanitized(Opts, *Result, LM->DisplayName);
-    SanitizeOutputs Out =
-        sanitizeOutputs(Opts, *Result, *LM, Output, Emit, /*WithReport=*/true);
-    printWarning(debugInfoFormWarning(*LM->M, LM->DbgForm));
-    // Module, manifest and report appear together or not at all.
-    if (Error E = writeSanitizeOutputs(*LM->M, *Result, Out))
-      return reportError(std::move(E), ToolName);
-    printAfterWrite(Opts, *Result, Out);
-    keepUntilExit(std::move(LM->M));
-    return static_cast<int>(ExitCode::Ok);
+    Expected<SanitizeJobResult> Job =
+        runSanitize(sanitizeRequest(Opts, Input, Output, Emit),
+                    processLifetimeContext(), Diags);
+    if (!Job)
+      return reportError(Job.takeError(), ToolName);
+    keepUntilExit(std::move(Job->Module));
+    return exitCode(ExitCode::Ok);
   }
 
 private:

@@ -1,17 +1,13 @@
 //===- SanitizeOptions.cpp - Options shared by rewriting commands ---------===//
 //
-// The default command, `enzyme` and `gpu-check` sanitise a module the same
-// way: this file registers the options, turns them into the driver's
-// configuration and prints what the driver did.
+// The default command, `enzyme`, `reduce` and `gpu-check` sanitize a module
+// the same way: this file registers the options and turns them into the
+// driver's configuration and request.
 //
 //===----------------------------------------------------------------------===//
 #include "SanitizeOptions.h"
-#include "Commands.h"
 
 #include "ir-sanitize/Support/BundlePolicy.h"
-
-#include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
 
@@ -27,46 +23,16 @@ SanitizeConfig sanitizeConfig(const SanitizeOptions &Opts) {
   return Config;
 }
 
-SanitizeOutputs sanitizeOutputs(const SanitizeOptions &Opts,
-                                const SanitizeResult &Result,
-                                const LoadedModule &Input, StringRef Output,
-                                StringRef Emit, bool WithReport) {
-  SanitizeOutputs Out;
-  Out.Module = Output.str();
-  Out.Format = outputFormatFor(Output, parseIRFormat(Emit));
-  Out.DbgForm = Input.DbgForm;
-  Out.Manifest = defaultManifestPath(Result, Opts.ManifestPath, Output);
-  if (WithReport)
-    Out.Report = Opts.ReportPath;
-  Out.InputName = Input.DisplayName;
-  return Out;
-}
-
-void printSanitized(const SanitizeOptions &Opts, const SanitizeResult &Result,
-                    StringRef InputName) {
-  if (Opts.Quiet)
-    return;
-  for (const std::string &Note : Result.Notes)
-    errs() << ToolName << ": note: " << Note << "\n";
-  errs() << ToolName << ": " << InputName << ": " << Result.summary() << "\n";
-}
-
-Error writeReport(const SanitizeOptions &Opts, const SanitizeResult &Result,
-                  StringRef InputName) {
-  if (Opts.ReportPath.empty())
-    return Error::success();
-  return writeFileAtomically(Opts.ReportPath, [&](raw_ostream &OS) {
-    Result.printReport(OS, InputName);
-  });
-}
-
-void printAfterWrite(const SanitizeOptions &Opts, const SanitizeResult &Result,
-                     const SanitizeOutputs &Out) {
-  // Without the manifest a launcher cannot call the splatted kernels.
-  if (Out.Manifest.empty() && !Result.Manifest.Kernels.empty() && !Opts.Quiet)
-    errs() << ToolName
-           << ": note: kernels were splatted but no launch manifest was "
-              "written (output is stdout; use --manifest=FILE)\n";
+SanitizeRequest sanitizeRequest(const SanitizeOptions &Opts, StringRef Input,
+                                StringRef Output, StringRef Emit) {
+  SanitizeRequest Req;
+  Req.Input = Input.str();
+  Req.Output = Output.str();
+  Req.Emit = Emit.str();
+  Req.ManifestPath = Opts.ManifestPath;
+  Req.ReportPath = Opts.ReportPath;
+  Req.Config = sanitizeConfig(Opts);
+  return Req;
 }
 
 void addSanitizeOptions(CLI::App &App, SanitizeOptions &Opts) {

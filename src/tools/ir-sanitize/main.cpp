@@ -1,6 +1,6 @@
 //===- main.cpp - The ir-sanitize command line ----------------------------===//
 //
-// A thin driver: parse the command line, dispatch to one command, turn every
+// A thin front end: parse the command line, dispatch to one command, turn every
 // failure into one line on stderr and a documented exit code.
 //
 //===----------------------------------------------------------------------===//
@@ -53,12 +53,22 @@ int reportError(Error E, StringRef Tool, ExitCode Default) {
   int Code = -1;
   handleAllErrors(std::move(E), [&](const ErrorInfoBase &EI) {
     if (Code < 0)
-      Code = static_cast<int>(EI.isA<ToolError>()
-                                  ? static_cast<const ToolError &>(EI).code()
-                                  : Default);
+      Code = exitCode(EI.isA<ToolError>()
+                          ? static_cast<const ToolError &>(EI).code()
+                          : Default);
     errs() << Tool << ": error: " << EI.message() << "\n";
   });
-  return Code < 0 ? static_cast<int>(Default) : Code;
+  return Code < 0 ? exitCode(Default) : Code;
+}
+
+void CLIDiagnosticHandler::handle(DiagnosticKind Kind,
+                                  const std::string &Message) {
+  if (Quiet && Kind != DiagnosticKind::Warning)
+    return;
+  errs() << ToolName << ": ";
+  if (Kind != DiagnosticKind::Progress)
+    errs() << diagnosticKindName(Kind) << ": ";
+  errs() << Message << "\n";
 }
 
 } // namespace irs::cli
@@ -114,7 +124,7 @@ int main(int argc, char **argv) {
     return App.exit(E);
   } catch (const CLI::ParseError &E) {
     llvm::errs() << ToolName << ": error: " << E.what() << " (see --help)\n";
-    return static_cast<int>(ExitCode::Usage);
+    return exitCode(ExitCode::Usage);
   }
 
   for (auto &[Sub, Cmd] : Registered)

@@ -38,26 +38,26 @@ define double @square.fwd(double %x, double %dx) {
 )";
 
 /// Both sides of a reduction, the config with \p Plugin, and what the
-/// callbacks heard.
+/// reduction reported.
 struct Fixture {
   WorkDir Dir{"irs-reduce-test"};
   LLVMContext Ctx;
   std::unique_ptr<Module> Original = parseModule(Ctx, WithDriver);
-  std::unique_ptr<Module> Sanitised = parseModule(Ctx, WithDriver);
+  std::unique_ptr<Module> Sanitized = parseModule(Ctx, WithDriver);
   ReduceConfig Config;
-  std::vector<std::string> Notes;
-  size_t ProgressEvents = 0;
+  CollectingDiagnosticHandler Diags;
 
   explicit Fixture(StringRef Plugin) {
     Config.Enzyme.PluginPath = fakePlugin(Plugin);
     Config.Enzyme.TimeoutSeconds = 60;
     Config.Jobs = 2;
     Config.ReducedName = "min.ll";
-    Config.Note = [this](const std::string &N) { Notes.push_back(N); };
-    Config.Progress = [this](const ReduceProgress &) { ++ProgressEvents; };
+  }
+  std::vector<std::string> notes() const {
+    return Diags.of(DiagnosticKind::Note);
   }
   Expected<ReduceResult> reduce() {
-    return reduceEnzymeFailure(*Original, *Sanitised, Dir.Dir, Config);
+    return reduceEnzymeFailure(*Original, *Sanitized, Dir.Dir, Config, Diags);
   }
 };
 
@@ -91,7 +91,7 @@ TEST_CASE("reduce: nothing to reduce when Enzyme succeeds",
   Expected<ReduceResult> Both = F.reduce();
   CHECK(verdictOf(Both) == "nothing to reduce: Enzyme differentiates the "
                            "module as given and sanitised");
-  F.Config.Side = ReduceSide::Sanitised;
+  F.Config.Side = ReduceSide::Sanitized;
   Expected<ReduceResult> After = F.reduce();
   CHECK(verdictOf(After) ==
         "nothing to reduce: Enzyme differentiates the sanitised module");
@@ -99,7 +99,7 @@ TEST_CASE("reduce: nothing to reduce when Enzyme succeeds",
   Expected<ReduceResult> Before = F.reduce();
   CHECK(verdictOf(Before) ==
         "nothing to reduce: Enzyme differentiates the module as given");
-  CHECK(F.Notes.empty());
+  CHECK(F.notes().empty());
 }
 
 TEST_CASE("reduce: a failure that does not repeat is flaky",
@@ -115,10 +115,10 @@ TEST_CASE("reduce: a failure that does not repeat is flaky",
                         "unsupported tag gc-transition) but not the same way "
                         "again (ok); nothing to reduce");
   CHECK(R->Side == ReduceSide::Original);
-  REQUIRE(F.Notes.size() == 1);
-  CHECK(F.Notes[0].rfind("reducing the module as given (before sanitising): "
-                         "Enzyme aborted (signal 6 (SIGABRT))",
-                         0) == 0);
+  REQUIRE(F.notes().size() == 1);
+  CHECK(F.notes()[0].rfind("reducing the module as given (before sanitising): "
+                           "Enzyme aborted (signal 6 (SIGABRT))",
+                           0) == 0);
 }
 
 TEST_CASE("reduce: llvm-reduce stopping is a verdict", "[Driver][Reduce]") {
@@ -131,13 +131,13 @@ TEST_CASE("reduce: llvm-reduce stopping is a verdict", "[Driver][Reduce]") {
   CHECK(Msg.find("); see " + F.Dir.path("llvm-reduce.log")) !=
         std::string::npos);
   // The sanitised side first; the slice was cut and still fails.
-  REQUIRE(F.Notes.size() == 3);
-  CHECK(F.Notes[0].rfind("reducing the sanitised module (after sanitising)",
-                         0) == 0);
-  CHECK(F.Notes[1] == "signature: signal 6 (SIGABRT): unsupported tag "
-                      "gc-transition; " +
-                          ModuleSize::of(*F.Sanitised).describe());
-  CHECK(F.Notes[2].rfind("cut to what the Enzyme calls reach (", 0) == 0);
+  REQUIRE(F.notes().size() == 3);
+  CHECK(F.notes()[0].rfind("reducing the sanitised module (after sanitising)",
+                           0) == 0);
+  CHECK(F.notes()[1] == "signature: signal 6 (SIGABRT): unsupported tag "
+                        "gc-transition; " +
+                            ModuleSize::of(*F.Sanitized).describe());
+  CHECK(F.notes()[2].rfind("cut to what the Enzyme calls reach (", 0) == 0);
 }
 
 TEST_CASE("reduce: a full reduction with a shell script as the test",
@@ -155,7 +155,7 @@ TEST_CASE("reduce: a full reduction with a shell script as the test",
   INFO((R->Verdict ? R->Verdict->Message : ""));
   REQUIRE_FALSE(R->Verdict);
   REQUIRE(R->Reduced);
-  CHECK(R->Side == ReduceSide::Sanitised);
+  CHECK(R->Side == ReduceSide::Sanitized);
   CHECK(R->Signature.describe() ==
         "signal 6 (SIGABRT): unsupported tag gc-transition");
   CHECK(R->Before.Instructions == 8);
@@ -164,7 +164,7 @@ TEST_CASE("reduce: a full reduction with a shell script as the test",
   CHECK(R->Reduced->getModuleIdentifier() == "min.ll");
   CHECK(R->Reduced->getSourceFileName() == "min.ll");
   CHECK_FALSE(R->StoppedAtMaxTime);
-  CHECK(F.ProgressEvents > 0);
+  CHECK_FALSE(F.Diags.of(DiagnosticKind::Progress).empty());
   CHECK(sys::fs::exists(F.Dir.path("signature.json")));
 }
 
@@ -206,4 +206,48 @@ TEST_CASE("reduce: the interestingness test's decision", "[Driver][Reduce]") {
   Same = failsLikeSignature(Calls, Sig, C);
   REQUIRE(static_cast<bool>(Same));
   CHECK_FALSE(*Same);
+}
+
+TEST_CASE("runReduce: a verdict, with every step reported as reduce progress",
+          "[Driver][Reduce]") {
+  WorkDir Dir("irs-reduce-job");
+  ReduceRequest Req;
+  Req.Sanitize.Input = Dir.write("in.ll", WithDriver);
+  Req.Sanitize.Output = Dir.path("min.ll");
+  Req.PluginPath = fakePlugin("FakeEnzymeNoop.so");
+  Req.Enzyme.TimeoutSeconds = 60;
+  LLVMContext Ctx;
+  CollectingDiagnosticHandler Diags;
+  Expected<ReduceJobResult> Job = runReduce(Req, Ctx, Diags);
+  if (!Job)
+    FAIL(toString(Job.takeError()));
+  REQUIRE(Job->Verdict);
+  CHECK(Job->Verdict->Message == "nothing to reduce: Enzyme differentiates "
+                                 "the module as given and sanitised");
+  CHECK(Job->InputName == Req.Sanitize.Input);
+  sys::fs::remove_directories(Job->WorkDir);
+  CHECK_FALSE(sys::fs::exists(Req.Sanitize.Output));
+  // The sanitize summary; the reduction said nothing before its verdict.
+  std::vector<std::string> Progress = Diags.of(DiagnosticKind::Progress);
+  REQUIRE(Progress.size() == 1);
+  CHECK(Progress[0].rfind(Req.Sanitize.Input + ": 0 bundles", 0) == 0);
+}
+
+TEST_CASE("runReduce: no plugin, no llvm-reduce, no input",
+          "[Driver][Reduce]") {
+  WorkDir Dir("irs-reduce-job");
+  ReduceRequest Req;
+  Req.Sanitize.Input = Dir.write("in.ll", WithDriver);
+  Req.Sanitize.Output = Dir.path("min.ll");
+  Req.PluginPath = Dir.path("LLVMEnzyme-0.so");
+  LLVMContext Ctx;
+  CollectingDiagnosticHandler Diags;
+  CHECK(codeOf(runReduce(Req, Ctx, Diags).takeError()) == ExitCode::NoEnzyme);
+  Req.PluginPath = fakePlugin("FakeEnzymeNoop.so");
+  Req.ReducerPath = "/nonexistent/llvm-reduce";
+  CHECK(codeOf(runReduce(Req, Ctx, Diags).takeError()) == ExitCode::NoEnzyme);
+  Req.Sanitize.Input = Dir.path("missing.ll");
+  CHECK(codeOf(runReduce(Req, Ctx, Diags).takeError()) == ExitCode::BadInput);
+  CHECK(Diags.Messages.empty());
+  CHECK_FALSE(sys::fs::exists(Req.Sanitize.Output));
 }

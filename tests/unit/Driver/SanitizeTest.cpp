@@ -1,3 +1,4 @@
+#include "../Enzyme/EnzymeTestUtils.h"
 #include "../TestSupport.h"
 
 #include "ir-sanitize/Driver/Sanitize.h"
@@ -158,4 +159,48 @@ TEST_CASE("writeSanitizeOutputs writes module and manifest together or "
     CHECK(Files == std::vector<std::string>{"m.json", "out.ll", "r.json"});
   }
   sys::fs::remove_directories(Dir);
+}
+
+TEST_CASE("runSanitize reads, sanitizes and writes; notes go to the handler",
+          "[Driver][Sanitize]") {
+  test::WorkDir Dir("irs-sanitize-job");
+  SanitizeRequest Req;
+  Req.Input = Dir.write("in.ll", EscapingKernel);
+  Req.Output = Dir.path("out.ll");
+  Req.ReportPath = Dir.path("report.json");
+  LLVMContext Ctx;
+  CollectingDiagnosticHandler Diags;
+  Expected<SanitizeJobResult> Job = runSanitize(Req, Ctx, Diags);
+  REQUIRE(static_cast<bool>(Job));
+  CHECK(Job->InputName == Req.Input);
+  CHECK(Job->Module);
+  CHECK(Diags.of(DiagnosticKind::Note) ==
+        std::vector<std::string>{
+            "kernel 'escapes' is not splatted: its address is used other "
+            "than by direct (non-musttail) calls"});
+  CHECK(Diags.of(DiagnosticKind::Progress) ==
+        std::vector<std::string>{Req.Input + ": " + Job->Result.summary()});
+  CHECK(Diags.of(DiagnosticKind::Warning).empty());
+  // The manifest goes next to a file output without --manifest.
+  CHECK(filesIn(Dir.Dir).size() == 4);
+  CHECK(sys::fs::exists(Dir.path("out.ll.manifest.json")));
+  CHECK(sys::fs::exists(Dir.path("report.json")));
+}
+
+TEST_CASE("runSanitize writes nothing after an error", "[Driver][Sanitize]") {
+  test::WorkDir Dir("irs-sanitize-job");
+  SanitizeRequest Req;
+  Req.Input = Dir.write("in.ll", EscapingKernel);
+  Req.Output = Dir.path("out.ll");
+  Req.Config.Kernels = {"nope"};
+  LLVMContext Ctx;
+  CollectingDiagnosticHandler Diags;
+  Expected<SanitizeJobResult> Job = runSanitize(Req, Ctx, Diags);
+  CHECK(test::codeOf(Job.takeError()) == ExitCode::Usage);
+  CHECK(filesIn(Dir.Dir) == std::vector<std::string>{"in.ll"});
+  CHECK(Diags.Messages.empty());
+
+  Req.Input = Dir.path("missing.ll");
+  Expected<SanitizeJobResult> Missing = runSanitize(Req, Ctx, Diags);
+  CHECK(test::codeOf(Missing.takeError()) == ExitCode::BadInput);
 }

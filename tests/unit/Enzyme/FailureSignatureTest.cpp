@@ -122,7 +122,7 @@ TEST_CASE("a candidate keeps its Enzyme entry calls", "[Reducer]") {
 }
 
 TEST_CASE("llvm-reduce runs the test with its arguments", "[Reducer]") {
-  ReduceRequest R;
+  LLVMReduceRequest R;
   R.InputPath = "in.ll";
   R.OutputPath = "out.ll";
   R.TestProgram = "/bin/ir-sanitize";

@@ -22,7 +22,7 @@ TEST_CASE("triage: original aborts, sanitised differentiates", "[Triage]") {
   R->InputName = "dump.bc";
   R->Changes = {"1 bundles on 1 call sites: lowered 1"};
   CHECK_FALSE(R->Original.ok());
-  CHECK(R->sanitisedOk());
+  CHECK(R->sanitizedOk());
   CHECK(R->verdict().rfind("fixed:", 0) == 0);
   std::string Table;
   raw_string_ostream OS(Table);
@@ -71,19 +71,19 @@ TEST_CASE("triage runs both sides at once, each with its time limit",
           .count();
   REQUIRE(static_cast<bool>(R));
   CHECK(R->Original.Outcome.How == ChildOutcome::Kind::TimedOut);
-  CHECK(R->Sanitised.Outcome.How == ChildOutcome::Kind::TimedOut);
+  CHECK(R->Sanitized.Outcome.How == ChildOutcome::Kind::TimedOut);
   // Side by side: both limits ran out together, not one after the other.
   CHECK(Total < 3.5);
   CHECK(R->verdict().rfind("not fixed:", 0) == 0);
-  CHECK_FALSE(R->sanitisedOk());
+  CHECK_FALSE(R->sanitizedOk());
 }
 
 TEST_CASE("triage verdicts name a regression", "[Triage]") {
   TriageReport R;
   R.Original.Outcome.How = ChildOutcome::Kind::Exited;
-  R.Sanitised.Outcome.How = ChildOutcome::Kind::Signalled;
-  R.Sanitised.Outcome.Signal = 11;
+  R.Sanitized.Outcome.How = ChildOutcome::Kind::Signalled;
+  R.Sanitized.Outcome.Signal = 11;
   CHECK(R.verdict().rfind("REGRESSION", 0) == 0);
-  R.Sanitised.Outcome.How = ChildOutcome::Kind::Exited;
+  R.Sanitized.Outcome.How = ChildOutcome::Kind::Exited;
   CHECK(R.verdict().rfind("ok:", 0) == 0);
 }

@@ -1,5 +1,5 @@
-//===- DriverGenerator.cpp - Generating Enzyme derivative drivers ---------===//
-#include "ir-sanitize/Enzyme/DriverGenerator.h"
+//===- DerivativeWrapper.cpp - Enzyme derivative wrappers -----------------===//
+#include "ir-sanitize/Enzyme/DerivativeWrapper.h"
 #include "ir-sanitize/Analysis/KernelInfo.h"
 #include "ir-sanitize/Support/ExitCodes.h"
 
@@ -34,10 +34,10 @@ SmallVector<const MDNode *, 2> nvvmAnnotationsOf(const Function &F) {
   return Found;
 }
 
-/// Attributes a driver parameter keeps from the primal one: what the caller
+/// Attributes a wrapper parameter keeps from the primal one: what the caller
 /// promises about the value, not what NAME promised about its own memory
 /// accesses (the derivative writes shadows NAME only read).
-AttributeSet driverParamAttrs(LLVMContext &Ctx, AttributeSet Primal) {
+AttributeSet wrapperParamAttrs(LLVMContext &Ctx, AttributeSet Primal) {
   AttrBuilder B(Ctx, Primal);
   for (Attribute::AttrKind K : {Attribute::ReadOnly, Attribute::ReadNone,
                                 Attribute::WriteOnly, Attribute::Returned})
@@ -46,7 +46,7 @@ AttributeSet driverParamAttrs(LLVMContext &Ctx, AttributeSet Primal) {
 }
 
 /// The internal copy Enzyme differentiates: a plain function, never a kernel
-/// entry, so that the derivative is an ordinary call from the driver.
+/// entry, so that the derivative is an ordinary call from the wrapper.
 Function *makePrimalCopy(Function &Fn) {
   ValueToValueMapTy VMap;
   Function *Copy = CloneFunction(&Fn, VMap);
@@ -89,7 +89,7 @@ std::string userFacingName(const Module &M, StringRef Name) {
   return Name.str();
 }
 
-std::string driverName(StringRef FnName, DiffMode Mode) {
+std::string wrapperName(StringRef FnName, DiffMode Mode) {
   return (FnName + (Mode == DiffMode::Forward ? ".fwd" : ".rev")).str();
 }
 
@@ -115,10 +115,10 @@ Error checkRequest(const Module &M, const Function &Fn, DiffMode Mode,
 }
 
 /// Fills G.Params (each primal parameter, then its shadow where the activity
-/// has one) and returns the driver's type: fwddiff returns the tangent of the
+/// has one) and returns the wrapper's type: fwddiff returns the tangent of the
 /// result, autodiff the gradients of the `out` arguments (one value, or a
 /// struct of several).
-FunctionType *driverType(const Function &Fn, GeneratedDriver &G) {
+FunctionType *wrapperType(const Function &Fn, DerivativeWrapper &G) {
   SmallVector<Type *, 16> ParamTys;
   SmallVector<Type *, 4> OutTys;
   for (const Argument &A : Fn.args()) {
@@ -143,48 +143,48 @@ FunctionType *driverType(const Function &Fn, GeneratedDriver &G) {
 
 /// Calling convention, function attributes, parameter attributes and names
 /// from NAME; shadows are called "<name>.shadow".
-void copySignatureDetails(const Function &Fn, const GeneratedDriver &G) {
+void copySignatureDetails(const Function &Fn, const DerivativeWrapper &G) {
   LLVMContext &Ctx = Fn.getContext();
-  Function &Driver = *G.Driver;
-  Driver.setCallingConv(Fn.getCallingConv());
+  Function &Wrapper = *G.Wrapper;
+  Wrapper.setCallingConv(Fn.getCallingConv());
   AttrBuilder FnAttrs(Ctx, Fn.getAttributes().getFnAttrs());
   FnAttrs.removeAttribute(Attribute::Memory);
-  Driver.addFnAttrs(FnAttrs);
+  Wrapper.addFnAttrs(FnAttrs);
   for (unsigned I = 0; I < G.Params.size(); ++I) {
-    const DriverParam &P = G.Params[I];
+    const WrapperParam &P = G.Params[I];
     AttributeSet Attrs = Fn.getAttributes().getParamAttrs(P.PrimalIndex);
-    Driver.addParamAttrs(I, AttrBuilder(Ctx, driverParamAttrs(Ctx, Attrs)));
+    Wrapper.addParamAttrs(I, AttrBuilder(Ctx, wrapperParamAttrs(Ctx, Attrs)));
     // A kernel's parameters are the bytes its launch passes, never undef
     // or poison; saying so lets the optimiser drop the freezes Enzyme's
     // recomputation leaves and share what the primal computed.
     if (isKernel(Fn))
-      Driver.addParamAttr(I, Attribute::NoUndef);
+      Wrapper.addParamAttr(I, Attribute::NoUndef);
     const Argument *Orig = Fn.getArg(P.PrimalIndex);
     std::string Base = Orig->hasName() ? Orig->getName().str()
                                        : "arg" + std::to_string(P.PrimalIndex);
-    Driver.getArg(I)->setName(P.IsShadow ? Base + ".shadow" : Base);
+    Wrapper.getArg(I)->setName(P.IsShadow ? Base + ".shadow" : Base);
   }
 }
 
 /// The body: one __enzyme_* call on the copy with a marker per parameter.
-void emitEnzymeCall(Module &M, const GeneratedDriver &G) {
+void emitEnzymeCall(Module &M, const DerivativeWrapper &G) {
   LLVMContext &Ctx = M.getContext();
-  Function &Driver = *G.Driver;
-  IRBuilder<> B(BasicBlock::Create(Ctx, "entry", &Driver));
+  Function &Wrapper = *G.Wrapper;
+  IRBuilder<> B(BasicBlock::Create(Ctx, "entry", &Wrapper));
   SmallVector<Value *, 32> Args = {G.Primal};
   for (unsigned I = 0; I < G.Params.size(); ++I) {
-    const DriverParam &P = G.Params[I];
+    const WrapperParam &P = G.Params[I];
     if (!P.IsShadow)
       Args.push_back(MetadataAsValue::get(
           Ctx,
           MDString::get(Ctx, activityMarker(G.Activities[P.PrimalIndex]))));
-    Args.push_back(Driver.getArg(I));
+    Args.push_back(Wrapper.getArg(I));
   }
   // Enzyme finds its entry points by name and takes the call's own type, so
   // one declaration serves calls of every return type.
   StringRef Entry =
       G.Mode == DiffMode::Forward ? "__enzyme_fwddiff" : "__enzyme_autodiff";
-  Type *RetTy = Driver.getReturnType();
+  Type *RetTy = Wrapper.getReturnType();
   FunctionType *EntryTy =
       FunctionType::get(RetTy, {G.Primal->getType()}, /*isVarArg=*/true);
   FunctionCallee Callee = M.getOrInsertFunction(Entry, EntryTy);
@@ -195,7 +195,7 @@ void emitEnzymeCall(Module &M, const GeneratedDriver &G) {
     B.CreateRet(Call);
 }
 
-/// A kernel driver is a kernel the same way NAME is.
+/// A kernel wrapper is a kernel the same way NAME is.
 void copyNVVMAnnotations(const Function &From, Function &To) {
   NamedMDNode *NMD = To.getParent()->getNamedMetadata("nvvm.annotations");
   if (!NMD)
@@ -209,24 +209,25 @@ void copyNVVMAnnotations(const Function &From, Function &To) {
 
 } // namespace
 
-Expected<GeneratedDriver> generateDriver(Module &M, Function &Fn, DiffMode Mode,
-                                         const ActivityMap &Activities) {
-  std::string Name = driverName(Fn.getName(), Mode);
+Expected<DerivativeWrapper>
+generateDerivativeWrapper(Module &M, Function &Fn, DiffMode Mode,
+                          const ActivityMap &Activities) {
+  std::string Name = wrapperName(Fn.getName(), Mode);
   if (Error E = checkRequest(M, Fn, Mode, Activities, Name))
     return E;
-  GeneratedDriver G;
+  DerivativeWrapper G;
   G.Mode = Mode;
   G.Activities = Activities;
-  FunctionType *Ty = driverType(Fn, G);
+  FunctionType *Ty = wrapperType(Fn, G);
   if (isKernel(Fn) && !Ty->getReturnType()->isVoidTy())
     return usage("a driver for kernel " + Fn.getName() +
                  " cannot return values; make scalar parameters const");
 
   G.Primal = makePrimalCopy(Fn);
-  G.Driver = Function::Create(Ty, GlobalValue::ExternalLinkage, Name, M);
+  G.Wrapper = Function::Create(Ty, GlobalValue::ExternalLinkage, Name, M);
   copySignatureDetails(Fn, G);
   emitEnzymeCall(M, G);
-  copyNVVMAnnotations(Fn, *G.Driver);
+  copyNVVMAnnotations(Fn, *G.Wrapper);
   return G;
 }
 

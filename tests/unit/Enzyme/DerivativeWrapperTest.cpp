@@ -1,4 +1,4 @@
-#include "ir-sanitize/Enzyme/DriverGenerator.h"
+#include "ir-sanitize/Enzyme/DerivativeWrapper.h"
 #include "ir-sanitize/Support/ExitCodes.h"
 
 #include "llvm/AsmParser/Parser.h"
@@ -70,56 +70,57 @@ define void @k(ptr addrspace(1) %dest, ptr addrspace(1) %x, float %a) {
 
 } // namespace
 
-TEST_CASE("forward driver: primal params each followed by its shadow",
-          "[DriverGenerator]") {
+TEST_CASE("forward wrapper: primal params each followed by its shadow",
+          "[DerivativeWrapper]") {
   LLVMContext Ctx;
   auto M = parseModule(Ctx, HostIR);
   Function &F = *M->getFunction("f");
-  auto G = generateDriver(*M, F, DiffMode::Forward,
-                          {Activity::Dup, Activity::Dup, Activity::Const});
+  auto G = generateDerivativeWrapper(
+      *M, F, DiffMode::Forward,
+      {Activity::Dup, Activity::Dup, Activity::Const});
   REQUIRE(static_cast<bool>(G));
-  CHECK(G->Driver->getName() == "f.fwd");
+  CHECK(G->Wrapper->getName() == "f.fwd");
   CHECK(G->Primal->getName() == "f.primal");
   CHECK(G->Primal->hasInternalLinkage());
-  REQUIRE(G->Driver->arg_size() == 5);
-  CHECK(G->Driver->getArg(1)->getName() == "x.shadow");
-  CHECK(G->Driver->getArg(3)->getName() == "buf.shadow");
+  REQUIRE(G->Wrapper->arg_size() == 5);
+  CHECK(G->Wrapper->getArg(1)->getName() == "x.shadow");
+  CHECK(G->Wrapper->getArg(3)->getName() == "buf.shadow");
   CHECK(G->Params[3].PrimalIndex == 1);
   CHECK(G->Params[3].IsShadow);
-  CHECK(G->Driver->getReturnType()->isDoubleTy());
+  CHECK(G->Wrapper->getReturnType()->isDoubleTy());
   // The shadow is written by the derivative: the primal's readonly and the
   // function's memory(argmem: read) must not carry over; noalias may.
-  CHECK_FALSE(G->Driver->hasParamAttribute(3, Attribute::ReadOnly));
-  CHECK(G->Driver->hasParamAttribute(3, Attribute::NoAlias));
-  CHECK_FALSE(G->Driver->hasFnAttribute(Attribute::Memory));
-  CHECK(G->Driver->hasFnAttribute(Attribute::NoUnwind));
+  CHECK_FALSE(G->Wrapper->hasParamAttribute(3, Attribute::ReadOnly));
+  CHECK(G->Wrapper->hasParamAttribute(3, Attribute::NoAlias));
+  CHECK_FALSE(G->Wrapper->hasFnAttribute(Attribute::Memory));
+  CHECK(G->Wrapper->hasFnAttribute(Attribute::NoUnwind));
 
-  CallInst *CI = enzymeCall(*G->Driver);
+  CallInst *CI = enzymeCall(*G->Wrapper);
   REQUIRE(CI);
   CHECK(CI->getCalledOperand()->getName() == "__enzyme_fwddiff");
   CHECK(CI->getArgOperand(0) == G->Primal);
   CHECK(markerAt(*CI, 1) == "enzyme_dup");
-  CHECK(CI->getArgOperand(2) == G->Driver->getArg(0));
-  CHECK(CI->getArgOperand(3) == G->Driver->getArg(1));
+  CHECK(CI->getArgOperand(2) == G->Wrapper->getArg(0));
+  CHECK(CI->getArgOperand(3) == G->Wrapper->getArg(1));
   CHECK(markerAt(*CI, 4) == "enzyme_dup");
   CHECK(markerAt(*CI, 7) == "enzyme_const");
-  CHECK(CI->getArgOperand(8) == G->Driver->getArg(4));
+  CHECK(CI->getArgOperand(8) == G->Wrapper->getArg(4));
   CHECK(verifies(*M));
 }
 
-TEST_CASE("reverse driver returns the gradients of the out arguments",
-          "[DriverGenerator]") {
+TEST_CASE("reverse wrapper returns the gradients of the out arguments",
+          "[DerivativeWrapper]") {
   LLVMContext Ctx;
   auto M = parseModule(Ctx, HostIR);
   Function &F = *M->getFunction("f");
-  auto G =
-      generateDriver(*M, F, DiffMode::Reverse,
-                     {Activity::Out, Activity::DupNoNeed, Activity::Const});
+  auto G = generateDerivativeWrapper(
+      *M, F, DiffMode::Reverse,
+      {Activity::Out, Activity::DupNoNeed, Activity::Const});
   REQUIRE(static_cast<bool>(G));
-  CHECK(G->Driver->getName() == "f.rev");
-  CHECK(G->Driver->getReturnType()->isDoubleTy());
-  CHECK(G->Driver->arg_size() == 4);
-  CallInst *CI = enzymeCall(*G->Driver);
+  CHECK(G->Wrapper->getName() == "f.rev");
+  CHECK(G->Wrapper->getReturnType()->isDoubleTy());
+  CHECK(G->Wrapper->arg_size() == 4);
+  CallInst *CI = enzymeCall(*G->Wrapper);
   REQUIRE(CI);
   CHECK(CI->getCalledOperand()->getName() == "__enzyme_autodiff");
   CHECK(markerAt(*CI, 1) == "enzyme_out");
@@ -129,33 +130,35 @@ TEST_CASE("reverse driver returns the gradients of the out arguments",
   // Two outs: a struct of both gradients.
   auto M2 = parseModule(Ctx, "define double @g(double %a, float %b) {\n"
                              "  ret double %a\n}\n");
-  auto G2 = generateDriver(*M2, *M2->getFunction("g"), DiffMode::Reverse,
-                           {Activity::Out, Activity::Out});
+  auto G2 =
+      generateDerivativeWrapper(*M2, *M2->getFunction("g"), DiffMode::Reverse,
+                                {Activity::Out, Activity::Out});
   REQUIRE(static_cast<bool>(G2));
-  auto *ST = dyn_cast<StructType>(G2->Driver->getReturnType());
+  auto *ST = dyn_cast<StructType>(G2->Wrapper->getReturnType());
   REQUIRE(ST);
   CHECK(ST->getNumElements() == 2);
   CHECK(ST->getElementType(1)->isFloatTy());
   CHECK(verifies(*M2));
 }
 
-TEST_CASE("kernel drivers are kernels the way the original is",
-          "[DriverGenerator]") {
+TEST_CASE("kernel wrappers are kernels the way the original is",
+          "[DerivativeWrapper]") {
   LLVMContext Ctx;
   auto M = parseModule(Ctx, AnnotatedKernelIR);
   Function &K = *M->getFunction("k");
-  auto G = generateDriver(*M, K, DiffMode::Reverse,
-                          {Activity::Dup, Activity::Const, Activity::Const});
+  auto G = generateDerivativeWrapper(
+      *M, K, DiffMode::Reverse,
+      {Activity::Dup, Activity::Const, Activity::Const});
   REQUIRE(static_cast<bool>(G));
-  CHECK(G->Driver->getCallingConv() == K.getCallingConv());
+  CHECK(G->Wrapper->getCallingConv() == K.getCallingConv());
   CHECK(G->Primal->getCallingConv() == CallingConv::C);
   NamedMDNode *NMD = M->getNamedMetadata("nvvm.annotations");
   if (!NMD || NMD->getNumOperands() == 0) {
     // LLVM 20+ reads the annotations as the ptx_kernel convention and a
-    // "nvvm.maxntid" attribute: the driver has both from NAME.
+    // "nvvm.maxntid" attribute: the wrapper has both from NAME.
     REQUIRE(K.hasFnAttribute("nvvm.maxntid"));
     CHECK(K.getCallingConv() == CallingConv::PTX_Kernel);
-    CHECK(G->Driver->getFnAttribute("nvvm.maxntid") ==
+    CHECK(G->Wrapper->getFnAttribute("nvvm.maxntid") ==
           K.getFnAttribute("nvvm.maxntid"));
     CHECK(verifies(*M));
     return;
@@ -164,8 +167,8 @@ TEST_CASE("kernel drivers are kernels the way the original is",
   auto FnOf = [&](unsigned I) {
     return cast<ValueAsMetadata>(NMD->getOperand(I)->getOperand(0))->getValue();
   };
-  CHECK(FnOf(2) == G->Driver);
-  CHECK(FnOf(3) == G->Driver);
+  CHECK(FnOf(2) == G->Wrapper);
+  CHECK(FnOf(3) == G->Wrapper);
   CHECK(cast<MDString>(NMD->getOperand(3)->getOperand(1))->getString() ==
         "maxntidx");
   // The copy Enzyme differentiates is no kernel.
@@ -174,20 +177,21 @@ TEST_CASE("kernel drivers are kernels the way the original is",
   CHECK(verifies(*M));
 }
 
-TEST_CASE("kernel drivers keep the kernel calling convention",
-          "[DriverGenerator]") {
+TEST_CASE("kernel wrappers keep the kernel calling convention",
+          "[DerivativeWrapper]") {
   LLVMContext Ctx;
   auto PTX =
       parseModule(Ctx, "define ptx_kernel void @p(ptr %a) {\n  ret void\n}\n");
-  auto GP = generateDriver(*PTX, *PTX->getFunction("p"), DiffMode::Forward,
-                           {Activity::Dup});
+  auto GP = generateDerivativeWrapper(*PTX, *PTX->getFunction("p"),
+                                      DiffMode::Forward, {Activity::Dup});
   REQUIRE(static_cast<bool>(GP));
-  CHECK(GP->Driver->getCallingConv() == CallingConv::PTX_Kernel);
+  CHECK(GP->Wrapper->getCallingConv() == CallingConv::PTX_Kernel);
   CHECK(GP->Primal->getCallingConv() == CallingConv::C);
   CHECK(verifies(*PTX));
 }
 
-TEST_CASE("driver generation refuses what cannot work", "[DriverGenerator]") {
+TEST_CASE("wrapper generation refuses what cannot work",
+          "[DerivativeWrapper]") {
   LLVMContext Ctx;
   auto M =
       parseModule(Ctx, std::string(HostIR) + "declare double @ext(double)\n" +
@@ -198,21 +202,25 @@ TEST_CASE("driver generation refuses what cannot work", "[DriverGenerator]") {
                     [&](const ToolError &TE) { C = TE.code(); });
     return C;
   };
-  CHECK(Code(generateDriver(*M, *M->getFunction("ext"), DiffMode::Forward,
-                            {Activity::Dup})) == ExitCode::Usage);
-  CHECK(Code(generateDriver(*M, *M->getFunction("f"), DiffMode::Reverse,
-                            {Activity::Dup})) == ExitCode::Usage);
-  // f.fwd is taken.
-  CHECK(Code(generateDriver(*M, *M->getFunction("f"), DiffMode::Forward,
-                            {Activity::Dup, Activity::Dup, Activity::Const})) ==
+  CHECK(Code(generateDerivativeWrapper(*M, *M->getFunction("ext"),
+                                       DiffMode::Forward, {Activity::Dup})) ==
         ExitCode::Usage);
-  CHECK(Code(generateDriver(*M, *M->getFunction("f"), DiffMode::Forward,
-                            {Activity::Out, Activity::Dup, Activity::Const})) ==
+  CHECK(Code(generateDerivativeWrapper(*M, *M->getFunction("f"),
+                                       DiffMode::Reverse, {Activity::Dup})) ==
+        ExitCode::Usage);
+  // f.fwd is taken.
+  CHECK(Code(generateDerivativeWrapper(
+            *M, *M->getFunction("f"), DiffMode::Forward,
+            {Activity::Dup, Activity::Dup, Activity::Const})) ==
+        ExitCode::Usage);
+  CHECK(Code(generateDerivativeWrapper(
+            *M, *M->getFunction("f"), DiffMode::Forward,
+            {Activity::Out, Activity::Dup, Activity::Const})) ==
         ExitCode::Usage);
 }
 
 TEST_CASE("modules that bring their own __enzyme_ calls are recognised",
-          "[DriverGenerator]") {
+          "[DerivativeWrapper]") {
   LLVMContext Ctx;
   auto M = parseModule(Ctx, R"(
 define double @sq(double %x) {
@@ -231,11 +239,12 @@ declare double @__enzyme_autodiff(...)
 }
 
 TEST_CASE("messages name the function, not its internal copy",
-          "[DriverGenerator]") {
+          "[DerivativeWrapper]") {
   LLVMContext Ctx;
   auto M = parseModule(Ctx, HostIR);
-  auto G = generateDriver(*M, *M->getFunction("f"), DiffMode::Forward,
-                          {Activity::Dup, Activity::Dup, Activity::Const});
+  auto G = generateDerivativeWrapper(
+      *M, *M->getFunction("f"), DiffMode::Forward,
+      {Activity::Dup, Activity::Dup, Activity::Const});
   REQUIRE(static_cast<bool>(G));
   CHECK(G->Primal->getName() == primalCopyName("f"));
   CHECK(userFacingName(*M, G->Primal->getName()) == "f");

@@ -1,0 +1,51 @@
+//===- Restore.cpp - Putting stashed bundles back -------------------------===//
+#include "ir-sanitize/Driver/Restore.h"
+
+#include "SanitizeSteps.h"
+
+#include "ir-sanitize/Support/ModuleIO.h"
+
+#include "llvm/IR/PassInstrumentation.h"
+#include "llvm/IR/PassManager.h"
+
+using namespace llvm;
+
+namespace irs {
+
+RestoreStats restoreModule(Module &M) {
+  RestoreStats Stats;
+  ModulePassManager MPM;
+  MPM.addPass(BundleRestorePass(&Stats));
+  ModuleAnalysisManager MAM;
+  MAM.registerPass([] { return PassInstrumentationAnalysis(); });
+  MPM.run(M, MAM);
+  return Stats;
+}
+
+Expected<RestoreJobResult> runRestore(const RestoreRequest &Req,
+                                      LLVMContext &Ctx,
+                                      DiagnosticHandler &Diags) {
+  Expected<LoadedModule> LM = readModule(Req.Input, Ctx);
+  if (!LM)
+    return LM.takeError();
+  RestoreJobResult Job{LM->DisplayName, restoreModule(*LM->M), nullptr};
+  IRFormat Format = outputFormatFor(Req.Output, parseIRFormat(Req.Emit));
+  reportDebugInfoForm(Diags, *LM->M, LM->DbgForm);
+  if (Error E = writeModule(*LM->M, Req.Output, Format, LM->DbgForm))
+    return E;
+  const RestoreStats &S = Job.Stats;
+  Diags.progress(Job.InputName + ": restored " + Twine(S.Bundles) +
+                 " bundles on " + Twine(S.Calls) + " calls");
+  if (S.OrphanMarkers)
+    Diags.note(Job.InputName + ": removed " + Twine(S.OrphanMarkers) +
+               " operand markers whose call lost its record (e.g. copies "
+               "made by Enzyme, which drops unknown metadata)");
+  if (S.Lost)
+    Diags.warning(Job.InputName + ": " + Twine(S.Lost) +
+                  " stashed bundles could not be restored (their operand "
+                  "record was lost)");
+  Job.Module = std::move(LM->M);
+  return Job;
+}
+
+} // namespace irs
