@@ -6,8 +6,10 @@
 #include "ir-sanitize/Analysis/KernelInfo.h"
 #include "ir-sanitize/Enzyme/ActivitySpec.h"
 #include "ir-sanitize/Enzyme/DriverGenerator.h"
-#include "ir-sanitize/Support/ExitCodes.h"
-#include "ir-sanitize/Support/ModuleIO.h"
+#include "ir-sanitize/Support/Messages.h"
+#include "ir-sanitize/Support/ModuleReader.h"
+#include "ir-sanitize/Support/ModuleWriter.h"
+#include "ir-sanitize/Support/ToolError.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/LLVMContext.h"

@@ -1,7 +1,7 @@
 //===- DriverGenerator.cpp - Generating Enzyme derivative drivers ---------===//
 #include "ir-sanitize/Enzyme/DriverGenerator.h"
 #include "ir-sanitize/Analysis/KernelInfo.h"
-#include "ir-sanitize/Support/ExitCodes.h"
+#include "ir-sanitize/Support/ToolError.h"
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"

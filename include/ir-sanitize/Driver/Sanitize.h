@@ -10,10 +10,12 @@
 #ifndef IR_SANITIZE_DRIVER_SANITIZE_H
 #define IR_SANITIZE_DRIVER_SANITIZE_H
 
+#include "ir-sanitize/Support/AtomicOutput.h"
 #include "ir-sanitize/Support/BundlePolicy.h"
 #include "ir-sanitize/Support/BundleReport.h"
 #include "ir-sanitize/Support/LaunchManifest.h"
-#include "ir-sanitize/Support/ModuleIO.h"
+#include "ir-sanitize/Support/ModuleReader.h"
+#include "ir-sanitize/Support/ModuleWriter.h"
 
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Error.h"

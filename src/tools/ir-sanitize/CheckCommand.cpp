@@ -7,8 +7,9 @@
 #include "Commands.h"
 
 #include "ir-sanitize/Driver/Check.h"
-#include "ir-sanitize/Support/ExitCodes.h"
-#include "ir-sanitize/Support/ModuleIO.h"
+#include "ir-sanitize/Support/AtomicOutput.h"
+#include "ir-sanitize/Support/ModuleReader.h"
+#include "ir-sanitize/Support/ToolError.h"
 
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/Support/raw_ostream.h"

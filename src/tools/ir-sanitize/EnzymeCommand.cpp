@@ -13,8 +13,10 @@
 
 #include "ir-sanitize/Driver/Differentiate.h"
 #include "ir-sanitize/Enzyme/PluginLocator.h"
-#include "ir-sanitize/Support/ExitCodes.h"
-#include "ir-sanitize/Support/ModuleIO.h"
+#include "ir-sanitize/Support/AtomicOutput.h"
+#include "ir-sanitize/Support/ModuleReader.h"
+#include "ir-sanitize/Support/ModuleWriter.h"
+#include "ir-sanitize/Support/ToolError.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/LLVMContext.h"

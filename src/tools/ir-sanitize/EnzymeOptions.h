@@ -11,7 +11,7 @@
 #include "SanitizeOptions.h"
 
 #include "ir-sanitize/Driver/Differentiate.h"
-#include "ir-sanitize/Support/ModuleIO.h"
+#include "ir-sanitize/Support/ModuleReader.h"
 
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Error.h"

@@ -15,8 +15,10 @@
 #include "ir-sanitize/Config.h"
 #include "ir-sanitize/Driver/Reduce.h"
 #include "ir-sanitize/Enzyme/PluginLocator.h"
-#include "ir-sanitize/Support/ExitCodes.h"
-#include "ir-sanitize/Support/ModuleIO.h"
+#include "ir-sanitize/Support/AtomicOutput.h"
+#include "ir-sanitize/Support/ModuleReader.h"
+#include "ir-sanitize/Support/ModuleVerifier.h"
+#include "ir-sanitize/Support/ToolError.h"
 
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/Support/FileSystem.h"

@@ -7,8 +7,9 @@
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
 
-#include "ir-sanitize/Support/ExitCodes.h"
-#include "ir-sanitize/Support/ModuleIO.h"
+#include "ir-sanitize/Support/ModuleReader.h"
+#include "ir-sanitize/Support/ModuleWriter.h"
+#include "ir-sanitize/Support/ToolError.h"
 #include "ir-sanitize/Transforms/BundleRestore.h"
 
 #include "llvm/IR/LLVMContext.h"

@@ -8,8 +8,9 @@
 #include "Commands.h"
 #include "SanitizeOptions.h"
 
-#include "ir-sanitize/Support/ExitCodes.h"
-#include "ir-sanitize/Support/ModuleIO.h"
+#include "ir-sanitize/Support/ModuleReader.h"
+#include "ir-sanitize/Support/ModuleWriter.h"
+#include "ir-sanitize/Support/ToolError.h"
 
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/Support/raw_ostream.h"

@@ -10,7 +10,7 @@
 #define IR_SANITIZE_TOOLS_SANITIZEOPTIONS_H
 
 #include "ir-sanitize/Driver/Sanitize.h"
-#include "ir-sanitize/Support/ModuleIO.h"
+#include "ir-sanitize/Support/ModuleReader.h"
 
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Error.h"

@@ -4,7 +4,7 @@
 // number out of range rather than truncate, saturate or wrap it.
 #include "ir-sanitize/GPU/RunPlan.h"
 
-#include "RunPlan.h" // the runner's reader
+#include "PlanReader.h" // the runner's reader
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
