@@ -17,7 +17,7 @@ TEST_CASE("verifierProblem is one line, or none for a valid module",
   LLVMContext Ctx;
   auto Good = parseModule(Ctx, "define i32 @f(i32 %x) {\n  ret i32 %x\n}\n");
   CHECK_FALSE(verifierProblem(*Good));
-  CHECK_FALSE(verifyModuleOrError(*Good, "the module"));
+  CHECK_FALSE(errorToBool(verifyModuleOrError(*Good, "the module")));
   // A block without a terminator, made after parsing (the parser refuses it).
   auto Bad = parseModule(Ctx, "define void @g() {\n  ret void\n}\n");
   Bad->getFunction("g")->getEntryBlock().getTerminator()->eraseFromParent();
