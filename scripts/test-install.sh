@@ -17,6 +17,17 @@ for f in bin/ir-sanitize lib/IRSanitize.so lib/libIRSanitize.a \
   lib/cmake/IRSanitize/IRSanitizeConfig.cmake lib/pkgconfig/ir-sanitize.pc; do
   [ -e "$W/prefix/$f" ] || { echo "test-install: $f was not installed" >&2; exit 1; }
 done
+# Only public headers are installed, and they include only installed ones.
+for f in Support/LLVMCompat.h Support/AnalysisManagers.h Support/JSONDepth.h \
+  Support/Messages.h Support/BoundedJSON.h Transforms/Utils/BundleStash.h; do
+  [ ! -e "$W/prefix/include/ir-sanitize/$f" ] ||
+    { echo "test-install: internal header $f was installed" >&2; exit 1; }
+done
+missing=$(cd "$W/prefix/include" && { grep -rhoE '#include "ir-sanitize[^"]*"' . || true; } |
+  sed 's/#include "\(.*\)"/\1/' | sort -u | while read -r h; do
+    [ -e "$h" ] || echo "$h"; done)
+[ -z "$missing" ] ||
+  { echo "test-install: installed headers include uninstalled ones:" $missing >&2; exit 1; }
 soname=$(objdump -p "$W/prefix/lib/libIRSanitize.so" | awk '/SONAME/ { print $2 }')
 [ -n "$soname" ] && [ -e "$W/prefix/lib/$soname" ] ||
   { echo "test-install: libIRSanitize.so has no SONAME or no file named by it" >&2; exit 1; }

@@ -33,7 +33,8 @@ extern "C" {
  *  signature changes (2: IRSOptimizeDerivativeAccesses). */
 #define IRS_C_API_VERSION 2
 
-/** Status codes; the values are the command line's exit codes. */
+/** Status codes; the values are the command line's exit codes
+ *  (include/ir-sanitize/Support/ExitCodes.def, checked at compile time). */
 typedef enum {
   IRSStatusOk = 0,
   IRSStatusFindings = 1,      /**< IRSCheck found something Enzyme aborts on, or

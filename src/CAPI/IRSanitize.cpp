@@ -13,8 +13,9 @@
 #include "ir-sanitize/Driver/Restore.h"
 #include "ir-sanitize/Driver/Sanitize.h"
 #include "ir-sanitize/Support/BundlePolicy.h"
-#include "ir-sanitize/Support/ExitCodes.h"
-#include "ir-sanitize/Support/ModuleIO.h"
+#include "ir-sanitize/Support/ToolError.h"
+#include "ir-sanitize/Support/ModuleVerifier.h"
+#include "ir-sanitize/Support/ModuleWriter.h"
 #include "ir-sanitize/Transforms/DerivativeAccesses.h"
 #include "ir-sanitize/Transforms/KernelSplat.h"
 
@@ -29,6 +30,18 @@
 
 using namespace llvm;
 using namespace irs;
+
+// IRSStatus stays plain C, so it spells its values out; they must be the
+// exit codes of ExitCodes.def (fail() converts one into the other).
+#define IRS_CHECK_STATUS(Name)                                                 \
+  static_assert(IRSStatus##Name == static_cast<int>(ExitCode::Name),           \
+                "IRSStatus" #Name " differs from ExitCodes.def")
+IRS_CHECK_STATUS(Ok);
+IRS_CHECK_STATUS(Findings);
+IRS_CHECK_STATUS(Usage);
+IRS_CHECK_STATUS(BadInput);
+IRS_CHECK_STATUS(VerifierFailed);
+#undef IRS_CHECK_STATUS
 
 namespace {
 

@@ -2,7 +2,8 @@
 #include "ir-sanitize/Driver/Check.h"
 
 #include "ir-sanitize/Analysis/BundleSites.h"
-#include "ir-sanitize/Support/ModuleIO.h"
+#include "ir-sanitize/Support/ModuleVerifier.h"
+#include "ir-sanitize/Support/ModuleWriter.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"

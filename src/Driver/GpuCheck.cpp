@@ -10,8 +10,11 @@
 #include "ir-sanitize/Enzyme/PluginLocator.h"
 #include "ir-sanitize/GPU/ArgumentPacking.h"
 #include "ir-sanitize/Support/AnalysisManagers.h"
-#include "ir-sanitize/Support/ExitCodes.h"
-#include "ir-sanitize/Support/ModuleIO.h"
+#include "ir-sanitize/Support/AtomicOutput.h"
+#include "ir-sanitize/Support/Messages.h"
+#include "ir-sanitize/Support/ModuleReader.h"
+#include "ir-sanitize/Support/ModuleWriter.h"
+#include "ir-sanitize/Support/ToolError.h"
 #include "ir-sanitize/Transforms/GridStrideCoarsening.h"
 #include "ir-sanitize/Transforms/KernelSplat.h"
 

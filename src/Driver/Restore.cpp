@@ -3,7 +3,8 @@
 
 #include "SanitizeSteps.h"
 
-#include "ir-sanitize/Support/ModuleIO.h"
+#include "ir-sanitize/Support/ModuleVerifier.h"
+#include "ir-sanitize/Support/ModuleWriter.h"
 
 #include "llvm/IR/PassInstrumentation.h"
 #include "llvm/IR/PassManager.h"

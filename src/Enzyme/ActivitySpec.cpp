@@ -1,6 +1,6 @@
 //===- ActivitySpec.cpp - Which parameters Enzyme differentiates ----------===//
 #include "ir-sanitize/Enzyme/ActivitySpec.h"
-#include "ir-sanitize/Support/ExitCodes.h"
+#include "ir-sanitize/Support/ToolError.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/DerivedTypes.h"

@@ -1,7 +1,7 @@
 //===- ChildProcess.cpp - Running a tool in a crash-isolated child --------===//
 #include "ir-sanitize/Enzyme/ChildProcess.h"
-#include "ir-sanitize/Support/ExitCodes.h"
 #include "ir-sanitize/Support/ProcessHooks.h"
+#include "ir-sanitize/Support/ToolError.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Twine.h"

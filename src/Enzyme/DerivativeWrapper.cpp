@@ -1,7 +1,7 @@
 //===- DerivativeWrapper.cpp - Enzyme derivative wrappers -----------------===//
 #include "ir-sanitize/Enzyme/DerivativeWrapper.h"
 #include "ir-sanitize/Analysis/KernelInfo.h"
-#include "ir-sanitize/Support/ExitCodes.h"
+#include "ir-sanitize/Support/ToolError.h"
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"

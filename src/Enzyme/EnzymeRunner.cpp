@@ -2,7 +2,7 @@
 #include "ir-sanitize/Enzyme/EnzymeRunner.h"
 #include "ir-sanitize/Config.h"
 #include "ir-sanitize/Enzyme/DerivativeWrapper.h"
-#include "ir-sanitize/Support/ExitCodes.h"
+#include "ir-sanitize/Support/ToolError.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"

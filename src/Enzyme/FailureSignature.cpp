@@ -1,6 +1,6 @@
 //===- FailureSignature.cpp - How an Enzyme run failed, comparably --------===//
 #include "ir-sanitize/Enzyme/FailureSignature.h"
-#include "ir-sanitize/Support/ExitCodes.h"
+#include "ir-sanitize/Support/ToolError.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Regex.h"

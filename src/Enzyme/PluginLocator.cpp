@@ -1,7 +1,7 @@
 //===- PluginLocator.cpp - Finding a usable Enzyme plugin -----------------===//
 #include "ir-sanitize/Enzyme/PluginLocator.h"
 #include "ir-sanitize/Config.h"
-#include "ir-sanitize/Support/ExitCodes.h"
+#include "ir-sanitize/Support/ToolError.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Config/llvm-config.h"

@@ -1,7 +1,7 @@
 //===- Reducer.cpp - Cutting a failing module down with llvm-reduce -------===//
 #include "ir-sanitize/Enzyme/Reducer.h"
 #include "ir-sanitize/Config.h"
-#include "ir-sanitize/Support/ExitCodes.h"
+#include "ir-sanitize/Support/ToolError.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/IR/Instructions.h"

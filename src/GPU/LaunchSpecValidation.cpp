@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "ir-sanitize/GPU/LaunchSpec.h"
 
-#include "ir-sanitize/Support/ExitCodes.h"
+#include "ir-sanitize/Support/ToolError.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"

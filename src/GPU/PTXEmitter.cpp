@@ -2,9 +2,9 @@
 #include "ir-sanitize/GPU/PTXEmitter.h"
 
 #include "ir-sanitize/Support/AnalysisManagers.h"
-#include "ir-sanitize/Support/ExitCodes.h"
 #include "ir-sanitize/Support/LLVMCompat.h"
-#include "ir-sanitize/Support/ModuleIO.h"
+#include "ir-sanitize/Support/ModuleVerifier.h"
+#include "ir-sanitize/Support/ToolError.h"
 #include "ir-sanitize/Transforms/DerivativeAccesses.h"
 #include "ir-sanitize/Transforms/GridStrideCoarsening.h"
 #include "ir-sanitize/Transforms/InvariantDivision.h"

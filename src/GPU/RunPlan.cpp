@@ -1,12 +1,12 @@
 //===- RunPlan.cpp - Writing the plan ir-sanitize-gpurun executes ---------===//
 //
 // The schema is docs/run-plan.md; the words and the version come from
-// Support/PlanVocabulary.h, which the runner's reader shares.
+// Support/RunPlanSchema.h, which the runner's reader shares.
 //
 //===----------------------------------------------------------------------===//
 #include "ir-sanitize/GPU/RunPlan.h"
 
-#include "ir-sanitize/Support/ModuleIO.h"
+#include "ir-sanitize/Support/AtomicOutput.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/JSON.h"
@@ -27,44 +27,45 @@ void writeDim3(json::OStream &J, StringRef Key,
 }
 
 void writeLaunch(json::OStream &J, const LaunchSpec &S) {
-  J.attributeObject("launch", [&] {
+  J.attributeObject(plan::key::Launch, [&] {
     if (S.Threads) {
-      J.attribute("threads", S.Threads);
+      J.attribute(plan::key::Threads, S.Threads);
       return;
     }
-    writeDim3(J, "grid", S.Grid);
-    writeDim3(J, "block", S.Block);
+    writeDim3(J, plan::key::Grid, S.Grid);
+    writeDim3(J, plan::key::Block, S.Block);
   });
 }
 
 void writeBuffer(json::OStream &J, const BufferSpec &B) {
   J.object([&] {
-    J.attribute("name", B.Name);
-    J.attribute("type", spelling(B.Type));
-    J.attribute("count", B.Count);
-    J.attribute("init", spelling(B.Init));
-    J.attribute("seed", B.Seed);
-    J.attribute("output", B.Output);
-    J.attribute("wrt", B.Wrt);
+    J.attribute(plan::key::Name, B.Name);
+    J.attribute(plan::key::Type, spelling(B.Type));
+    J.attribute(plan::key::Count, B.Count);
+    J.attribute(plan::key::Init, spelling(B.Init));
+    J.attribute(plan::key::Seed, B.Seed);
+    J.attribute(plan::key::Output, B.Output);
+    J.attribute(plan::key::Wrt, B.Wrt);
   });
 }
 
 void writeParam(json::OStream &J, const ParamImage &P) {
   J.object([&] {
-    J.attribute("size", static_cast<uint64_t>(P.Bytes.size()));
+    J.attribute(plan::key::Size, static_cast<uint64_t>(P.Bytes.size()));
     if (!llvm::all_of(P.Bytes, [](uint8_t B) { return B == 0; }))
-      J.attribute("bytes", toHex(P.Bytes, /*LowerCase=*/true));
+      J.attribute(plan::key::Bytes, toHex(P.Bytes, /*LowerCase=*/true));
     if (P.Relocs.empty())
       return;
-    J.attributeArray("relocs", [&] {
+    J.attributeArray(plan::key::Relocs, [&] {
       for (const AddressReloc &R : P.Relocs)
         J.object([&] {
-          J.attribute("offset", R.Offset);
-          J.attribute("buffer", R.Buffer);
-          J.attribute("address", spelling(R.Shadow ? AddressKind::Shadow
-                                                   : AddressKind::Primal));
+          J.attribute(plan::key::Offset, R.Offset);
+          J.attribute(plan::key::Buffer, R.Buffer);
+          J.attribute(
+              plan::key::Address,
+              spelling(R.Shadow ? AddressKind::Shadow : AddressKind::Primal));
           if (R.Access)
-            J.attribute("access", spelling(*R.Access));
+            J.attribute(plan::key::Access, spelling(*R.Access));
         });
     });
   });
@@ -72,17 +73,17 @@ void writeParam(json::OStream &J, const ParamImage &P) {
 
 void writeKernel(json::OStream &J, const PlannedKernel &K) {
   J.object([&] {
-    J.attribute("role", spelling(K.Role));
-    J.attribute("ptx", K.PTXFile);
-    J.attribute("entry", K.Entry);
-    J.attributeArray("params", [&] {
+    J.attribute(plan::key::Role, spelling(K.Role));
+    J.attribute(plan::key::PTX, K.PTXFile);
+    J.attribute(plan::key::Entry, K.Entry);
+    J.attributeArray(plan::key::Params, [&] {
       for (const ParamImage &P : K.Params)
         writeParam(J, P);
     });
     if (K.GridStrideEntry)
-      J.attribute("grid_stride_entry", *K.GridStrideEntry);
+      J.attribute(plan::key::GridStrideEntry, *K.GridStrideEntry);
     if (K.GradientOnly)
-      J.attribute("gradient_only", true);
+      J.attribute(plan::key::GradientOnly, true);
   });
 }
 
@@ -91,23 +92,24 @@ void writeKernel(json::OStream &J, const PlannedKernel &K) {
 void RunPlan::print(raw_ostream &OS) const {
   json::OStream J(OS, /*IndentSize=*/2);
   J.object([&] {
-    J.attribute("format", plan::FormatName);
-    J.attribute("version", plan::Version);
-    J.attribute("kernel", Kernel);
+    J.attribute(plan::key::Format, plan::FormatName);
+    J.attribute(plan::key::Version, plan::Version);
+    J.attribute(plan::key::Kernel, Kernel);
     writeLaunch(J, Spec);
-    J.attribute("checks", Spec.DerivativeChecks ? "all" : "primal");
+    J.attribute(plan::key::Checks,
+                Spec.DerivativeChecks ? plan::ChecksAll : plan::ChecksPrimal);
     if (!DerivativesSkipped.empty())
-      J.attribute("skipped", DerivativesSkipped);
-    J.attribute("fd_step", Settings.FdStep);
-    J.attributeObject("tolerance", [&] {
-      J.attribute("forward", Settings.ForwardTolerance);
-      J.attribute("reverse", Settings.ReverseTolerance);
+      J.attribute(plan::key::Skipped, DerivativesSkipped);
+    J.attribute(plan::key::FdStep, Settings.FdStep);
+    J.attributeObject(plan::key::Tolerance, [&] {
+      J.attribute(plan::key::Forward, Settings.ForwardTolerance);
+      J.attribute(plan::key::Reverse, Settings.ReverseTolerance);
     });
-    J.attributeArray("buffers", [&] {
+    J.attributeArray(plan::key::Buffers, [&] {
       for (const BufferSpec &B : Spec.Buffers)
         writeBuffer(J, B);
     });
-    J.attributeArray("kernels", [&] {
+    J.attributeArray(plan::key::Kernels, [&] {
       for (const PlannedKernel &K : Kernels)
         writeKernel(J, K);
     });

@@ -1,8 +1,9 @@
 //===- BoundedJSON.cpp - Parsing untrusted JSON without deep recursion ----===//
 #include "ir-sanitize/Support/BoundedJSON.h"
 
-#include "ir-sanitize/Support/ExitCodes.h"
 #include "ir-sanitize/Support/JSONDepth.h"
+#include "ir-sanitize/Support/Messages.h"
+#include "ir-sanitize/Support/ToolError.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"

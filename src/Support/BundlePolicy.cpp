@@ -1,6 +1,6 @@
 //===- BundlePolicy.cpp - What to do with each operand bundle tag ---------===//
 #include "ir-sanitize/Support/BundlePolicy.h"
-#include "ir-sanitize/Support/ExitCodes.h"
+#include "ir-sanitize/Support/ToolError.h"
 
 #include "llvm/ADT/StringSwitch.h"
 

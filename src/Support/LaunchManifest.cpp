@@ -1,9 +1,9 @@
 //===- LaunchManifest.cpp - Where splatted kernel parameters live ---------===//
 #include "ir-sanitize/Support/LaunchManifest.h"
 
+#include "ir-sanitize/Support/AtomicOutput.h"
 #include "ir-sanitize/Support/BoundedJSON.h"
-#include "ir-sanitize/Support/ExitCodes.h"
-#include "ir-sanitize/Support/ModuleIO.h"
+#include "ir-sanitize/Support/ToolError.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"

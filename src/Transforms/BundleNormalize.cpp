@@ -1,8 +1,8 @@
 //===- BundleNormalize.cpp - Make operand bundles Enzyme can handle -------===//
 #include "ir-sanitize/Transforms/BundleNormalize.h"
 #include "ir-sanitize/Analysis/BundleSites.h"
-#include "ir-sanitize/Support/BundleStash.h"
 #include "ir-sanitize/Transforms/GCSafeRegion.h"
+#include "ir-sanitize/Transforms/Utils/BundleStash.h"
 
 #include "llvm/IR/Instructions.h"
 

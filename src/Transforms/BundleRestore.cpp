@@ -1,6 +1,6 @@
 //===- BundleRestore.cpp - Put stashed operand bundles back ---------------===//
 #include "ir-sanitize/Transforms/BundleRestore.h"
-#include "ir-sanitize/Support/BundleStash.h"
+#include "ir-sanitize/Transforms/Utils/BundleStash.h"
 
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"

@@ -13,8 +13,9 @@
 #include "ir-sanitize/Transforms/KernelSplat.h"
 #include "ir-sanitize/Analysis/AggregateLeaves.h"
 #include "ir-sanitize/Analysis/KernelInfo.h"
-#include "ir-sanitize/Support/ExitCodes.h"
 #include "ir-sanitize/Support/LLVMCompat.h"
+#include "ir-sanitize/Support/Messages.h"
+#include "ir-sanitize/Support/ToolError.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringSet.h"

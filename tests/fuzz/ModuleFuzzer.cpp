@@ -12,7 +12,8 @@
 #include "FuzzInput.h"
 
 #include "ir-sanitize/Driver/Sanitize.h"
-#include "ir-sanitize/Support/ModuleIO.h"
+#include "ir-sanitize/Support/ModuleReader.h"
+#include "ir-sanitize/Support/ModuleVerifier.h"
 #include "ir-sanitize/Support/ProcessHooks.h"
 
 #include "llvm/IR/LLVMContext.h"

@@ -7,7 +7,7 @@
 // name a buffer, and every buffer's byte size is representable.
 //
 //===----------------------------------------------------------------------===//
-#include "RunPlan.h"
+#include "PlanReader.h"
 
 #include <cstdio>
 #include <cstdlib>

@@ -2,7 +2,7 @@
 #ifndef IR_SANITIZE_TESTS_UNIT_TESTSUPPORT_H
 #define IR_SANITIZE_TESTS_UNIT_TESTSUPPORT_H
 
-#include "ir-sanitize/Support/ExitCodes.h"
+#include "ir-sanitize/Support/ToolError.h"
 
 #include "llvm/AsmParser/LLParser.h"
 #include "llvm/AsmParser/Parser.h"
@@ -12,6 +12,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <catch2/catch.hpp>
 
@@ -66,6 +67,16 @@ inline std::vector<std::string> entriesOf(llvm::StringRef Dir) {
        It.increment(EC))
     Paths.push_back(It->path());
   return Paths;
+}
+
+/// A new temporary file (suffix \p Suffix, e.g. "ll") holding \p Contents.
+inline std::string writeTemp(llvm::StringRef Contents, llvm::StringRef Suffix) {
+  llvm::SmallString<128> Path;
+  int FD;
+  REQUIRE(!llvm::sys::fs::createTemporaryFile("irs-test", Suffix, FD, Path));
+  llvm::raw_fd_ostream OS(FD, true);
+  OS << Contents;
+  return std::string(Path);
 }
 
 } // namespace irs::test

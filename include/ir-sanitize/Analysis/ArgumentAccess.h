@@ -13,7 +13,7 @@
 #ifndef IR_SANITIZE_ANALYSIS_ARGUMENTACCESS_H
 #define IR_SANITIZE_ANALYSIS_ARGUMENTACCESS_H
 
-#include "ir-sanitize/Support/PlanVocabulary.h"
+#include "ir-sanitize/Support/RunPlanSchema.h"
 
 #include "llvm/IR/Function.h"
 

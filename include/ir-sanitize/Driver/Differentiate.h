@@ -17,7 +17,8 @@
 #include "ir-sanitize/Enzyme/Triage.h"
 #include "ir-sanitize/Support/Diagnostics.h"
 #include "ir-sanitize/Support/ExitCode.h"
-#include "ir-sanitize/Support/ModuleIO.h"
+#include "ir-sanitize/Support/ModuleVerifier.h"
+#include "ir-sanitize/Support/ModuleWriter.h"
 #include "ir-sanitize/Transforms/BundleRestore.h"
 
 #include "llvm/IR/LLVMContext.h"

@@ -11,11 +11,13 @@
 #ifndef IR_SANITIZE_DRIVER_SANITIZE_H
 #define IR_SANITIZE_DRIVER_SANITIZE_H
 
+#include "ir-sanitize/Support/AtomicOutput.h"
 #include "ir-sanitize/Support/BundlePolicy.h"
 #include "ir-sanitize/Support/BundleReport.h"
 #include "ir-sanitize/Support/Diagnostics.h"
 #include "ir-sanitize/Support/LaunchManifest.h"
-#include "ir-sanitize/Support/ModuleIO.h"
+#include "ir-sanitize/Support/ModuleReader.h"
+#include "ir-sanitize/Support/ModuleWriter.h"
 
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"

@@ -14,7 +14,7 @@
 //   "fd_step": H, "tolerance": { "forward": F, "reverse": R } }   (optional)
 //
 // Sizes and counts are range-checked against the run plan's limits
-// (Support/PlanVocabulary.h): grid and block within CUDA's, all buffers
+// (Support/RunPlanSchema.h): grid and block within CUDA's, all buffers
 // together at most plan::MaxTotalBufferBytes. An integer argument must be a
 // JSON integer in the leaf's range; a float argument must be finite.
 // Leaves not listed in "args" are zero. Pointer leaves bound to `wrt` or
@@ -25,7 +25,7 @@
 #define IR_SANITIZE_GPU_LAUNCHSPEC_H
 
 #include "ir-sanitize/Support/LaunchManifest.h"
-#include "ir-sanitize/Support/PlanVocabulary.h"
+#include "ir-sanitize/Support/RunPlanSchema.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"

@@ -2,8 +2,9 @@
 //
 // gpu-check writes PTX files and plan.json into its --emit-dir; the runner
 // (src/tools/ir-sanitize-gpurun, no LLVM) reads them back. The plan is a
-// versioned JSON document; docs/run-plan.md is its schema, and its words and
-// limits are Support/PlanVocabulary.h.
+// versioned JSON document; docs/run-plan.md is its schema, and its keys,
+// words and limits are Support/RunPlanSchema.h (shared with the runner's
+// src/tools/ir-sanitize-gpurun/PlanReader.cpp).
 //
 //===----------------------------------------------------------------------===//
 #ifndef IR_SANITIZE_GPU_RUNPLAN_H
@@ -11,7 +12,7 @@
 
 #include "ir-sanitize/GPU/ArgumentPacking.h"
 #include "ir-sanitize/GPU/LaunchSpec.h"
-#include "ir-sanitize/Support/PlanVocabulary.h"
+#include "ir-sanitize/Support/RunPlanSchema.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"

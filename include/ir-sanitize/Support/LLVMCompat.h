@@ -19,6 +19,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/CodeGen.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
 #include "llvm/TargetParser/Triple.h"
@@ -200,6 +201,14 @@ createTargetMachine(const llvm::Target &T, const llvm::Triple &TT,
   return std::unique_ptr<llvm::TargetMachine>(
       T.createTargetMachine(Name, CPU, Features, llvm::TargetOptions(),
                             std::nullopt, std::nullopt, Level));
+}
+
+/// Sets a boolean LLVM cl::opt by name if this LLVM has it.
+inline void setLLVMFlag(llvm::StringRef Name, bool Value) {
+  auto &Opts = llvm::cl::getRegisteredOptions();
+  auto It = Opts.find(Name);
+  if (It != Opts.end())
+    It->second->addOccurrence(0, Name, Value ? "true" : "false");
 }
 
 } // namespace compat

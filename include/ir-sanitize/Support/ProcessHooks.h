@@ -36,7 +36,7 @@ struct ProcessHooks {
   /// Remove the temporary file of an output being written when the process
   /// dies of a signal (sys::RemoveFileOnSignal, which installs LLVM's signal
   /// handlers). Without it such a file stays until the next write to the
-  /// same target removes it (see ModuleIO.h).
+  /// same target removes it (see AtomicOutput.h).
   bool RemoveTemporariesOnSignal = false;
   /// Kill the Enzyme child processes still running when the process is
   /// interrupted (sys::SetInterruptFunction), then die of SIGINT.

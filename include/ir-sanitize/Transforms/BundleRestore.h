@@ -1,9 +1,9 @@
 //===- BundleRestore.h - Put stashed operand bundles back -------*- C++ -*-===//
 //
 // The inverse of the stash action of BundleNormalizePass: every call carrying
-// a stash record (see Support/BundleStash.h), including copies of a call made
-// by later tools, gets its bundles back at their original positions with
-// their operands; records and operand markers are removed.
+// a stash record (see Transforms/Utils/BundleStash.h), including copies of a
+// call made by later tools, gets its bundles back at their original positions
+// with their operands; records and operand markers are removed.
 //
 // opt: -passes=ir-sanitize-restore
 //

@@ -9,7 +9,7 @@
 #ifndef IR_SANITIZE_GPURUN_BANDWIDTH_H
 #define IR_SANITIZE_GPURUN_BANDWIDTH_H
 
-#include "RunPlan.h"
+#include "PlanReader.h"
 
 #include <cstdint>
 #include <vector>

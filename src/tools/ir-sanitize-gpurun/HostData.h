@@ -8,7 +8,7 @@
 #ifndef IR_SANITIZE_GPURUN_HOSTDATA_H
 #define IR_SANITIZE_GPURUN_HOSTDATA_H
 
-#include "RunPlan.h"
+#include "PlanReader.h"
 
 #include <cstdint>
 #include <vector>

@@ -20,7 +20,7 @@
 #define IR_SANITIZE_GPURUN_PLANRUNNER_H
 
 #include "CudaDevice.h"
-#include "RunPlan.h"
+#include "PlanReader.h"
 #include "RunResults.h"
 
 #include <map>

@@ -2,7 +2,7 @@
 #ifndef IR_SANITIZE_GPURUN_REPORT_H
 #define IR_SANITIZE_GPURUN_REPORT_H
 
-#include "RunPlan.h"
+#include "PlanReader.h"
 #include "RunResults.h"
 
 #include <ostream>

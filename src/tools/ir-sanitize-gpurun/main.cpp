@@ -7,9 +7,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "CudaDevice.h"
+#include "PlanReader.h"
 #include "PlanRunner.h"
 #include "Report.h"
-#include "RunPlan.h"
 
 #include "ir-sanitize/Support/ExitCode.h"
 

@@ -8,7 +8,7 @@
 #include "Commands.h"
 
 #include "ir-sanitize/Driver/Check.h"
-#include "ir-sanitize/Support/ExitCodes.h"
+#include "ir-sanitize/Support/ToolError.h"
 
 using namespace llvm;
 

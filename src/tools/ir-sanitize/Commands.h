@@ -11,7 +11,7 @@
 #define IR_SANITIZE_TOOLS_COMMANDS_H
 
 #include "ir-sanitize/Support/Diagnostics.h"
-#include "ir-sanitize/Support/ExitCodes.h"
+#include "ir-sanitize/Support/ToolError.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/IR/LLVMContext.h"

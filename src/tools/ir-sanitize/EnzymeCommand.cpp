@@ -12,7 +12,7 @@
 #include "SanitizeOptions.h"
 
 #include "ir-sanitize/Driver/Differentiate.h"
-#include "ir-sanitize/Support/ExitCodes.h"
+#include "ir-sanitize/Support/ToolError.h"
 
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/Support/raw_ostream.h"

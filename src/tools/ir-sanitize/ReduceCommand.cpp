@@ -13,7 +13,7 @@
 #include "SanitizeOptions.h"
 
 #include "ir-sanitize/Driver/Reduce.h"
-#include "ir-sanitize/Support/ExitCodes.h"
+#include "ir-sanitize/Support/ToolError.h"
 
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/Support/FileSystem.h"

@@ -9,7 +9,7 @@
 #include "Commands.h"
 
 #include "ir-sanitize/Driver/Restore.h"
-#include "ir-sanitize/Support/ExitCodes.h"
+#include "ir-sanitize/Support/ToolError.h"
 
 using namespace llvm;
 

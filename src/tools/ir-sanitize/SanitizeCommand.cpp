@@ -9,7 +9,7 @@
 #include "SanitizeOptions.h"
 
 #include "ir-sanitize/Driver/Sanitize.h"
-#include "ir-sanitize/Support/ExitCodes.h"
+#include "ir-sanitize/Support/ToolError.h"
 
 #include "llvm/Support/raw_ostream.h"
 

@@ -7,8 +7,9 @@
 #include "Commands.h"
 
 #include "ir-sanitize/Config.h"
-#include "ir-sanitize/Support/ExitCodes.h"
+#include "ir-sanitize/Support/ExitCode.h"
 #include "ir-sanitize/Support/ProcessHooks.h"
+#include "ir-sanitize/Support/ToolError.h"
 
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/raw_ostream.h"
@@ -31,10 +32,6 @@ Examples:
   ir-sanitize gpu-check kernel.ll --spec spec.json --emit-dir plan/
                                                     derivatives checked on a GPU
 
-Exit codes: 0 ok, 1 findings (check) or failed checks, 2 usage error,
-3 unreadable or invalid input, 4 output cannot be written,
-5 rewritten module failed the LLVM verifier (a bug), 6 no Enzyme plugin
-(reduce: or no llvm-reduce).
 )";
 
 namespace irs::cli {
@@ -98,7 +95,7 @@ int main(int argc, char **argv) {
   setProcessHooks(Hooks);
   CLI::App App{"ir-sanitize: make Julia-emitted LLVM IR safe for Enzyme",
                ToolName};
-  App.footer(Examples);
+  App.footer(Examples + exitCodesHelp());
   App.set_version_flag("--version", std::string(ToolName) + " " + IRS_VERSION +
                                         " (LLVM " + IRS_LLVM_VERSION_STRING +
                                         ")");

@@ -5,7 +5,7 @@
 #include "../TestSupport.h"
 
 #include "ir-sanitize/Driver/Reduce.h"
-#include "ir-sanitize/Support/ExitCodes.h"
+#include "ir-sanitize/Support/ToolError.h"
 
 #include "llvm/Support/FormatVariadic.h"
 

@@ -2,7 +2,7 @@
 #include "../TestSupport.h"
 
 #include "ir-sanitize/Driver/Sanitize.h"
-#include "ir-sanitize/Support/ExitCodes.h"
+#include "ir-sanitize/Support/ToolError.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"

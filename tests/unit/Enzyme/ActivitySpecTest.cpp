@@ -1,5 +1,5 @@
 #include "ir-sanitize/Enzyme/ActivitySpec.h"
-#include "ir-sanitize/Support/ExitCodes.h"
+#include "ir-sanitize/Support/ToolError.h"
 
 #include "llvm/AsmParser/Parser.h"
 #include "llvm/IR/LLVMContext.h"

@@ -1,7 +1,7 @@
 #include "ir-sanitize/Enzyme/EnzymeRunner.h"
 #include "EnzymeTestUtils.h"
 #include "ir-sanitize/Enzyme/PluginLocator.h"
-#include "ir-sanitize/Support/ExitCodes.h"
+#include "ir-sanitize/Support/ToolError.h"
 
 #include "llvm/AsmParser/Parser.h"
 #include "llvm/IR/LLVMContext.h"

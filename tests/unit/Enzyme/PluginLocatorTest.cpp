@@ -1,6 +1,6 @@
 #include "ir-sanitize/Enzyme/PluginLocator.h"
 #include "EnzymeTestUtils.h"
-#include "ir-sanitize/Support/ExitCodes.h"
+#include "ir-sanitize/Support/ToolError.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"

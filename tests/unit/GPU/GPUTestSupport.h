@@ -11,7 +11,7 @@
 
 #include "ir-sanitize/Analysis/AggregateLeaves.h"
 #include "ir-sanitize/Support/LaunchManifest.h"
-#include "ir-sanitize/Support/ModuleIO.h"
+#include "ir-sanitize/Support/ModuleReader.h"
 
 #include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"

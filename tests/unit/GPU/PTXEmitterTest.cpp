@@ -2,7 +2,7 @@
 #include "GPUTestSupport.h"
 
 #include "ir-sanitize/GPU/PTXEmitter.h"
-#include "ir-sanitize/Support/ExitCodes.h"
+#include "ir-sanitize/Support/ToolError.h"
 
 #include "llvm/AsmParser/Parser.h"
 #include "llvm/IR/LLVMContext.h"

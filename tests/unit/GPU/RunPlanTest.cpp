@@ -4,7 +4,7 @@
 // number out of range rather than truncate, saturate or wrap it.
 #include "ir-sanitize/GPU/RunPlan.h"
 
-#include "RunPlan.h" // the runner's reader
+#include "PlanReader.h" // the runner's reader
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
@@ -13,6 +13,8 @@
 #include <catch2/catch.hpp>
 
 #include <functional>
+#include <set>
+#include <vector>
 
 using namespace llvm;
 
@@ -115,6 +117,51 @@ TEST_CASE("every word of the plan vocabulary spells and parses back",
   CHECK(allOf<irs::BufferInit>().size() == 4);
   CHECK(allOf<irs::KernelRole>().size() == 4);
   CHECK(irs::spellingList<irs::ElementType>() == "f32, f64, i32, i64 or u8");
+}
+
+TEST_CASE("the sample plan writes every key of the schema, and only those",
+          "[RunPlan]") {
+  // The reader refuses keys outside the schema's lists (the round trip
+  // below); this checks that no list holds a key the writer never writes.
+  std::set<std::string> Written;
+  std::function<void(const json::Value &)> Collect = [&](const json::Value &V) {
+    if (const json::Object *O = V.getAsObject())
+      for (const auto &[Key, Child] : *O) {
+        Written.insert(Key.str());
+        Collect(Child);
+      }
+    else if (const json::Array *A = V.getAsArray())
+      for (const json::Value &Child : *A)
+        Collect(Child);
+  };
+  irs::RunPlan P = samplePlan();
+  P.DerivativesSkipped = "a reason";
+  Expected<json::Value> Doc = json::parse(printed(P));
+  REQUIRE(static_cast<bool>(Doc));
+  Collect(*Doc);
+  std::set<std::string> Schema;
+  for (const auto &Keys :
+       {std::vector<const char *>(std::begin(irs::plan::PlanKeys),
+                                  std::end(irs::plan::PlanKeys)),
+        std::vector<const char *>(std::begin(irs::plan::LaunchKeys),
+                                  std::end(irs::plan::LaunchKeys)),
+        std::vector<const char *>(std::begin(irs::plan::ToleranceKeys),
+                                  std::end(irs::plan::ToleranceKeys)),
+        std::vector<const char *>(std::begin(irs::plan::BufferKeys),
+                                  std::end(irs::plan::BufferKeys)),
+        std::vector<const char *>(std::begin(irs::plan::KernelKeys),
+                                  std::end(irs::plan::KernelKeys)),
+        std::vector<const char *>(std::begin(irs::plan::ParamKeys),
+                                  std::end(irs::plan::ParamKeys)),
+        std::vector<const char *>(std::begin(irs::plan::RelocKeys),
+                                  std::end(irs::plan::RelocKeys))})
+    Schema.insert(Keys.begin(), Keys.end());
+  // A launch holds threads or grid and block, never both; print the other.
+  P.Spec.Threads = P.Spec.Threads ? 0 : 1000;
+  Doc = json::parse(printed(P));
+  REQUIRE(static_cast<bool>(Doc));
+  Collect(*Doc);
+  CHECK(Written == Schema);
 }
 
 TEST_CASE("a written plan reads back identically in the runner", "[RunPlan]") {

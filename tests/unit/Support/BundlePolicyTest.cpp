@@ -1,5 +1,5 @@
 #include "ir-sanitize/Support/BundlePolicy.h"
-#include "ir-sanitize/Support/ExitCodes.h"
+#include "ir-sanitize/Support/ToolError.h"
 
 #include "../TestSupport.h"
 

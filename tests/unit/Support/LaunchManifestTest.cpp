@@ -1,6 +1,6 @@
 #include "ir-sanitize/Support/LaunchManifest.h"
 #include "../TestSupport.h"
-#include "ir-sanitize/Support/ExitCodes.h"
+#include "ir-sanitize/Support/ToolError.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"

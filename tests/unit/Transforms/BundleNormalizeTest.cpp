@@ -1,5 +1,5 @@
 #include "ir-sanitize/Transforms/BundleNormalize.h"
-#include "ir-sanitize/Support/ModuleIO.h"
+#include "ir-sanitize/Support/ModuleReader.h"
 #include "ir-sanitize/Transforms/BundleRestore.h"
 #include "ir-sanitize/Transforms/GCSafeRegion.h"
 

@@ -2,9 +2,9 @@
 #include "../TestSupport.h"
 #include "ir-sanitize/Analysis/AggregateLeaves.h"
 #include "ir-sanitize/Analysis/KernelInfo.h"
-#include "ir-sanitize/Support/ExitCodes.h"
 #include "ir-sanitize/Support/LLVMCompat.h"
-#include "ir-sanitize/Support/ModuleIO.h"
+#include "ir-sanitize/Support/ModuleReader.h"
+#include "ir-sanitize/Support/ToolError.h"
 
 #include "llvm/Config/llvm-config.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"

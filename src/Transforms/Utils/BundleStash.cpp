@@ -3,7 +3,7 @@
 // The record format is described in BundleStash.h.
 //
 //===----------------------------------------------------------------------===//
-#include "ir-sanitize/Support/BundleStash.h"
+#include "ir-sanitize/Transforms/Utils/BundleStash.h"
 #include "ir-sanitize/Support/LLVMCompat.h"
 
 #include "llvm/ADT/DenseMap.h"

@@ -1,17 +1,17 @@
-//===- RunPlan.h - The run plan as ir-sanitize-gpurun reads it --*- C++ -*-===//
+//===- PlanReader.h - The plan as the runner reads it -----------*- C++ -*-===//
 //
 // ir-sanitize-gpurun runs on GPU machines that have no LLVM, so it reads the
 // plan written by `ir-sanitize gpu-check` (src/GPU/RunPlan.cpp) with
-// nlohmann-json. The schema is docs/run-plan.md; its words, version and
-// limits are include/ir-sanitize/Support/PlanVocabulary.h, shared with the
-// writer. Every number is range-checked: a value out of range is rejected,
+// nlohmann-json. The schema is docs/run-plan.md; its keys, words, version
+// and limits are include/ir-sanitize/Support/RunPlanSchema.h, shared with
+// the writer. Every number is range-checked: a value out of range is rejected,
 // never truncated, saturated or wrapped.
 //
 //===----------------------------------------------------------------------===//
-#ifndef IR_SANITIZE_GPURUN_RUNPLAN_H
-#define IR_SANITIZE_GPURUN_RUNPLAN_H
+#ifndef IR_SANITIZE_GPURUN_PLANREADER_H
+#define IR_SANITIZE_GPURUN_PLANREADER_H
 
-#include "ir-sanitize/Support/PlanVocabulary.h"
+#include "ir-sanitize/Support/RunPlanSchema.h"
 
 #include <cstdint>
 #include <map>

@@ -1,17 +1,17 @@
-//===- ExitCodes.h - Documented exit codes and tool errors ------*- C++ -*-===//
+//===- ToolError.h - An error that carries an exit code ---------*- C++ -*-===//
 //
 // Every failure of an ir-sanitize command ends in one of the codes of
-// ExitCode.h with one line on stderr. Library code reports failures as
-// llvm::Error carrying a ToolError and prints nothing; the front ends decide
-// how to print them (reportError in src/tools/ir-sanitize/Commands.h).
+// ExitCodes.def (the ExitCode enum) with one line on stderr. Library code
+// reports failures as llvm::Error carrying a ToolError and prints nothing;
+// the front ends decide how to print them (reportError in
+// src/tools/ir-sanitize/Commands.h).
 //
 //===----------------------------------------------------------------------===//
-#ifndef IR_SANITIZE_SUPPORT_EXITCODES_H
-#define IR_SANITIZE_SUPPORT_EXITCODES_H
+#ifndef IR_SANITIZE_SUPPORT_TOOLERROR_H
+#define IR_SANITIZE_SUPPORT_TOOLERROR_H
 
 #include "ir-sanitize/Support/ExitCode.h"
 
-#include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/Error.h"
 
@@ -38,12 +38,6 @@ private:
 inline llvm::Error makeToolError(ExitCode Code, const llvm::Twine &Message) {
   return llvm::make_error<ToolError>(Code, Message.str());
 }
-
-/// \p Name (a user-given or IR name) as it appears in a one-line message:
-/// a backslash doubled, every other byte outside printable ASCII as \XX
-/// (two hex digits, as LLVM IR spells them), so that a name with newlines or
-/// terminal escape sequences can neither break nor forge a message line.
-std::string escapeForMessage(llvm::StringRef Name);
 
 } // namespace irs
 

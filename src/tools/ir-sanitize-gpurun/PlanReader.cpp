@@ -1,5 +1,5 @@
-//===- RunPlan.cpp - Reading the JSON run plan with nlohmann-json ---------===//
-#include "RunPlan.h"
+//===- PlanReader.cpp - Reading the JSON run plan with nlohmann-json ------===//
+#include "PlanReader.h"
 
 #include "ir-sanitize/Support/JSONDepth.h"
 
@@ -7,7 +7,6 @@
 
 #include <cmath>
 #include <functional>
-#include <initializer_list>
 #include <set>
 #include <stdexcept>
 
@@ -23,6 +22,7 @@ const KernelLaunch *Plan::launch(KernelRole Role) const {
 namespace {
 
 namespace plan = irs::plan;
+namespace key = irs::plan::key;
 
 /// "FIELD: problem"; parsePlan turns it into its Error.
 struct PlanError : std::runtime_error {
@@ -46,8 +46,10 @@ const json &field(const json &Obj, const std::string &Where, const char *Key) {
   return *It;
 }
 
+/// \p V, an object whose keys are all among \p Keys.
+template <size_t N>
 const json &object(const json &V, const std::string &Where,
-                   std::initializer_list<const char *> Keys) {
+                   const char *const (&Keys)[N]) {
   if (!V.is_object())
     throw PlanError(Where.empty() ? "plan" : Where, "must be an object");
   for (const auto &[Key, Value] : V.items()) {
@@ -124,37 +126,37 @@ private:
 };
 
 void PlanReader::readHeader(const json &Root) {
-  if (string(field(Root, "", "format"), "format") != plan::FormatName)
-    throw PlanError("format", "not an ir-sanitize run plan (expected \"" +
-                                  std::string(plan::FormatName) + "\")");
-  const json &Version = field(Root, "", "version");
+  if (string(field(Root, "", key::Format), key::Format) != plan::FormatName)
+    throw PlanError(key::Format, "not an ir-sanitize run plan (expected \"" +
+                                     std::string(plan::FormatName) + "\")");
+  const json &Version = field(Root, "", key::Version);
   if (!Version.is_number_integer() || Version.get<int64_t>() != plan::Version)
-    throw PlanError("version", "plan version " + Version.dump() +
-                                   " is not supported (this runner reads "
-                                   "version " +
-                                   std::to_string(plan::Version) + ")");
+    throw PlanError(key::Version, "plan version " + Version.dump() +
+                                      " is not supported (this runner reads "
+                                      "version " +
+                                      std::to_string(plan::Version) + ")");
 }
 
 void PlanReader::readLaunch(const json &V) {
-  object(V, "launch", {"threads", "grid", "block"});
-  if (V.contains("threads")) {
-    if (V.contains("grid") || V.contains("block"))
-      throw PlanError("launch", "give either threads or grid and block");
-    P.Threads = integer(V["threads"], "launch.threads", 1, plan::MaxThreads);
+  object(V, key::Launch, plan::LaunchKeys);
+  if (V.contains(key::Threads)) {
+    if (V.contains(key::Grid) || V.contains(key::Block))
+      throw PlanError(key::Launch, "give either threads or grid and block");
+    P.Threads = integer(V[key::Threads], "launch.threads", 1, plan::MaxThreads);
     return;
   }
   uint64_t Dims[2][3];
-  const char *Keys[2] = {"grid", "block"};
+  const char *Keys[2] = {key::Grid, key::Block};
   for (int K = 0; K < 2; ++K) {
-    std::string Where = member("launch", Keys[K]);
-    const json &A = array(field(V, "launch", Keys[K]), Where);
+    std::string Where = member(key::Launch, Keys[K]);
+    const json &A = array(field(V, key::Launch, Keys[K]), Where);
     if (A.size() != 3)
       throw PlanError(Where, "must have 3 sizes");
     for (size_t I = 0; I < 3; ++I)
       Dims[K][I] = integer(A[I], element(Where, I), 1, plan::MaxGridX);
   }
   if (const char *Problem = plan::checkGeometry(Dims[0], Dims[1]))
-    throw PlanError("launch", Problem);
+    throw PlanError(key::Launch, Problem);
   for (int I = 0; I < 3; ++I) {
     P.Grid[I] = static_cast<unsigned>(Dims[0][I]); // checked above
     P.Block[I] = static_cast<unsigned>(Dims[1][I]);
@@ -163,28 +165,30 @@ void PlanReader::readLaunch(const json &V) {
 
 void PlanReader::readBuffers(const json &V) {
   uint64_t TotalBytes = 0;
-  for (size_t I = 0; I < array(V, "buffers").size(); ++I) {
-    std::string W = element("buffers", I);
-    const json &O = object(
-        V[I], W, {"name", "type", "count", "init", "seed", "output", "wrt"});
+  for (size_t I = 0; I < array(V, key::Buffers).size(); ++I) {
+    std::string W = element(key::Buffers, I);
+    const json &O = object(V[I], W, plan::BufferKeys);
     Buffer B;
-    B.Name = string(field(O, W, "name"), member(W, "name"));
+    B.Name = string(field(O, W, key::Name), member(W, key::Name));
     for (const Buffer &Other : P.Buffers)
       if (Other.Name == B.Name)
-        throw PlanError(member(W, "name"), "'" + B.Name + "' declared twice");
-    B.Type = word<ElementType>(field(O, W, "type"), member(W, "type"));
-    B.Count = integer(field(O, W, "count"), member(W, "count"), 1, UINT64_MAX);
+        throw PlanError(member(W, key::Name),
+                        "'" + B.Name + "' declared twice");
+    B.Type = word<ElementType>(field(O, W, key::Type), member(W, key::Type));
+    B.Count =
+        integer(field(O, W, key::Count), member(W, key::Count), 1, UINT64_MAX);
     if (!plan::addBufferBytes(B.Type, B.Count, TotalBytes))
-      throw PlanError(member(W, "count"),
+      throw PlanError(member(W, key::Count),
                       std::to_string(B.Count) +
                           " elements exceed the limit "
                           "of " +
                           std::to_string(plan::MaxTotalBufferBytes) +
                           " bytes for all buffers together");
-    B.Init = word<BufferInit>(field(O, W, "init"), member(W, "init"));
-    B.Seed = integer(field(O, W, "seed"), member(W, "seed"), 0, UINT64_MAX);
-    B.Output = boolean(field(O, W, "output"), member(W, "output"));
-    B.Wrt = boolean(field(O, W, "wrt"), member(W, "wrt"));
+    B.Init = word<BufferInit>(field(O, W, key::Init), member(W, key::Init));
+    B.Seed =
+        integer(field(O, W, key::Seed), member(W, key::Seed), 0, UINT64_MAX);
+    B.Output = boolean(field(O, W, key::Output), member(W, key::Output));
+    B.Wrt = boolean(field(O, W, key::Wrt), member(W, key::Wrt));
     P.Buffers.push_back(B);
   }
 }
@@ -199,88 +203,89 @@ int hexDigit(char C) {
 
 Reloc PlanReader::readReloc(const json &V, const std::string &Where,
                             uint64_t Size) {
-  object(V, Where, {"offset", "buffer", "address", "access"});
+  object(V, Where, plan::RelocKeys);
   Reloc R;
-  R.Offset = integer(field(V, Where, "offset"), member(Where, "offset"), 0,
-                     UINT64_MAX);
+  R.Offset = integer(field(V, Where, key::Offset), member(Where, key::Offset),
+                     0, UINT64_MAX);
   if (!irs::rangeFits(R.Offset, 8, Size))
-    throw PlanError(member(Where, "offset"),
+    throw PlanError(member(Where, key::Offset),
                     "an 8-byte address at " + std::to_string(R.Offset) +
                         " does not fit the " + std::to_string(Size) +
                         "-byte parameter");
-  std::string Name = string(field(V, Where, "buffer"), member(Where, "buffer"));
+  std::string Name =
+      string(field(V, Where, key::Buffer), member(Where, key::Buffer));
   size_t I = 0;
   while (I < P.Buffers.size() && P.Buffers[I].Name != Name)
     ++I;
   if (I == P.Buffers.size())
-    throw PlanError(member(Where, "buffer"), "unknown buffer '" + Name + "'");
+    throw PlanError(member(Where, key::Buffer),
+                    "unknown buffer '" + Name + "'");
   R.BufferIndex = static_cast<unsigned>(I);
-  R.Shadow = word<irs::AddressKind>(field(V, Where, "address"),
-                                    member(Where, "address")) ==
+  R.Shadow = word<irs::AddressKind>(field(V, Where, key::Address),
+                                    member(Where, key::Address)) ==
              irs::AddressKind::Shadow;
-  if (V.contains("access"))
-    R.Access = word<irs::MemoryAccess>(V["access"], member(Where, "access"));
+  if (V.contains(key::Access))
+    R.Access =
+        word<irs::MemoryAccess>(V[key::Access], member(Where, key::Access));
   return R;
 }
 
 Param PlanReader::readParam(const json &V, const std::string &Where) {
-  object(V, Where, {"size", "bytes", "relocs"});
-  uint64_t Size = integer(field(V, Where, "size"), member(Where, "size"), 1,
-                          plan::MaxParamBytes);
+  object(V, Where, plan::ParamKeys);
+  uint64_t Size = integer(field(V, Where, key::Size), member(Where, key::Size),
+                          1, plan::MaxParamBytes);
   Param Par;
   Par.Bytes.assign(Size, 0);
-  if (V.contains("bytes")) {
-    std::string Hex = string(V["bytes"], member(Where, "bytes"));
+  if (V.contains(key::Bytes)) {
+    std::string Hex = string(V[key::Bytes], member(Where, key::Bytes));
     if (Hex.size() != 2 * Size)
-      throw PlanError(member(Where, "bytes"),
+      throw PlanError(member(Where, key::Bytes),
                       "must be " + std::to_string(2 * Size) +
                           " lowercase hex digits (size " +
                           std::to_string(Size) + ")");
     for (uint64_t I = 0; I < Size; ++I) {
       int Hi = hexDigit(Hex[2 * I]), Lo = hexDigit(Hex[2 * I + 1]);
       if (Hi < 0 || Lo < 0)
-        throw PlanError(member(Where, "bytes"), "not lowercase hex digits");
+        throw PlanError(member(Where, key::Bytes), "not lowercase hex digits");
       Par.Bytes[I] = static_cast<uint8_t>(Hi * 16 + Lo);
     }
   }
-  if (V.contains("relocs")) {
-    std::string RW = member(Where, "relocs");
-    for (size_t I = 0; I < array(V["relocs"], RW).size(); ++I)
-      Par.Relocs.push_back(readReloc(V["relocs"][I], element(RW, I), Size));
+  if (V.contains(key::Relocs)) {
+    std::string RW = member(Where, key::Relocs);
+    for (size_t I = 0; I < array(V[key::Relocs], RW).size(); ++I)
+      Par.Relocs.push_back(readReloc(V[key::Relocs][I], element(RW, I), Size));
   }
   return Par;
 }
 
 void PlanReader::readKernel(const json &V, const std::string &Where) {
-  object(
-      V, Where,
-      {"role", "ptx", "entry", "params", "grid_stride_entry", "gradient_only"});
+  object(V, Where, plan::KernelKeys);
   KernelRole Role =
-      word<KernelRole>(field(V, Where, "role"), member(Where, "role"));
+      word<KernelRole>(field(V, Where, key::Role), member(Where, key::Role));
   if (P.Launches.count(Role))
-    throw PlanError(member(Where, "role"), std::string("role '") +
-                                               irs::spelling(Role) +
-                                               "' appears twice");
+    throw PlanError(member(Where, key::Role), std::string("role '") +
+                                                  irs::spelling(Role) +
+                                                  "' appears twice");
   KernelLaunch L;
-  L.File = string(field(V, Where, "ptx"), member(Where, "ptx"));
+  L.File = string(field(V, Where, key::PTX), member(Where, key::PTX));
   if (L.File.empty() || L.File.find('/') != std::string::npos ||
       L.File == "." || L.File == "..")
-    throw PlanError(member(Where, "ptx"),
+    throw PlanError(member(Where, key::PTX),
                     "must name a file in the plan directory");
-  L.Entry = string(field(V, Where, "entry"), member(Where, "entry"));
-  std::string PW = member(Where, "params");
-  const json &Params = array(field(V, Where, "params"), PW);
+  L.Entry = string(field(V, Where, key::Entry), member(Where, key::Entry));
+  std::string PW = member(Where, key::Params);
+  const json &Params = array(field(V, Where, key::Params), PW);
   for (size_t I = 0; I < Params.size(); ++I)
     L.Params.push_back(readParam(Params[I], element(PW, I)));
-  if (V.contains("grid_stride_entry")) {
-    std::string GW = member(Where, "grid_stride_entry");
-    L.GridStrideEntry = string(V["grid_stride_entry"], GW);
+  if (V.contains(key::GridStrideEntry)) {
+    std::string GW = member(Where, key::GridStrideEntry);
+    L.GridStrideEntry = string(V[key::GridStrideEntry], GW);
     if (L.GridStrideEntry.empty() || L.GridStrideEntry == L.Entry)
       throw PlanError(GW, "must name a second entry of the PTX");
   }
-  if (V.contains("gradient_only")) {
-    std::string GW = member(Where, "gradient_only");
-    L.GradientOnly = boolean(V["gradient_only"], GW);
+  if (V.contains(key::GradientOnly)) {
+    std::string GW = member(Where, key::GradientOnly);
+    L.GradientOnly = boolean(V[key::GradientOnly], GW);
     if (L.GradientOnly && Role != KernelRole::Reverse)
       throw PlanError(GW, "only a reverse kernel can leave the primal "
                           "outputs unwritten");
@@ -290,38 +295,36 @@ void PlanReader::readKernel(const json &V, const std::string &Where) {
 
 void PlanReader::checkRoles() const {
   if (!P.launch(KernelRole::Original) || !P.launch(KernelRole::Splat))
-    throw PlanError("kernels", "the plan needs an 'original' and a 'splat' "
-                               "kernel");
+    throw PlanError(key::Kernels, "the plan needs an 'original' and a 'splat' "
+                                  "kernel");
   if (P.DerivativeChecks &&
       (!P.launch(KernelRole::Forward) || !P.launch(KernelRole::Reverse)))
-    throw PlanError("kernels", "\"checks\": \"all\" needs a 'forward' and a "
-                               "'reverse' kernel");
+    throw PlanError(key::Kernels, "\"checks\": \"all\" needs a 'forward' and a "
+                                  "'reverse' kernel");
 }
 
 void PlanReader::read(const json &Root) {
-  object(Root, "",
-         {"format", "version", "kernel", "launch", "checks", "skipped",
-          "fd_step", "tolerance", "buffers", "kernels"});
+  object(Root, "", plan::PlanKeys);
   readHeader(Root);
-  P.Kernel = string(field(Root, "", "kernel"), "kernel");
-  readLaunch(field(Root, "", "launch"));
-  std::string Checks = string(field(Root, "", "checks"), "checks");
-  if (Checks != "all" && Checks != "primal")
-    throw PlanError("checks", "must be \"all\" or \"primal\"");
-  P.DerivativeChecks = Checks == "all";
-  if (Root.contains("skipped"))
-    P.DerivativesSkipped = string(Root["skipped"], "skipped");
-  P.FdStep = positive(field(Root, "", "fd_step"), "fd_step");
-  const json &Tol =
-      object(field(Root, "", "tolerance"), "tolerance", {"forward", "reverse"});
-  P.ForwardTolerance =
-      positive(field(Tol, "tolerance", "forward"), "tolerance.forward");
-  P.ReverseTolerance =
-      positive(field(Tol, "tolerance", "reverse"), "tolerance.reverse");
-  readBuffers(field(Root, "", "buffers"));
-  const json &Kernels = array(field(Root, "", "kernels"), "kernels");
+  P.Kernel = string(field(Root, "", key::Kernel), key::Kernel);
+  readLaunch(field(Root, "", key::Launch));
+  std::string Checks = string(field(Root, "", key::Checks), key::Checks);
+  if (Checks != plan::ChecksAll && Checks != plan::ChecksPrimal)
+    throw PlanError(key::Checks, "must be \"all\" or \"primal\"");
+  P.DerivativeChecks = Checks == plan::ChecksAll;
+  if (Root.contains(key::Skipped))
+    P.DerivativesSkipped = string(Root[key::Skipped], key::Skipped);
+  P.FdStep = positive(field(Root, "", key::FdStep), key::FdStep);
+  const json &Tol = object(field(Root, "", key::Tolerance), key::Tolerance,
+                           plan::ToleranceKeys);
+  P.ForwardTolerance = positive(field(Tol, key::Tolerance, key::Forward),
+                                member(key::Tolerance, key::Forward));
+  P.ReverseTolerance = positive(field(Tol, key::Tolerance, key::Reverse),
+                                member(key::Tolerance, key::Reverse));
+  readBuffers(field(Root, "", key::Buffers));
+  const json &Kernels = array(field(Root, "", key::Kernels), key::Kernels);
   for (size_t I = 0; I < Kernels.size(); ++I)
-    readKernel(Kernels[I], element("kernels", I));
+    readKernel(Kernels[I], element(key::Kernels, I));
   checkRoles();
 }
 

@@ -1,87 +1,28 @@
-//===- ModuleIO.h - Reading and writing modules safely ----------*- C++ -*-===//
+//===- AtomicOutput.h - Outputs whole or not at all -------------*- C++ -*-===//
 //
-// Reading: .ll or .bc from a file or stdin, format detected from the content,
-// errors as one line naming the file (and line:column for text IR).
-// Writing: to a temporary file in the destination directory, renamed into
-// place only once complete, so that a failure never leaves a partial file.
+// A file is written to a temporary file in the destination directory and
+// renamed into place only once complete, so that a failure never leaves a
+// partial file; several files are written so that all appear or none does.
 // Temporaries are named `.NAME.irs-PID-XXXXXX.tmp`: a process killed while
 // writing (kill -9) leaves one, and the next write to NAME removes those
 // whose writer PID is no longer running.
 //
 //===----------------------------------------------------------------------===//
-#ifndef IR_SANITIZE_SUPPORT_MODULEIO_H
-#define IR_SANITIZE_SUPPORT_MODULEIO_H
+#ifndef IR_SANITIZE_SUPPORT_ATOMICOUTPUT_H
+#define IR_SANITIZE_SUPPORT_ATOMICOUTPUT_H
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringRef.h"
-#include "llvm/IR/LLVMContext.h"
-#include "llvm/IR/Module.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <functional>
 #include <memory>
-#include <optional>
 #include <string>
-#include <vector>
 
 namespace irs {
-
-enum class IRFormat { Text, Bitcode };
-
-/// How the input wrote debug-value information; the output keeps that form so
-/// that the LLVM which produced the input (Julia 1.12: LLVM 18) can read it.
-enum class DebugInfoForm { None, Intrinsics, Records };
-
-struct LoadedModule {
-  std::unique_ptr<llvm::Module> M;
-  IRFormat Format = IRFormat::Text;
-  DebugInfoForm DbgForm = DebugInfoForm::None;
-  std::string Path;        ///< As given ("-" for stdin).
-  std::string DisplayName; ///< For messages ("<stdin>" for "-").
-};
-
-/// Reads a module; errors are ToolErrors with ExitCode::BadInput.
-llvm::Expected<LoadedModule> readModule(llvm::StringRef Path,
-                                        llvm::LLVMContext &Ctx);
-
-/// Text for "-" and *.ll, bitcode for *.bc, unless \p Emit says otherwise.
-IRFormat outputFormatFor(llvm::StringRef Path, std::optional<IRFormat> Emit);
-
-/// Parses "ll" / "bc".
-std::optional<IRFormat> parseIRFormat(llvm::StringRef Name);
-
-/// The verifier's first complaint about \p M (one line), or none. With
-/// \p BrokenDebugInfo, broken debug info is flagged there instead of being a
-/// complaint, as verifyModule does. Names itself what LLVM's verifier would
-/// crash on: a !tbaa tag without a first operand or that reaches a null one
-/// (LLVM 16 to 22), and a
-/// debug record without a location, which LLVM 19 cannot print
-/// (compat::functionWithUnlocatedDebugRecord).
-std::optional<std::string> verifierProblem(const llvm::Module &M,
-                                           bool *BrokenDebugInfo = nullptr);
-
-/// Runs the verifier; failure is a ToolError with ExitCode::VerifierFailed
-/// whose message names \p What and the first problem found.
-llvm::Error verifyModuleOrError(const llvm::Module &M, llvm::StringRef What);
-
-/// Whether LLVM's bitcode writer can hold \p M: it writes a `metadata`
-/// argument of a varargs call (Enzyme's `metadata !"enzyme_dup"` markers) as
-/// a reference to some unrelated value, so such a module must go as text.
-bool bitcodeCanHold(const llvm::Module &M);
-
-/// Verifies \p M, then writes it to \p Path ("-" = stdout) atomically, in
-/// \p Format, with debug info in \p DbgForm where this LLVM can write it
-/// (see ProcessHooks::SetDebugInfoWriterOptions).
-llvm::Error writeModule(llvm::Module &M, llvm::StringRef Path, IRFormat Format,
-                        DebugInfoForm DbgForm);
-
-/// Why writing \p M in \p DbgForm loses something, for the user; empty when
-/// nothing is lost (LLVM 21+ can only write debug records, which the LLVM 18
-/// of Julia 1.12 cannot read).
-std::string debugInfoFormWarning(const llvm::Module &M, DebugInfoForm DbgForm);
 
 /// One output of writeOutputsTogether: \p Fill prints the content; an
 /// error it returns (say, the verifier's) cancels every output.
@@ -89,11 +30,6 @@ struct OutputFile {
   std::string Path; ///< "-" = stdout.
   std::function<llvm::Error(llvm::raw_ostream &)> Fill;
 };
-
-/// The output writeModule writes, for writeOutputsTogether. \p M must
-/// outlive it.
-OutputFile moduleOutput(llvm::Module &M, llvm::StringRef Path, IRFormat Format,
-                        DebugInfoForm DbgForm);
 
 /// Writes several files so that either all appear or none does: every file
 /// is opened first (an unwritable path fails before anything is written),

@@ -1,4 +1,4 @@
-#include "ir-sanitize/Support/BundleStash.h"
+#include "ir-sanitize/Transforms/Utils/BundleStash.h"
 
 #include "llvm/AsmParser/Parser.h"
 #include "llvm/IR/Constants.h"
@@ -9,7 +9,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
-#include "../TestSupport.h"
+#include "../../TestSupport.h"
 
 #include <catch2/catch.hpp>
 

@@ -1,16 +1,17 @@
-//===- PlanVocabulary.h - Words and limits of the GPU run plan --*- C++ -*-===//
+//===- RunPlanSchema.h - Keys, words and limits of the run plan -*- C++ -*-===//
 //
 // The run plan (docs/run-plan.md) is written by `ir-sanitize gpu-check`
 // (src/GPU/RunPlan.cpp, llvm::json) and read by ir-sanitize-gpurun
-// (src/tools/ir-sanitize-gpurun, nlohmann-json, no LLVM). Everything both
-// sides must agree on is defined here once and LLVM-free: the plan's format
-// name and version, its enumerations and their spellings, and the limits a
-// plan's numbers must respect (the launch spec is checked against the same
-// limits, so gpu-check never writes a plan the runner would refuse).
+// (src/tools/ir-sanitize-gpurun/PlanReader.cpp, nlohmann-json, no LLVM).
+// Everything both sides must agree on is defined here once and LLVM-free:
+// the plan's format name and version, its keys, its enumerations and their
+// spellings, and the limits a plan's numbers must respect (the launch spec
+// is checked against the same limits, so gpu-check never writes a plan the
+// runner would refuse).
 //
 //===----------------------------------------------------------------------===//
-#ifndef IR_SANITIZE_SUPPORT_PLANVOCABULARY_H
-#define IR_SANITIZE_SUPPORT_PLANVOCABULARY_H
+#ifndef IR_SANITIZE_SUPPORT_RUNPLANSCHEMA_H
+#define IR_SANITIZE_SUPPORT_RUNPLANSCHEMA_H
 
 #include "ir-sanitize/Support/CheckedArithmetic.h"
 
@@ -149,6 +150,56 @@ inline constexpr const char *FormatName = "ir-sanitize-gpu-plan";
 inline constexpr int64_t Version = 2;
 /// The plan's name in the --emit-dir.
 inline constexpr const char *FileName = "plan.json";
+
+/// The keys of the plan's objects, by object. An object may hold only the
+/// keys its list names (the reader refuses any other).
+namespace key {
+// The plan itself.
+inline constexpr const char *Format = "format", *Version = "version",
+                            *Kernel = "kernel", *Launch = "launch",
+                            *Checks = "checks", *Skipped = "skipped",
+                            *FdStep = "fd_step", *Tolerance = "tolerance",
+                            *Buffers = "buffers", *Kernels = "kernels";
+// "launch": threads, or grid and block (three sizes each).
+inline constexpr const char *Threads = "threads", *Grid = "grid",
+                            *Block = "block";
+// "tolerance".
+inline constexpr const char *Forward = "forward", *Reverse = "reverse";
+// An element of "buffers".
+inline constexpr const char *Name = "name", *Type = "type", *Count = "count",
+                            *Init = "init", *Seed = "seed", *Output = "output",
+                            *Wrt = "wrt";
+// An element of "kernels".
+inline constexpr const char *Role = "role", *PTX = "ptx", *Entry = "entry",
+                            *Params = "params",
+                            *GridStrideEntry = "grid_stride_entry",
+                            *GradientOnly = "gradient_only";
+// An element of a kernel's "params".
+inline constexpr const char *Size = "size", *Bytes = "bytes",
+                            *Relocs = "relocs";
+// An element of a parameter's "relocs".
+inline constexpr const char *Offset = "offset", *Buffer = "buffer",
+                            *Address = "address", *Access = "access";
+} // namespace key
+
+inline constexpr const char *PlanKeys[] = {
+    key::Format,  key::Version, key::Kernel,    key::Launch,  key::Checks,
+    key::Skipped, key::FdStep,  key::Tolerance, key::Buffers, key::Kernels};
+inline constexpr const char *LaunchKeys[] = {key::Threads, key::Grid,
+                                             key::Block};
+inline constexpr const char *ToleranceKeys[] = {key::Forward, key::Reverse};
+inline constexpr const char *BufferKeys[] = {key::Name, key::Type, key::Count,
+                                             key::Init, key::Seed, key::Output,
+                                             key::Wrt};
+inline constexpr const char *KernelKeys[] = {
+    key::Role,        key::PTX, key::Entry, key::Params, key::GridStrideEntry,
+    key::GradientOnly};
+inline constexpr const char *ParamKeys[] = {key::Size, key::Bytes, key::Relocs};
+inline constexpr const char *RelocKeys[] = {key::Offset, key::Buffer,
+                                            key::Address, key::Access};
+
+/// The values of "checks": every check, or only the primal ones.
+inline constexpr const char *ChecksAll = "all", *ChecksPrimal = "primal";
 
 /// CUDA's limit on one kernel's parameter bytes (before CUDA 12.1).
 inline constexpr uint64_t MaxParamBytes = 4096;

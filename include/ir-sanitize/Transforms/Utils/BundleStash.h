@@ -25,8 +25,8 @@
 // call and are never stashed.
 //
 //===----------------------------------------------------------------------===//
-#ifndef IR_SANITIZE_SUPPORT_BUNDLESTASH_H
-#define IR_SANITIZE_SUPPORT_BUNDLESTASH_H
+#ifndef IR_SANITIZE_TRANSFORMS_UTILS_BUNDLESTASH_H
+#define IR_SANITIZE_TRANSFORMS_UTILS_BUNDLESTASH_H
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"

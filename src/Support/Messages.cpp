@@ -1,17 +1,11 @@
-//===- ExitCodes.cpp ------------------------------------------------------===//
-#include "ir-sanitize/Support/ExitCodes.h"
+//===- Messages.cpp - Text fit for one-line messages ----------------------===//
+#include "ir-sanitize/Support/Messages.h"
 
 #include "llvm/ADT/StringExtras.h"
 
 using namespace llvm;
 
 namespace irs {
-
-char ToolError::ID = 0;
-
-std::error_code ToolError::convertToErrorCode() const {
-  return inconvertibleErrorCode();
-}
 
 std::string escapeForMessage(StringRef Name) {
   std::string Out;
@@ -25,6 +19,10 @@ std::string escapeForMessage(StringRef Name) {
       Out += '\\' + std::string(1, hexdigit(C >> 4)) + hexdigit(C & 15);
   }
   return Out;
+}
+
+std::string firstLine(StringRef Message) {
+  return Message.split('\n').first.rtrim().str();
 }
 
 } // namespace irs

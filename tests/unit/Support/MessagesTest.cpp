@@ -1,0 +1,20 @@
+#include "ir-sanitize/Support/Messages.h"
+
+#include <catch2/catch.hpp>
+
+using namespace llvm;
+using namespace irs;
+
+TEST_CASE("escapeForMessage keeps a name on one printable line", "[Messages]") {
+  CHECK(escapeForMessage("julia_f_12#3") == "julia_f_12#3");
+  CHECK(escapeForMessage("a\\b") == "a\\\\b");
+  CHECK(escapeForMessage("a\nb") == "a\\0Ab");
+  CHECK(escapeForMessage(StringRef("a\n\x1b[0m\0z", 8)) == "a\\0A\\1B[0m\\00z");
+}
+
+TEST_CASE("firstLine keeps the first line without trailing blanks",
+          "[Messages]") {
+  CHECK(firstLine("one  \ntwo") == "one");
+  CHECK(firstLine("only") == "only");
+  CHECK(firstLine("") == "");
+}
