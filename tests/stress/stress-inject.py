@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Adds bundled calls to an llvm-stress module (stdin -> stdout) for
-scripts/stress.sh: before every terminator, one call whose bundles cycle
+tests/stress/stress.sh: before every terminator, one call whose bundles cycle
 through the Julia shapes (gc-transition with zero or one operand, jl_roots,
 Julia master's allocation tags, an unknown tag, several bundles on one call,
 calls through a function pointer, an intrinsic with an assume bundle).

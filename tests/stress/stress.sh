@@ -2,9 +2,9 @@
 # Random-module stress test for the bundle passes, and for InvariantDivision
 # (llvm-stress's loops divide by values computed outside them).
 #
-#   scripts/stress.sh [N] [FIRST_SEED]
+#   tests/stress/stress.sh [N] [FIRST_SEED]
 #
-# llvm-stress (LLVM 19) generates N modules; scripts/stress-inject.py adds
+# llvm-stress (LLVM 19) generates N modules; tests/stress/stress-inject.py adds
 # bundled calls to them; each module then goes through every action. Checks:
 # every output passes the verifier, and restore(stash(M)) prints exactly like
 # M (M printed by `ir-sanitize restore`, which changes nothing without
@@ -13,7 +13,7 @@
 # (opt's directory, default /usr/lib/llvm-19/bin), IRS_ASAN_RUNTIME (an
 # ASan build's runtime, preloaded into opt), KEEP=1 keeps the work directory.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 n=${1:-100}
 first=${2:-1}
 irs=${IRS:-build/llvm-19/bin/ir-sanitize}
@@ -35,7 +35,7 @@ verify() { "$llvm_bin/opt" -passes=verify -disable-output "$1" 2>/dev/null; }
 for ((seed = first; seed < first + n; seed++)); do
   m=$work/m$seed
   "$stress" -seed="$seed" -size=$((20 + seed % 100)) |
-    python3 scripts/stress-inject.py > "$m.ll"
+    python3 tests/stress/stress-inject.py > "$m.ll"
   # The division pass on the same module (in loop-simplify form, as after
   # an -O pipeline) leaves it valid. An ASan build's plugin needs its runtime
   # loaded first in opt; LLVM's own leaks are not ours.
