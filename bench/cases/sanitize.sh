@@ -2,11 +2,11 @@
 # Speed benchmark: ir-sanitize against LLVM's own parse-and-print of the same
 # file, in the same run, as ratios of wall time and peak memory.
 #
-#   scripts/bench.sh [INPUT.ll] [RUNS]
+#   bench/bench.sh sanitize [INPUT.ll] [RUNS]
 #
 # Without INPUT a Julia 1.12-like host module of BENCH_MB megabytes (default
 # 60) with tens of thousands of bundled ccalls is generated
-# (scripts/gen-julia-module.py). Each command runs RUNS times (default 5),
+# (bench/lib/gen-julia-module.py). Each command runs RUNS times (default 5),
 # the cases interleaved so that machine noise hits them alike; the table shows
 # median wall time, median CPU time (user + system: steadier than wall time on
 # a shared machine) and peak RSS. Targets: sanitize/opt <= 1.10 (time and
@@ -17,11 +17,11 @@
 # To add a case: write a line `add_case NAME "BASELINE CMD" "TOOL CMD"` in
 # the list at the end (use $IN for the input and $W for the scratch dir).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 irs=${IRS:-build/llvm-19/bin/ir-sanitize}
 llvm_bin=${LLVM_BIN:-/usr/lib/llvm-19/bin}
 runs=${2:-5}
-source scripts/bench-common.sh
+source bench/lib/common.sh
 bench_scratch bench
 bench_host_input "${1:-}" "${BENCH_MB:-60}"
 
@@ -67,4 +67,4 @@ if [ -n "${BENCH_OUTPUT_BASELINE:-}" ]; then
 fi
 run_cases
 # Without an INPUT, also the kernel splat on a module of thousands of kernels.
-[ -n "${1:-}" ] || scripts/bench-splat.sh 5000 "$runs"
+[ -n "${1:-}" ] || bench/bench.sh splat 5000 "$runs"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # C API benchmark: in-process bundle normalisation of the 60 MB Julia host
-# module of scripts/bench.sh (same generator) through IRSNormalizeBundles,
+# module of bench/bench.sh sanitize (same generator) through IRSNormalizeBundles,
 # against `opt -S` of the same file. The C API figure is the call alone, timed
 # inside the consumer (examples/embed-c --time): parsing and printing are the
 # host's (Julia already holds the module), and the call includes its own
@@ -8,15 +8,15 @@
 # interleaved, of wall time and of CPU time (user + system: steadier on a
 # shared machine); target C API / opt <= 0.05.
 #
-#   scripts/bench-capi.sh [INPUT.ll] [RUNS]
+#   bench/bench.sh capi [INPUT.ll] [RUNS]
 # Environment: BUILD (default build/llvm-19), LLVM_BIN, BENCH_MB, POLICY
 # (default "scope=all": every bundle of every call, lowered or stashed).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 build=${BUILD:-build/llvm-19}
 llvm_bin=${LLVM_BIN:-/usr/lib/llvm-19/bin}
 runs=${2:-5}
-source scripts/bench-common.sh
+source bench/lib/common.sh
 bench_scratch bench-capi
 bench_host_input "${1:-}" "${BENCH_MB:-60}"
 cmake --install "$build" --prefix "$W/prefix" >/dev/null

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Replicates the kernels of one NVPTX module for scripts/bench-splat.sh.
+"""Replicates the kernels of one NVPTX module for bench/bench.sh splat.
 
     gen-kernel-module.py IN.ll OUT.ll COPIES [CALLER_EVERY [TAG]]
 

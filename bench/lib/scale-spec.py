@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Scales a gpu-check launch spec written for N elements to N * FACTOR.
 
-    scripts/scale-spec.py SPEC FACTOR [--paths LEAF,...] > SCALED.json
+    bench/lib/scale-spec.py SPEC FACTOR [--paths LEAF,...] > SCALED.json
 
 N is the spec's thread count (`threads`, or grid x block). Scaled by FACTOR:
 the thread count (`threads`, or the first grid dimension), every buffer of a

@@ -3,15 +3,15 @@
 # kernel, at 2^20, 2^22 and 2^24 elements. Three phases, because the GPU
 # machine has no LLVM:
 #
-#   scripts/bench-gpu.sh prepare PLANS [BUILD [GPU-CHECK-FLAG...]]
+#   bench/bench.sh gpu prepare PLANS [BUILD [GPU-CHECK-FLAG...]]
 #       here: ir-sanitize gpu-check --no-run for every case and size, one
 #       directory each (PLANS/<case>.n<log2 size>); flags such as
 #       --derivative-order=generated or --drop-primal-outputs pass through
-#   scripts/bench-gpu.sh run PLANS REPORTS [RUNNER] [REPEATS]
+#   bench/bench.sh gpu run PLANS REPORTS [RUNNER] [REPEATS]
 #       on the GPU machine: ir-sanitize-gpurun on every plan (REPEATS timing
 #       samples, default 50); REPORTS/<case>.n<log2>.json and the runner's
 #       tables in REPORTS/summary.txt
-#   scripts/bench-gpu.sh table REPORTS...
+#   bench/bench.sh gpu table REPORTS...
 #       here: one Markdown table of all reports (ratios, bandwidth, checks)
 #
 # The timings are benchmarks, not assertions: the runner reports medians,
@@ -19,7 +19,7 @@
 # <= 1.5, reverse <= 2.0) and bandwidth against the device's peak.
 # Exit status: 0 when every check passed.
 set -euo pipefail
-here=$(cd "$(dirname "$0")/.." && pwd)
+here=$(cd "$(dirname "$0")/../.." && pwd)
 corpus=${IRS_CORPUS_DIR:-$here/../shared/corpus}
 sizes=${IRS_BENCH_SIZES:-20 22 24} # log2 of the element count
 kernels=$here/examples/kernels
@@ -48,7 +48,7 @@ prepare() {
     IFS='|' read -r name input spec paths <<<"$c"
     for s in $sizes; do
       local dir=$plans/$name.n$s scaled=$plans/specs/$name.n$s.json
-      python3 "$here/scripts/scale-spec.py" "$spec" $((1 << (s - 20))) \
+      python3 "$here/bench/lib/scale-spec.py" "$spec" $((1 << (s - 20))) \
         --paths "$paths" >"$scaled"
       rm -rf "$dir"
       "$build/bin/ir-sanitize" gpu-check -q "$input" --spec "$scaled" \
@@ -80,6 +80,6 @@ run() {
 case ${1:-} in
   prepare) [ $# -ge 2 ] || usage; prepare "${@:2}" ;;
   run) [ $# -ge 3 ] || usage; run "${@:2}" ;;
-  table) [ $# -ge 2 ] || usage; python3 "$here/scripts/gpu-report-table.py" "${@:2}" ;;
+  table) [ $# -ge 2 ] || usage; python3 "$here/bench/lib/gpu-report-table.py" "${@:2}" ;;
   *) usage ;;
 esac

@@ -3,10 +3,10 @@
 # host module down to a minimal Enzyme reproducer takes, and how the size
 # falls over time.
 #
-#   scripts/bench-reduce.sh
+#   bench/bench.sh reduce
 #
 # Input: a Julia 1.12-like host module of BENCH_MB megabytes (default 20,
-# scripts/gen-julia-module.py): thousands of functions with gc-transition
+# bench/lib/gen-julia-module.py): thousands of functions with gc-transition
 # ccalls; one function in the middle is differentiated in forward mode
 # (--fn), so Enzyme aborts on its first ccall and everything else is ballast.
 # Sanitising fixes that abort, so `reduce` reduces the module as given.
@@ -18,10 +18,10 @@
 # Environment: IRS (default build/llvm-19/bin/ir-sanitize), ENZYME_PLUGIN
 # (default: the configured plugin of that build), BENCH_MB, JOBS.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 irs=${IRS:-build/llvm-19/bin/ir-sanitize}
 jobs=${JOBS:-2}
-source scripts/bench-common.sh
+source bench/lib/common.sh
 bench_scratch bench-reduce
 
 bench_enzyme_plugin "$irs" bench-reduce

@@ -3,10 +3,10 @@
 # (sanitise, driver, child process, log handling, restore, verified writes)
 # costs against doing the same steps by hand, in the same run.
 #
-#   scripts/bench-enzyme.sh [RUNS]
+#   bench/bench.sh enzyme [RUNS]
 #
 # Input: a Julia 1.12-like host module of BENCH_MB megabytes (default 20,
-# scripts/gen-julia-module.py) with thousands of gc-transition ccalls; one of
+# bench/lib/gen-julia-module.py) with thousands of gc-transition ccalls; one of
 # its functions is differentiated in forward mode (--fn). Cases, each RUNS
 # times (default 5), interleaved; the table shows median wall time:
 #   enzyme  baseline: by hand: `ir-sanitize enzyme --emit-driver-only`, then
@@ -23,11 +23,11 @@
 # (default /usr/lib/llvm-19/bin), ENZYME_PLUGIN (default: the configured
 # plugin of that build), BENCH_MB.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 irs=${IRS:-build/llvm-19/bin/ir-sanitize}
 llvm_bin=${LLVM_BIN:-/usr/lib/llvm-19/bin}
 runs=${1:-5}
-source scripts/bench-common.sh
+source bench/lib/common.sh
 bench_scratch bench-enzyme
 
 bench_enzyme_input "${BENCH_MB:-20}"

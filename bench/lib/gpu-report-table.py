@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """One Markdown table of ir-sanitize-gpurun JSON reports.
 
-    scripts/gpu-report-table.py REPORTS_DIR_OR_FILE...
+    bench/lib/gpu-report-table.py REPORTS_DIR_OR_FILE...
 
 One row per report (<case>.n<log2 size>.json): the checks, the original's
 median, forward and reverse as ratios to it (each with the L2 cache warm and

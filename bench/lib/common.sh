@@ -1,4 +1,4 @@
-# Shared by the scripts/bench*.sh benchmarks: sourced from the repository
+# Shared by the bench/bench.sh benchmarks: sourced from the repository
 # root, after `set -euo pipefail`.
 
 # A scratch directory in $W, removed when the script exits; $1 names it.
@@ -8,13 +8,13 @@ bench_scratch() {
 }
 
 # $IN: the file $1 or, if $1 is empty, a generated Julia 1.12-like host
-# module of $2 megabytes (scripts/gen-julia-module.py) in $W.
+# module of $2 megabytes (bench/lib/gen-julia-module.py) in $W.
 bench_host_input() {
   if [ -n "$1" ]; then
     IN=$1
   else
     IN=$W/julia-host.ll
-    python3 scripts/gen-julia-module.py "$IN" "$2"
+    python3 bench/lib/gen-julia-module.py "$IN" "$2"
   fi
   echo "input: $IN ($(du -m "$IN" | cut -f1) MB, $(grep -c '"gc-transition"' "$IN") gc-transition bundles)"
 }
@@ -23,7 +23,7 @@ bench_host_input() {
 # for its gc-transition bundles: Julia marks the runtime's lookup function
 # inactive for Enzyme, and so does this.
 bench_enzyme_input() {
-  python3 scripts/gen-julia-module.py "$W/raw.ll" "$1" >/dev/null
+  python3 bench/lib/gen-julia-module.py "$W/raw.ll" "$1" >/dev/null
   sed -e 's/^declare ptr @ijl_load_and_lookup(ptr, ptr, ptr)$/& #90/' \
       -e '$a attributes #90 = { nofree nounwind "enzyme_inactive" }' \
       "$W/raw.ll" > "$W/in.ll"
