@@ -1,23 +1,125 @@
 #!/usr/bin/env bash
-# Installs what ir-sanitize needs from Debian's packages, then builds it
-# against LLVM 16 (build/llvm-16: Julia 1.11), 19 (build/llvm-19, the
-# default build) and 22 (build/llvm-22: Julia master); IRS_LLVM_VERSIONS
-# picks fewer ("19").
-# IRS_CMAKE_ARGS adds configure options (.ci/run: -DIRS_WERROR=ON).
+# First set-up on a Debian 12 machine (as root or with sudo): installs the
+# Debian packages, builds the default build (build/llvm-19: the command-line
+# tool and the opt plugin, nothing else) and runs the main job on the shipped
+# example, ending with a one-screen summary. scripts/test.sh then builds and
+# runs everything else (unit tests, runner, fake plugins).
+#
+# Environment:
+#   IRS_LLVM_VERSIONS  the LLVM builds to make, default "19"; "16 19 22" for
+#                      all (Julia 1.11, the default, Julia master)
+#   IRS_CMAKE_ARGS     more configure options (.ci/run: -DIRS_WERROR=ON)
+#   IRS_DEV_TOOLS=1    also the sanitizer and fuzzing tool chain (clang-19,
+#                      libFuzzer) for the asan and fuzz presets (.ci/run)
+#   ENZYME_PLUGIN      the Enzyme plugin for the main job (else the build's
+#                      configured one, else ../shared/enzyme/LLVMEnzyme-19.so)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-SUDO=""
-[ "$(id -u)" = 0 ] || SUDO=sudo
-PACKAGES=(cmake ninja-build g++ python3 ccache catch2 libcli11-dev nlohmann-json3-dev libzstd-dev zlib1g-dev
-  llvm-19 llvm-19-dev llvm-19-tools llvm-19-runtime
-  llvm-22 llvm-22-dev llvm-22-tools
-  llvm-16 llvm-16-dev llvm-16-tools clang-19 libfuzzer-19-dev libclang-rt-19-dev clang-format-19)
-if ! dpkg -s "${PACKAGES[@]}" >/dev/null 2>&1; then
-  $SUDO apt-get update -qq
-  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${PACKAGES[@]}" >/dev/null
+start=$SECONDS
+versions=${IRS_LLVM_VERSIONS:-19}
+
+# --- Debian packages ---
+packages=(cmake ninja-build g++ python3 ccache catch2 libcli11-dev nlohmann-json3-dev
+  libzstd-dev zlib1g-dev clang-format-19)
+for v in $versions; do
+  packages+=("llvm-$v" "llvm-$v-dev" "llvm-$v-tools")
+done
+[ "${IRS_DEV_TOOLS:-0}" = 1 ] && packages+=(clang-19 libfuzzer-19-dev libclang-rt-19-dev)
+if ! dpkg -s "${packages[@]}" >/dev/null 2>&1; then
+  echo "== setup: installing Debian packages"
+  sudo=""
+  [ "$(id -u)" = 0 ] || sudo=sudo
+  $sudo apt-get update -qq
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${packages[@]}" >/dev/null
 fi
-for v in ${IRS_LLVM_VERSIONS:-16 19 22}; do
+apt_s=$((SECONDS - start))
+
+# --- Builds: what the main job needs (scripts/test.sh builds the rest) ---
+for v in $versions; do
+  echo "== setup: building build/llvm-$v (ir-sanitize and the opt plugin)"
+  # IRS_CMAKE_ARGS is a list of options, split on spaces on purpose.
+  # shellcheck disable=SC2086
   cmake -S . -B "build/llvm-$v" -G Ninja -DIRS_LLVM_VERSION="$v" \
     -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER_LAUNCHER=ccache ${IRS_CMAKE_ARGS:-} >/dev/null
-  cmake --build "build/llvm-$v"
+  cmake --build "build/llvm-$v" --target ir-sanitize IRSanitizePlugin
 done
+build_s=$((SECONDS - start - apt_s))
+
+# --- The main job on the shipped example (README: "The main job") ---
+# A Julia 1.12 host module whose gc-transition bundle makes Enzyme abort:
+# check finds the call, the rewrite lowers the bundle, Enzyme aborts on the
+# original and differentiates the rewritten module. Files in build/main-job.
+main_job() {
+  local build=$1 major=$2 ok=1 skipped="" rc
+  local irs=$build/bin/ir-sanitize opt=/usr/lib/llvm-$major/bin/opt
+  local in=examples/cuda_ccall_gc_transition_fwddiff.ll out=build/main-job
+  rm -rf "$out" && mkdir -p "$out"
+  echo
+  echo "== main job: $in (LLVM $major)"
+  rc=0
+  "$irs" check "$in" >"$out/check.txt" 2>&1 || rc=$?
+  if [ "$rc" = 1 ]; then
+    echo "  check      exit 1 (found): $(sed -n '2{s/^ *//;s/ at .*//;p}' "$out/check.txt")"
+  else
+    echo "  check      FAILED: exit $rc, expected 1 (see $out/check.txt)"
+    ok=0
+  fi
+  rc=0
+  "$irs" "$in" -q -o "$out/clean.ll" --report="$out/report.json" 2>"$out/rewrite.err" || rc=$?
+  if [ "$rc" = 0 ] && grep -q '@jl_gc_safe_enter' "$out/clean.ll"; then
+    echo "  rewrite    exit 0: $out/clean.ll (gc-transition -> jl_gc_safe_enter/leave; report $out/report.json)"
+  else
+    echo "  rewrite    FAILED: exit $rc (see $out/rewrite.err)"
+    ok=0
+  fi
+  local plugin=${ENZYME_PLUGIN:-}
+  # The configured plugin: -DIRS_ENZYME_PLUGIN, else the one configure found.
+  [ -n "$plugin" ] || plugin=$(sed -n 's/^IRS_ENZYME_PLUGIN\(_FOUND\)\{0,1\}:[A-Z]*=\(.*[^D]\)$/\2/p' \
+    "$build/CMakeCache.txt" | head -n 1)
+  [ -n "$plugin" ] || plugin=../shared/enzyme/LLVMEnzyme-$major.so
+  if [ ! -f "$plugin" ]; then
+    echo "  Enzyme     SKIPPED: no LLVMEnzyme-$major.so (looked at \$ENZYME_PLUGIN, the build's"
+    echo "             IRS_ENZYME_PLUGIN, ../shared/enzyme). Build one (about 10 min):"
+    echo "             git clone https://github.com/EnzymeAD/Enzyme ~/Enzyme"
+    echo "             bash scripts/build-enzyme.sh ~/Enzyme $major"
+    echo "             ENZYME_PLUGIN=\$PWD/build/enzyme-$major/Enzyme/LLVMEnzyme-$major.so bash scripts/setup.sh"
+    skipped=" (Enzyme SKIPPED)"
+  else
+    local enzyme=("$opt" -load-pass-plugin="$plugin" -load="$plugin" -enzyme-preopt=false -passes=enzyme -S)
+    rc=0
+    # In a subshell whose stderr is the log, so that the shell's "Aborted"
+    # lands there too.
+    ("${enzyme[@]}" "$in" -o "$out/original.diff.ll"; exit $?) >"$out/original.enzyme.log" 2>&1 || rc=$?
+    if [ "$rc" != 0 ] && grep -q 'unsupported tag gc-transition' "$out/original.enzyme.log"; then
+      echo "  Enzyme     original:  aborts as expected (exit $rc): unsupported tag gc-transition"
+    else
+      echo "  Enzyme     original:  UNEXPECTED: exit $rc, no 'unsupported tag gc-transition' (see $out/original.enzyme.log)"
+      ok=0
+    fi
+    rc=0
+    "${enzyme[@]}" "$out/clean.ll" -o "$out/diff.ll" >"$out/clean.enzyme.log" 2>&1 || rc=$?
+    if [ "$rc" = 0 ] && grep -q '^define .*@fwddiffe' "$out/diff.ll"; then
+      echo "             rewritten: differentiated: $out/diff.ll"
+    else
+      echo "             rewritten: FAILED: exit $rc (see $out/clean.enzyme.log)"
+      ok=0
+    fi
+    echo "  plugin     $plugin"
+  fi
+  if [ "$ok" = 1 ]; then
+    echo "  result     OK$skipped"
+  else
+    echo "  result     FAILED"
+  fi
+  [ "$ok" = 1 ]
+}
+
+# Prefer the default build; otherwise the first one made.
+v=19
+case " $versions " in *" 19 "*) ;; *) read -r v _ <<<"$versions" ;; esac
+job_start=$SECONDS
+status=0
+main_job "build/llvm-$v" "$v" || status=$?
+echo "set-up took $((SECONDS - start)) s: packages ${apt_s} s, build ${build_s} s, main job $((SECONDS - job_start)) s"
+echo "next: bash scripts/test.sh   (builds and runs every test)"
+exit "$status"

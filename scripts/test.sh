@@ -1,35 +1,98 @@
 #!/usr/bin/env bash
-# Runs every test suite against each LLVM build made by scripts/setup.sh, then
-# repeats what was skipped (no Enzyme plugin, no GPU...) so that it is visible.
+# Builds everything (unit tests, runner, fake plugins...) and runs every test
+# against each LLVM build, then the install-and-embed test of the default
+# build. Prints real counts: unit test cases and lit tests passed, failed and
+# skipped (a test that cannot run here, e.g. without an Enzyme plugin or a
+# GPU, is skipped, never passed), and why tests were skipped.
+#
+# Environment: IRS_LLVM_VERSIONS, the builds to test (default: each of
+# build/llvm-{16,19,22} that scripts/setup.sh made).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-passed=0
+versions=${IRS_LLVM_VERSIONS:-}
+if [ -z "$versions" ]; then
+  for v in 16 19 22; do
+    [ -f "build/llvm-$v/CMakeCache.txt" ] && versions+=" $v"
+  done
+fi
+if [ -z "$versions" ]; then
+  echo "test.sh: no build/llvm-*; run scripts/setup.sh first" >&2
+  exit 2
+fi
 failed=0
-for v in ${IRS_LLVM_VERSIONS:-16 19 22}; do
-  if [ ! -f "build/llvm-$v/CTestTestfile.cmake" ] && [ -z "${IRS_LLVM_VERSIONS:-}" ]; then
-    echo "SKIPPED: LLVM $v: build/llvm-$v was not built (IRS_LLVM_VERSIONS at setup)"
+summary=()
+for v in $versions; do
+  build=build/llvm-$v
+  echo "== LLVM $v: building everything in $build"
+  if ! cmake --build "$build"; then
+    summary+=("LLVM $v: BUILD FAILED")
+    failed=1
     continue
   fi
-  echo "== tests against LLVM $v =="
-  log=$(mktemp)
-  ctest --test-dir "build/llvm-$v" --output-on-failure 2>&1 | tee "$log"
-  total=$(sed -n 's/.* tests failed out of \([0-9]*\)$/\1/p' "$log" | tail -n 1)
-  bad=$(sed -n 's/.* \([0-9]*\) tests failed out of [0-9]*$/\1/p' "$log" | tail -n 1)
-  if [ -z "$total" ]; then total=1; bad=1; fi # ctest itself failed
-  passed=$((passed + total - bad))
-  failed=$((failed + bad))
-  grep -ho "SKIPPED: .*" "build/llvm-$v/Testing/Temporary/LastTest.log" 2>/dev/null |
-    sort -u | sed "s/^/LLVM $v: /"
-  rm -f "$log"
+  echo "== LLVM $v: tests"
+  rm -f "$build/Testing/ctest.xml" "$build/tests/lit-results.json"
+  ctest --test-dir "$build" -j "$(nproc)" --output-on-failure \
+    --output-junit "$PWD/$build/Testing/ctest.xml" || failed=1
+  # ctest's per-entry results (one entry per unit test case) and lit's
+  # per-test results (tests/CMakeLists.txt has lit write them).
+  counts=$(python3 - "$build/Testing/ctest.xml" "$build/tests/lit-results.json" <<'EOF'
+import json, sys, xml.etree.ElementTree as ET
+unit = {"passed": 0, "failed": 0, "skipped": 0}
+other = {"passed": 0, "failed": 0, "skipped": 0}
+lit = {"passed": 0, "failed": 0, "skipped": 0}
+lit_ran = False
+try:
+    cases = ET.parse(sys.argv[1]).getroot().iter("testcase")
+except (OSError, ET.ParseError):
+    cases = []
+for case in cases:
+    name, status = case.get("name"), case.get("status")
+    skip = case.find("skipped")
+    # Not run: skipped (SKIP_RETURN_CODE) or disabled; not found is a failure.
+    skipped = status == "disabled" or (status == "notrun" and skip is not None and
+                                       "SKIP_" in (skip.get("message") or ""))
+    kind = "passed" if status == "run" else "skipped" if skipped else "failed"
+    if name == "lit":
+        lit_ran = True
+        continue
+    (unit if name.startswith("unit/") else other)[kind] += 1
+try:
+    for test in json.load(open(sys.argv[2]))["tests"]:
+        code = test["code"]
+        kind = ("passed" if code in ("PASS", "XFAIL") else
+                "skipped" if code in ("UNSUPPORTED", "SKIPPED", "EXCLUDED") else "failed")
+        lit[kind] += 1
+except (OSError, ValueError, KeyError):
+    if lit_ran:
+        lit["failed"] += 1  # lit ran but wrote no results: it failed
+def line(what, c):
+    return "%s: %d passed, %d failed, %d skipped" % (what, c["passed"], c["failed"], c["skipped"])
+print("  " + line("unit test cases", unit))
+print("  " + line("lit tests", lit))
+print("  " + line("other ctest entries (stress)", other))
+print("FAILED" if unit["failed"] or lit["failed"] or other["failed"] else "OK")
+EOF
+  )
+  [ "$(tail -n 1 <<<"$counts")" = OK ] || failed=1
+  summary+=("LLVM $v:" "$(sed '$d' <<<"$counts")")
+  # Why tests were skipped: IRS_SKIP in unit tests, lit's notes, stress.
+  reasons=$(grep -ho "SKIPPED: .*" "$build/Testing/Temporary/LastTest.log" 2>/dev/null | sort -u)
+  [ -z "$reasons" ] || summary+=("$(sed 's/^/    /' <<<"$reasons")")
 done
 # The install-and-consume test of the C interface, on the default build.
-if [ -d build/llvm-19 ]; then
-  echo "== install and embed (build/llvm-19) =="
-  if bash scripts/test-install.sh build/llvm-19; then
-    passed=$((passed + 1))
-  else
-    failed=$((failed + 1))
-  fi
-fi
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+case " $versions " in
+  *" 19 "*)
+    echo "== install and embed (build/llvm-19)"
+    if bash scripts/test-install.sh build/llvm-19; then
+      summary+=("install and embed (build/llvm-19): passed")
+    else
+      summary+=("install and embed (build/llvm-19): FAILED")
+      failed=1
+    fi
+    ;;
+esac
+echo
+echo "== test summary"
+printf '%s\n' "${summary[@]}"
+if [ "$failed" = 0 ]; then echo "all passed"; else echo "SOME TESTS FAILED"; fi
+[ "$failed" = 0 ]

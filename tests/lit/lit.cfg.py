@@ -24,6 +24,11 @@ config.substitutions.append(("%irs", os.path.join(config.irs_tools_dir, "ir-sani
 config.substitutions.append(("%plugin", plugin))
 config.substitutions.append(("%corpus", os.path.join(config.shared_dir, "corpus")))
 config.substitutions.append(("%examples", os.path.join(config.irs_src_root, "examples")))
+# Tests are grouped as LLVM's: tools/<command>/ and Transforms/<Pass>/, each
+# folder with its own Inputs/ (%S/Inputs); Inputs/ here holds what all share
+# (%inputs/expect-exit, %plan). The old spelling of expect-exit's path, from
+# before the regrouping, still works.
+config.substitutions.append(("%inputs/bundles/expect-exit", os.path.join(config.test_source_root, "Inputs", "expect-exit")))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
 config.available_features.add("llvm-%s" % config.llvm_major)
 # Up to LLVM 20, kernels keep their !nvvm.annotations entries ("kernel",
@@ -60,7 +65,7 @@ else:
     lit_config.note("SKIPPED: no ptxas under %s; PTX is not assembled" % config.cuda_root)
 gpurun = os.path.join(config.irs_tools_dir, "ir-sanitize-gpurun")
 config.substitutions.append(("%gpurun", gpurun))
-config.substitutions.append(("%plan", "python3 " + os.path.join(config.test_source_root, "gpu", "Inputs", "plan.py")))
+config.substitutions.append(("%plan", "python3 " + os.path.join(config.test_source_root, "Inputs", "plan.py")))
 if os.path.exists(gpurun):
     config.available_features.add("gpurun")
 else:

@@ -17,8 +17,47 @@
 #include <catch2/catch.hpp>
 
 #include <memory>
+#include <set>
+#include <sstream>
 #include <string>
 #include <vector>
+
+namespace irs::test {
+
+/// The exit code of a unit-test run whose test cases all skipped; ctest
+/// registers each test case with it as SKIP_RETURN_CODE (tests/CMakeLists.txt).
+constexpr int SkipExitCode = 77;
+
+/// The name of the test case running now (set by main.cpp's listener).
+inline std::string &currentTestCase() {
+  static std::string Name;
+  return Name;
+}
+
+/// The test cases of this run that could not run (fully).
+inline std::set<std::string> &skippedTestCases() {
+  static std::set<std::string> Names;
+  return Names;
+}
+
+/// Records that the running test case could not run (fully) for \p Why (no
+/// ptxas, no plugin, no corpus...): it ends as skipped, not passed, unless a
+/// check in it failed. IRS_SKIP also returns from the test case.
+inline void skip(const std::string &Why) {
+  skippedTestCases().insert(currentTestCase());
+  llvm::errs() << "SKIPPED: " << Why << "\n";
+}
+
+} // namespace irs::test
+
+/// Skips the running test case: IRS_SKIP("no Enzyme plugin (" << Why << ")").
+#define IRS_SKIP(WHY)                                                          \
+  do {                                                                         \
+    std::ostringstream IRSSkipWhy;                                             \
+    IRSSkipWhy << WHY;                                                         \
+    ::irs::test::skip(IRSSkipWhy.str());                                       \
+    return;                                                                    \
+  } while (false)
 
 namespace irs::test {
 

@@ -203,10 +203,8 @@ TEST_CASE("a missing opt is an error with the no-Enzyme exit code",
 TEST_CASE("the real Enzyme differentiates a small function", "[EnzymeRunner]") {
   PluginSearch S;
   auto Plugin = locateEnzymePlugin(S);
-  if (!Plugin) {
-    WARN("SKIPPED: no Enzyme plugin (" << toString(Plugin.takeError()) << ")");
-    return;
-  }
+  if (!Plugin)
+    IRS_SKIP("no Enzyme plugin (" << toString(Plugin.takeError()) << ")");
   WorkDir W;
   W.write("in.ll",
           "define double @sq(double %x) {\n  %y = fmul double %x, %x\n"

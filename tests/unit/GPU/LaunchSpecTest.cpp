@@ -1,3 +1,4 @@
+#include "../TestSupport.h"
 #include "GPUTestSupport.h"
 
 #include "ir-sanitize/GPU/LaunchSpec.h"
@@ -176,9 +177,12 @@ TEST_CASE("a spec that does not fit the kernel is rejected before running",
 
 TEST_CASE("CUDAnative arrays ({dims, {i64 ptr}}) declare their extent too",
           "[LaunchSpec]") {
+  std::string Path =
+      std::string(IRS_CORPUS_DIR) + "/mmba_broadcast.repaired.ll";
+  if (!sys::fs::exists(Path))
+    IRS_SKIP("corpus not found at " << IRS_CORPUS_DIR);
   LLVMContext Ctx;
-  auto L = readModule(
-      std::string(IRS_CORPUS_DIR) + "/mmba_broadcast.repaired.ll", Ctx);
+  auto L = readModule(Path, Ctx);
   REQUIRE(static_cast<bool>(L));
   KernelManifest K = manifestFor(*L->M->getFunction("ptxcall_Kernel_3"));
   auto Spec = [](unsigned XCount) {

@@ -361,10 +361,8 @@ TEST_CASE("A module with no aggregate kernel parameter is left as it was",
           "[KernelSplat]") {
   std::string Path =
       std::string(IRS_CORPUS_DIR) + "/amdgpu_hostcall_kernel_jl1.12_unopt.ll";
-  if (!sys::fs::exists(Path)) {
-    WARN("SKIPPED: corpus not found at " << IRS_CORPUS_DIR);
-    return;
-  }
+  if (!sys::fs::exists(Path))
+    IRS_SKIP("corpus not found at " << IRS_CORPUS_DIR);
   LLVMContext Ctx;
   std::unique_ptr<Module> M = load(Path, Ctx);
   REQUIRE(findKernels(*M).size() == 1);
@@ -401,10 +399,8 @@ TEST_CASE("Corpus kernels: manifest agrees with the data layout, output "
           "verifies, second run is a no-op",
           "[KernelSplat][corpus]") {
   std::error_code EC;
-  if (!sys::fs::is_directory(IRS_CORPUS_DIR)) {
-    WARN("SKIPPED: corpus not found at " << IRS_CORPUS_DIR);
-    return;
-  }
+  if (!sys::fs::is_directory(IRS_CORPUS_DIR))
+    IRS_SKIP("corpus not found at " << IRS_CORPUS_DIR);
   unsigned Parsed = 0, Kernels = 0;
   for (sys::fs::directory_iterator It(IRS_CORPUS_DIR, EC), End;
        It != End && !EC; It.increment(EC)) {

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# GPU derivative checks and timings for the broadcast fixtures and a corpus
+# kernel, at 2^20, 2^22 and 2^24 elements. Three phases, because the GPU
+# machine has no LLVM:
+#
+#   bench/bench.sh gpu prepare PLANS [BUILD [GPU-CHECK-FLAG...]]
+#       here: ir-sanitize gpu-check --no-run for every case and size, one
+#       directory each (PLANS/<case>.n<log2 size>); flags such as
+#       --derivative-order=generated or --drop-primal-outputs pass through
+#   bench/bench.sh gpu run PLANS REPORTS [RUNNER] [REPEATS]
+#       on the GPU machine: ir-sanitize-gpurun on every plan (REPEATS timing
+#       samples, default 50); REPORTS/<case>.n<log2>.json and the runner's
+#       tables in REPORTS/summary.txt
+#   bench/bench.sh gpu table REPORTS...
+#       here: one Markdown table of all reports (ratios, bandwidth, checks)
+#
+# The timings are benchmarks, not assertions: the runner reports medians,
+# ratios to the original primal kernel (targets: splat <= 1.02, forward
+# <= 1.5, reverse <= 2.0) and bandwidth against the device's peak.
+# Exit status: 0 when every check passed.
+set -euo pipefail
+here=$(cd "$(dirname "$0")/../.." && pwd)
+corpus=${IRS_CORPUS_DIR:-$here/../shared/corpus}
+sizes=${IRS_BENCH_SIZES:-20 22 24} # log2 of the element count
+kernels=$here/examples/kernels
+specs=$here/examples/specs
+
+# name | input | spec (written for 2^20 elements) | leaves scale-spec.py
+# scales besides the N-sized ones (a second dimension, a block count)
+cases=(
+  "bcast_add_1d|$kernels/bcast_add_1d.ll|$specs/bcast_add_1d.json|"
+  "bcast_add_1d_inplace|$kernels/bcast_add_1d.ll|$specs/bcast_add_1d_inplace.json|"
+  "bcast_add_1d_self|$kernels/bcast_add_1d.ll|$specs/bcast_add_1d_self.json|"
+  "bcast_neg_sub_nested|$kernels/bcast_neg_sub_nested.ll|$specs/bcast_neg_sub_nested.json|"
+  "bcast_add_2d|$kernels/bcast_add_2d.ll|$specs/bcast_add_2d.json|1.2.1,2.0.0.0.2.1,2.1.1.0"
+  "ka_mul|$kernels/ka_mul.ll|$specs/ka_mul.json|1.1.0.0.0.0"
+  "bcast_dual|$kernels/bcast_dual.ll|$specs/bcast_dual.json|"
+  "mmba_broadcast|$corpus/mmba_broadcast.repaired.ll|$specs/mmba_broadcast.json|0.0.1,1.0.0.1,4.1.0"
+)
+
+usage() { sed -n '2,21p' "$0" >&2; exit 2; }
+
+prepare() {
+  local plans=$1 build=${2:-$here/build/llvm-19}
+  local flags=("${@:3}")
+  mkdir -p "$plans/specs"
+  for c in "${cases[@]}"; do
+    IFS='|' read -r name input spec paths <<<"$c"
+    for s in $sizes; do
+      local dir=$plans/$name.n$s scaled=$plans/specs/$name.n$s.json
+      python3 "$here/bench/lib/scale-spec.py" "$spec" $((1 << (s - 20))) \
+        --paths "$paths" >"$scaled"
+      rm -rf "$dir"
+      "$build/bin/ir-sanitize" gpu-check -q "$input" --spec "$scaled" \
+        --emit-dir "$dir" --no-run "${flags[@]}" >/dev/null
+      echo "prepared $dir"
+    done
+  done
+}
+
+run() {
+  local plans=$1 reports=$2 runner=${3:-$here/build/llvm-19/bin/ir-sanitize-gpurun}
+  local repeats=${4:-50} status=0 summary=$2/summary.txt
+  mkdir -p "$reports"
+  : >"$summary"
+  for c in "${cases[@]}"; do
+    IFS='|' read -r name _ _ _ <<<"$c"
+    for s in $sizes; do
+      local dir=$plans/$name.n$s
+      [ -f "$dir/plan.json" ] || { echo "no plan for $name.n$s" >&2; status=1; continue; }
+      echo "== $name.n$s" >>"$summary"
+      "$runner" "$dir" --repeats "$repeats" \
+        --report "$reports/$name.n$s.json" >>"$summary" 2>&1 || status=1
+    done
+  done
+  cat "$summary"
+  return $status
+}
+
+case ${1:-} in
+  prepare) [ $# -ge 2 ] || usage; prepare "${@:2}" ;;
+  run) [ $# -ge 3 ] || usage; run "${@:2}" ;;
+  table) [ $# -ge 2 ] || usage; python3 "$here/bench/lib/gpu-report-table.py" "${@:2}" ;;
+  *) usage ;;
+esac

@@ -1,0 +1,25 @@
+#include "ir-sanitize/Support/ToolError.h"
+#include "../TestSupport.h"
+
+#include <catch2/catch.hpp>
+
+using namespace llvm;
+using namespace irs;
+using namespace irs::test;
+
+TEST_CASE("a tool error carries its exit code and message", "[ToolError]") {
+  Error E = makeToolError(ExitCode::Usage, "--kernel " + Twine("x") + ": bad");
+  std::string Message;
+  ExitCode Code = ExitCode::Ok;
+  handleAllErrors(std::move(E), [&](const ToolError &TE) {
+    Code = TE.code();
+    Message = TE.message();
+  });
+  CHECK(Code == ExitCode::Usage);
+  CHECK(Message == "--kernel x: bad");
+  CHECK(codeOf(makeToolError(ExitCode::NoEnzyme, "none")) ==
+        ExitCode::NoEnzyme);
+  CHECK(codeOf(createStringError(inconvertibleErrorCode(), "other")) ==
+        ExitCode::BadInput);
+  CHECK(codeOf(Error::success()) == ExitCode::Ok);
+}
