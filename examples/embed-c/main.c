@@ -10,7 +10,7 @@
  * (repack.txt), IRSRestoreBundles (restore.json, restored.ll),
  * IRSOptimizeDerivativeAccesses (accesses.json, accesses.ll). With --time
  * it only parses, normalises and prints the wall and CPU seconds that
- * IRSNormalizeBundles took (scripts/bench-capi.sh). */
+ * IRSNormalizeBundles took (bench/bench.sh capi). */
 #include "ir-sanitize-c/IRSanitize.h"
 
 #include <llvm-c/Core.h>

@@ -49,7 +49,7 @@ std::vector<ParamImage> sliceSplatArgs(const KernelManifest &K,
                                        llvm::ArrayRef<ParamImage> Original);
 
 /// Where a derivative driver's parameter comes from (the Enzyme driver
-/// generator's DriverParam, restated so this library stays independent).
+/// generator's WrapperParam, restated so this library stays independent).
 struct DriverArg {
   unsigned PrimalIndex = 0;
   bool IsShadow = false;
