@@ -1,0 +1,85 @@
+//===- PassRegistry.h - Pipelines from text, as opt builds them -*- C++ -*-===//
+//
+// Every ir-sanitize pass by its pipeline name (PassRegistry.def), registered
+// with a PassBuilder as LLVM registers its own: the opt plugin calls
+// registerIRSanitizePasses, and every pipeline the tool runs is text parsed
+// by PassBuilder::parsePassPipeline through it (buildPipeline, runPipeline),
+// so that `--print-pipeline-passes` prints what `opt -load-pass-plugin=
+// IRSanitize.so -passes='...'` replays. Nothing here prints.
+//
+//===----------------------------------------------------------------------===//
+#ifndef IR_SANITIZE_PASSES_PASSREGISTRY_H
+#define IR_SANITIZE_PASSES_PASSREGISTRY_H
+
+#include "ir-sanitize/Support/BundleReport.h"
+#include "ir-sanitize/Support/Diagnostics.h"
+#include "ir-sanitize/Transforms/KernelSplat.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace llvm {
+class TargetMachine;
+}
+
+namespace irs {
+
+/// Where the passes a pipeline parses hand back what they found; every
+/// member may be null (opt's plugin gives only Diags). The pointees must
+/// outlive the pipeline's runs.
+struct PassSinks {
+  /// Notes of the passes (the splat's), and each invalid pass parameter as a
+  /// warning "PASS: problem" (PassBuilder then reports the element as
+  /// unknown: its callbacks return no error).
+  DiagnosticHandler *Diags = nullptr;
+  BundleReport *Bundles = nullptr; ///< ir-sanitize-bundles' report.
+  SplatSinks Splat;                ///< ir-sanitize-splat's (Diags: above).
+};
+
+/// Registers every pass of PassRegistry.def with \p PB's pipeline parser.
+void registerIRSanitizePasses(llvm::PassBuilder &PB,
+                              const PassSinks &Sinks = {});
+
+/// One registered pass: what the docs' pass table lists.
+struct RegisteredPass {
+  const char *Name;
+  const char *Unit;   ///< "module" or "function".
+  const char *Params; ///< "" for none; see PassRegistry.def.
+};
+const std::vector<RegisteredPass> &registeredPasses();
+
+/// Text of a pass parameter value: the characters a pipeline's syntax
+/// reserves (`,;<>()=%` and blanks) as %XX, which the parsers decode.
+std::string escapePassParameter(llvm::StringRef Value);
+std::string unescapePassParameter(llvm::StringRef Text);
+
+/// A pipeline as text, with what `opt` needs besides -passes to replay it.
+struct PipelineText {
+  std::string Passes; ///< -passes='...'
+  /// -passes-ep-optimizer-last='...': added where default<On> ends its
+  /// optimisation pipeline (empty: nothing).
+  std::string OptimizerLast;
+
+  /// "-passes='...'" and, if any, " -passes-ep-optimizer-last='...'".
+  std::string optArguments() const;
+};
+
+/// Parses \p Text into \p MPM with \p PB (on which registerIRSanitizePasses
+/// was called), adding OptimizerLast at its extension point.
+llvm::Error buildPipeline(llvm::PassBuilder &PB, llvm::ModulePassManager &MPM,
+                          const PipelineText &Text);
+
+/// Runs \p Text on \p M: a PassBuilder for \p TM (may be null) with the
+/// project's passes reporting to \p Sinks. Errors: the text does not parse.
+llvm::Error runPipeline(llvm::Module &M, const PipelineText &Text,
+                        const PassSinks &Sinks = {},
+                        llvm::TargetMachine *TM = nullptr);
+
+} // namespace irs
+
+#endif
