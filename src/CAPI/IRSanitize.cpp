@@ -15,7 +15,7 @@
 #include "ir-sanitize/Support/ExitCodes.h"
 #include "ir-sanitize/Support/ModuleIO.h"
 #include "ir-sanitize/Transforms/BundleRestore.h"
-#include "ir-sanitize/Transforms/DerivativeAccesses.h"
+#include "ir-sanitize/Passes/DerivativeAccesses.h"
 #include "ir-sanitize/Transforms/KernelSplat.h"
 
 #include "llvm/ADT/StringSet.h"

@@ -9,7 +9,8 @@
 #include "ir-sanitize/Enzyme/EnzymeRunner.h"
 #include "ir-sanitize/Enzyme/PluginLocator.h"
 #include "ir-sanitize/GPU/ArgumentPacking.h"
-#include "ir-sanitize/Support/AnalysisManagers.h"
+#include "ir-sanitize/Passes/PassRegistry.h"
+#include "ir-sanitize/Passes/Pipelines.h"
 #include "ir-sanitize/Support/ExitCodes.h"
 #include "ir-sanitize/Support/ModuleIO.h"
 #include "ir-sanitize/Transforms/GridStrideCoarsening.h"
@@ -17,7 +18,6 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/IRBuilder.h"
-#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
@@ -96,14 +96,16 @@ Expected<std::string> compileTo(Module &M, StringRef Entry, StringRef File,
   for (PlannedParams &K : Kernels)
     if (K.Kernel.empty())
       K.Kernel = PTXName;
-  PTXOpts.BeforeCodegen = [&](const Module &Optimised) {
-    for (const PlannedParams &K : Kernels)
-      if (const Function *Kernel = Optimised.getFunction(K.Kernel)) {
-        recordGridStride(K, *Kernel);
-        recordAccess(*K.Params, *Kernel);
-      }
-  };
-  Expected<std::string> PTX = emitPTX(M, PTXOpts);
+  if (Error E = optimizeForPTX(M, PTXOpts))
+    return E;
+  // Code generation rewrites kernel parameters: what the PTX is made from
+  // is the module as it stands now.
+  for (const PlannedParams &K : Kernels)
+    if (const Function *Kernel = M.getFunction(K.Kernel)) {
+      recordGridStride(K, *Kernel);
+      recordAccess(*K.Params, *Kernel);
+    }
+  Expected<std::string> PTX = compilePTX(M, PTXOpts);
   if (!PTX)
     return PTX.takeError();
   std::string Path = pathIn(Opts.EmitDir, File);
@@ -140,14 +142,9 @@ ActivityMap withoutPrimalOutputs(ActivityMap A, const KernelManifest &K,
 /// the aggregate also holds an active pointer. Folding it away first gives
 /// Enzyme each leaf directly; nothing here changes floating-point results.
 Error simplifyForEnzyme(Module &M) {
-  PassBuilder PB;
-  AnalysisManagers AM(PB);
-  ModulePassManager MPM;
-  if (Error E = PB.parsePassPipeline(
-          MPM, "function(sroa,early-cse,instcombine,simplifycfg)"))
-    return E;
-  MPM.run(M, AM.MAM);
-  return Error::success();
+  PipelineText Text;
+  Text.Passes = EnzymeCleanupPipeline.str();
+  return runPipeline(M, Text);
 }
 
 /// Drops the `!nvvm.annotations` entries that name \p F.

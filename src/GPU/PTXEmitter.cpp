@@ -1,13 +1,10 @@
 //===- PTXEmitter.cpp - NVPTX code generation into a string ---------------===//
 #include "ir-sanitize/GPU/PTXEmitter.h"
 
-#include "ir-sanitize/Support/AnalysisManagers.h"
+#include "ir-sanitize/Passes/Pipelines.h"
 #include "ir-sanitize/Support/ExitCodes.h"
 #include "ir-sanitize/Support/LLVMCompat.h"
 #include "ir-sanitize/Support/ModuleIO.h"
-#include "ir-sanitize/Transforms/DerivativeAccesses.h"
-#include "ir-sanitize/Transforms/GridStrideCoarsening.h"
-#include "ir-sanitize/Transforms/InvariantDivision.h"
 
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Config/llvm-config.h"
@@ -196,7 +193,7 @@ public:
 
 private:
   LLVMContext &Ctx;
-  DiagnosticHandler::DiagnosticHandlerTy Saved;
+  llvm::DiagnosticHandler::DiagnosticHandlerTy Saved;
   void *SavedContext;
 };
 
@@ -208,41 +205,22 @@ void dropPerFunctionTarget(Module &M) {
   }
 }
 
-void optimize(Module &M, TargetMachine &TM, const PTXOptions &Opts) {
-  unsigned Level = Opts.OptLevel;
-  PassBuilder PB(&TM);
-  AnalysisManagers AM(PB);
-  OptimizationLevel L = Level >= 3   ? OptimizationLevel::O3
-                        : Level == 2 ? OptimizationLevel::O2
-                        : Level == 1 ? OptimizationLevel::O1
-                                     : OptimizationLevel::O0;
-  // Last, so that the accesses it reorders are the inlined, simplified ones.
-  if (Opts.SinkStores || Opts.MergeAccumulations || Opts.GridStride)
-    PB.registerOptimizerLastEPCallback([Opts](ModulePassManager &MPM,
-                                              OptimizationLevel, auto...) {
-      FunctionPassManager FPM;
-      addDerivativeAccessPasses(FPM,
-                                {Opts.SinkStores, Opts.MergeAccumulations});
-      MPM.addPass(createModuleToFunctionPassAdaptor(std::move(FPM)));
-      // After them: it holds the accumulations they leave, and relies
-      // on the disjointness the fast versions state.
-      // Then the divisions its loop repeats by a kernel parameter (a 2-D
-      // index's row count) become multiplications.
-      if (Opts.GridStride) {
-        MPM.addPass(GridStrideCoarseningPass(
-            /*ReassociateFP=*/true, maxThreadsPerMultiprocessor(Opts.Arch)));
-        MPM.addPass(createModuleToFunctionPassAdaptor(InvariantDivisionPass()));
-      }
-    });
-  ModulePassManager MPM = L == OptimizationLevel::O0
-                              ? PB.buildO0DefaultPipeline(L)
-                              : PB.buildPerModuleDefaultPipeline(L);
-  MPM.run(M, AM.MAM);
-}
-
 } // namespace
 
-Expected<std::string> emitPTX(Module &M, const PTXOptions &Opts) {
+PipelineText ptxPipeline(const PTXOptions &Opts) {
+  PipelineText Text;
+  Text.Passes = "default<O" + std::to_string(std::min(Opts.OptLevel, 3u)) + ">";
+  // Last, so that the accesses they reorder are the inlined, simplified ones.
+  DerivativePipelineOptions D;
+  D.SinkStores = Opts.SinkStores;
+  D.MergeAccumulations = Opts.MergeAccumulations;
+  D.GridStride = Opts.GridStride;
+  D.ThreadsPerMultiprocessor = maxThreadsPerMultiprocessor(Opts.Arch);
+  Text.OptimizerLast = derivativePipeline(D);
+  return Text;
+}
+
+Error optimizeForPTX(Module &M, const PTXOptions &Opts) {
   initializeNVPTX();
   Triple TT = compat::moduleTriple(M);
   if (!TT.isNVPTX())
@@ -266,12 +244,18 @@ Expected<std::string> emitPTX(Module &M, const PTXOptions &Opts) {
   StripDebugInfo(M);
   M.setDataLayout((*TM)->createDataLayout());
   dropPerFunctionTarget(M);
-  optimize(M, **TM, Opts);
+  if (Error E = runPipeline(M, ptxPipeline(Opts), {}, TM->get()))
+    return E;
   if (std::optional<std::string> Problem = verifierProblem(M))
     return codegenError("the optimised module is invalid: " + *Problem);
-  if (Opts.BeforeCodegen)
-    Opts.BeforeCodegen(M);
+  return Error::success();
+}
 
+Expected<std::string> compilePTX(Module &M, const PTXOptions &Opts) {
+  initializeNVPTX();
+  auto TM = createNVPTXMachine(compat::moduleTriple(M), Opts);
+  if (!TM)
+    return TM.takeError();
   SmallString<0> PTX;
   raw_svector_ostream OS(PTX);
   legacy::PassManager PM;
@@ -283,6 +267,12 @@ Expected<std::string> emitPTX(Module &M, const PTXOptions &Opts) {
   if (!Diags.FirstError.empty())
     return codegenError(Diags.FirstError);
   return std::string(PTX.str());
+}
+
+Expected<std::string> emitPTX(Module &M, const PTXOptions &Opts) {
+  if (Error E = optimizeForPTX(M, Opts))
+    return E;
+  return compilePTX(M, Opts);
 }
 
 } // namespace irs

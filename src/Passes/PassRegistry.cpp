@@ -177,7 +177,10 @@ bool parseFunctionPass(StringRef Name, FunctionPassManager &FPM,
 
 } // namespace
 
-void registerIRSanitizePasses(PassBuilder &PB, const PassSinks &Sinks) {
+void registerIRSanitizePasses(PassBuilder &PB, const PassSinks &Given) {
+  PassSinks Sinks = Given;
+  if (!Sinks.Splat.Diags)
+    Sinks.Splat.Diags = Sinks.Diags;
   PB.registerPipelineParsingCallback(
       [Sinks](StringRef Name, ModulePassManager &MPM,
               ArrayRef<PassBuilder::PipelineElement>) {

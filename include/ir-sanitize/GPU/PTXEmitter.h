@@ -1,20 +1,22 @@
 //===- PTXEmitter.h - NVPTX code generation into a string -------*- C++ -*-===//
 //
 // What GPUCompiler does after Enzyme: link libdevice when the module calls
-// __nv_* math functions, run the `default<O2>` pipeline with the NVPTX target
-// machine (whose pipeline callbacks add NVVMReflect), and emit PTX through
-// TargetMachine::addPassesToEmitFile. The PTX ISA version is the lowest one
-// that supports the chosen architecture unless one is given.
+// __nv_* math functions, run the `default<O2>` pipeline (ptxPipeline: text,
+// which opt replays) with the NVPTX target machine (whose pipeline callbacks
+// add NVVMReflect), and emit PTX through TargetMachine::addPassesToEmitFile.
+// The PTX ISA version is the lowest one that supports the chosen architecture
+// unless one is given.
 //
 //===----------------------------------------------------------------------===//
 #ifndef IR_SANITIZE_GPU_PTXEMITTER_H
 #define IR_SANITIZE_GPU_PTXEMITTER_H
 
+#include "ir-sanitize/Passes/PassRegistry.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Error.h"
 
-#include <functional>
 #include <optional>
 #include <string>
 
@@ -37,9 +39,6 @@ struct PTXOptions {
   /// InvariantDivisionPass on what it adds (its loop divides by kernel
   /// parameters).
   bool GridStride = false;
-  /// Called with the optimised, verified module before code generation
-  /// (which rewrites kernel parameters): what the PTX was made from.
-  std::function<void(const llvm::Module &)> BeforeCodegen;
 };
 
 /// The lowest PTX ISA version (times ten) that supports \p Arch ("sm_90"),
@@ -66,8 +65,22 @@ unsigned lowerMathIntrinsics(llvm::Module &M);
 /// internal. Errors name the file.
 llvm::Error linkLibdevice(llvm::Module &M, llvm::StringRef Path);
 
-/// Optimises \p M in place and returns its PTX. \p M must target NVPTX.
-/// Errors: unknown architecture, missing libdevice, codegen failure.
+/// The pipeline optimizeForPTX runs with the NVPTX target machine:
+/// `default<On>`, and the derivative passes \p Opts asks for at its
+/// optimizer-last extension point (opt's -passes-ep-optimizer-last).
+PipelineText ptxPipeline(const PTXOptions &Opts);
+
+/// Prepares \p M for NVPTX (math intrinsics to libdevice, libdevice linked,
+/// debug info and per-function targets dropped, the target's data layout)
+/// and runs ptxPipeline on it; the result is verified. \p M must target
+/// NVPTX. Errors: unknown architecture, missing libdevice, invalid result.
+llvm::Error optimizeForPTX(llvm::Module &M, const PTXOptions &Opts);
+
+/// The PTX of \p M as optimizeForPTX left it (code generation rewrites
+/// kernel parameters in \p M: analyse it before). Errors: codegen failure.
+llvm::Expected<std::string> compilePTX(llvm::Module &M, const PTXOptions &Opts);
+
+/// optimizeForPTX, then compilePTX.
 llvm::Expected<std::string> emitPTX(llvm::Module &M, const PTXOptions &Opts);
 
 } // namespace irs

@@ -13,7 +13,12 @@
 
 #include "ir-sanitize/Support/BundleReport.h"
 #include "ir-sanitize/Support/Diagnostics.h"
+#include "ir-sanitize/Transforms/AccumulationMerging.h"
+#include "ir-sanitize/Transforms/BundleRestore.h"
+#include "ir-sanitize/Transforms/GridStrideCoarsening.h"
+#include "ir-sanitize/Transforms/InvariantDivision.h"
 #include "ir-sanitize/Transforms/KernelSplat.h"
+#include "ir-sanitize/Transforms/StoreSinkVersioning.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/IR/Module.h"
@@ -38,7 +43,12 @@ struct PassSinks {
   /// unknown: its callbacks return no error).
   DiagnosticHandler *Diags = nullptr;
   BundleReport *Bundles = nullptr; ///< ir-sanitize-bundles' report.
-  SplatSinks Splat;                ///< ir-sanitize-splat's (Diags: above).
+  RestoreStats *Restore = nullptr;
+  SplatSinks Splat; ///< ir-sanitize-splat's (Diags when its are null).
+  StoreSinkStats *StoreSink = nullptr;
+  AccumulationMergingStats *Merge = nullptr;
+  GridStrideStats *GridStride = nullptr;
+  InvariantDivisionStats *InvariantDivision = nullptr;
 };
 
 /// Registers every pass of PassRegistry.def with \p PB's pipeline parser.
