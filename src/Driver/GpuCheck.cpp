@@ -15,9 +15,9 @@
 #include "ir-sanitize/Support/ModuleIO.h"
 #include "ir-sanitize/Transforms/GridStrideCoarsening.h"
 #include "ir-sanitize/Transforms/KernelSplat.h"
+#include "ir-sanitize/Transforms/NVPTXPrepare.h"
 
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/IR/IRBuilder.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
@@ -33,18 +33,6 @@ namespace {
 void progress(const GpuCheckOptions &Opts, const Twine &Line) {
   if (Opts.Progress)
     Opts.Progress(Line.str());
-}
-
-/// PTX entry names may not contain '.' (NVPTX would rename them); give
-/// the kernel a name the plan can state.
-std::string makePTXSafeName(Function &F) {
-  std::string Name = F.getName().str();
-  for (char &C : Name)
-    if (!isAlnum(C) && C != '_' && C != '$')
-      C = '_';
-  if (Name != F.getName())
-    F.setName(Name);
-  return F.getName().str();
 }
 
 Function *kernelIn(Module &M, StringRef Name) {
@@ -88,11 +76,12 @@ void recordGridStride(const PlannedParams &K, const Function &Kernel) {
 Expected<std::string> compileTo(Module &M, StringRef Entry, StringRef File,
                                 const GpuCheckOptions &Opts, PTXOptions PTXOpts,
                                 std::vector<PlannedParams> Kernels) {
-  Function *F = kernelIn(M, Entry);
-  if (!F)
+  if (!kernelIn(M, Entry))
     return makeToolError(ExitCode::BadInput,
                          "no kernel named '" + Entry + "' to compile");
-  std::string PTXName = makePTXSafeName(*F);
+  std::string PTXName = ptxSafeName(Entry);
+  if (!is_contained(PTXOpts.Kernels, Entry))
+    PTXOpts.Kernels.push_back(Entry.str());
   for (PlannedParams &K : Kernels)
     if (K.Kernel.empty())
       K.Kernel = PTXName;
@@ -141,72 +130,16 @@ ActivityMap withoutPrimalOutputs(ActivityMap A, const KernelManifest &K,
 /// alloca) round trip and takes a const array's loads for active ones when
 /// the aggregate also holds an active pointer. Folding it away first gives
 /// Enzyme each leaf directly; nothing here changes floating-point results.
-Error simplifyForEnzyme(Module &M) {
-  PipelineText Text;
-  Text.Passes = EnzymeCleanupPipeline.str();
-  return runPipeline(M, Text);
-}
-
-/// Drops the `!nvvm.annotations` entries that name \p F.
-void dropAnnotations(Function &F) {
-  NamedMDNode *NMD = F.getParent()->getNamedMetadata("nvvm.annotations");
-  if (!NMD)
-    return;
-  SmallVector<MDNode *, 8> Keep;
-  for (MDNode *N : NMD->operands()) {
-    auto *VAM = N->getNumOperands()
-                    ? dyn_cast_or_null<ValueAsMetadata>(N->getOperand(0).get())
-                    : nullptr;
-    if (!VAM || VAM->getValue() != &F)
-      Keep.push_back(N);
-  }
-  NMD->clearOperands();
-  for (MDNode *N : Keep)
-    NMD->addOperand(N);
-}
-
-/// CUDAnative passed array addresses as i64 and inttoptr'd them. Enzyme
-/// types integer arguments of the function it differentiates as integers
-/// and then refuses the inttoptr, so the derivative kernel takes those
-/// leaves as pointers (the same 8 bytes) and converts back at entry.
-Function *retypeIntegerPointers(Function &F, const ActivityMap &A) {
-  LLVMContext &Ctx = F.getContext();
-  PointerType *Ptr = PointerType::get(Ctx, 0);
-  SmallVector<Type *, 16> Tys;
-  AttributeList Attrs = F.getAttributes();
-  bool Changed = false;
-  for (Argument &Arg : F.args()) {
-    bool Retype =
-        A[Arg.getArgNo()] == Activity::Dup && Arg.getType()->isIntegerTy(64);
-    Tys.push_back(Retype ? Ptr : Arg.getType());
-    if (Retype)
-      Attrs = Attrs.removeParamAttributes(Ctx, Arg.getArgNo());
-    Changed |= Retype;
-  }
-  if (!Changed)
-    return &F;
-  Function *NF =
-      Function::Create(FunctionType::get(F.getReturnType(), Tys, false),
-                       F.getLinkage(), F.getAddressSpace(), "", F.getParent());
-  NF->copyAttributesFrom(&F);
-  NF->setAttributes(Attrs);
-  if (isKernel(F))
-    NF->setCallingConv(CallingConv::PTX_Kernel);
-  NF->splice(NF->begin(), &F);
-  NF->setSubprogram(F.getSubprogram());
-  F.setSubprogram(nullptr);
-  IRBuilder<> B(&*NF->getEntryBlock().getFirstInsertionPt());
-  for (Argument &Arg : F.args()) {
-    Argument *New = NF->getArg(Arg.getArgNo());
-    New->takeName(&Arg);
-    Arg.replaceAllUsesWith(New->getType() == Arg.getType()
-                               ? static_cast<Value *>(New)
-                               : B.CreatePtrToInt(New, Arg.getType()));
-  }
-  dropAnnotations(F);
-  NF->takeName(&F);
-  F.eraseFromParent();
-  return NF;
+/// Then the arguments Enzyme differentiates that CUDAnative passed as i64
+/// become pointers (IntegerPointerArguments).
+std::string enzymeInputPipeline(StringRef Kernel, const ActivityMap &A) {
+  std::string Text =
+      EnzymeCleanupPipeline.str() +
+      ",ir-sanitize-integer-pointer-args<kernel=" + escapePassParameter(Kernel);
+  for (size_t I = 0; I < A.size(); ++I)
+    if (A[I] == Activity::Dup)
+      Text += ";arg=" + std::to_string(I);
+  return Text + ">";
 }
 
 std::vector<DriverArg> driverArgsOf(const GeneratedDriver &G) {
@@ -256,14 +189,16 @@ Expected<DerivativeKernels> buildDerivatives(Module &M, StringRef Kernel,
                                              const LaunchSpec &Spec,
                                              ArrayRef<ParamImage> Splat,
                                              const GpuCheckOptions &Opts) {
-  if (Error E = simplifyForEnzyme(M))
-    return E;
   Function *F = kernelIn(M, Kernel);
   if (!F)
     return makeToolError(ExitCode::BadInput,
                          "no kernel named '" + Kernel + "'");
   ActivityMap A = activitiesFor(*F, K, Spec);
-  F = retypeIntegerPointers(*F, A);
+  PipelineText Text;
+  Text.Passes = enzymeInputPipeline(Kernel, A);
+  if (Error E = runPipeline(M, Text))
+    return E;
+  F = kernelIn(M, Kernel);
   auto Fwd = generateDriver(M, *F, DiffMode::Forward, A);
   if (!Fwd)
     return Fwd.takeError();
@@ -286,13 +221,15 @@ Expected<DerivativeKernels> buildDerivatives(Module &M, StringRef Kernel,
   if (!FwdFn || !RevFn)
     return makeToolError(ExitCode::Findings,
                          "Enzyme's output lacks the derivative drivers");
-  D.Forward = makePTXSafeName(*FwdFn);
-  D.Reverse = makePTXSafeName(*RevFn);
   PTXOptions PTXOpts = Opts.PTX;
+  std::string Entry = D.Forward;
+  PTXOpts.Kernels = {D.Forward, D.Reverse};
+  D.Forward = ptxSafeName(D.Forward);
+  D.Reverse = ptxSafeName(D.Reverse);
   PTXOpts.SinkStores = Opts.SinkDerivativeStores;
   PTXOpts.MergeAccumulations = Opts.MergeAccumulations;
   PTXOpts.GridStride = Opts.GridStride;
-  auto PTX = compileTo(**Diff, D.Forward, "derivatives.ptx", Opts, PTXOpts,
+  auto PTX = compileTo(**Diff, Entry, "derivatives.ptx", Opts, PTXOpts,
                        {{D.Forward, &D.FwdParams, &D.FwdGridStride},
                         {D.Reverse, &D.RevParams, &D.RevGridStride}});
   if (!PTX)

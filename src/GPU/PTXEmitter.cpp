@@ -6,6 +6,7 @@
 #include "ir-sanitize/Support/LLVMCompat.h"
 #include "ir-sanitize/Support/ModuleIO.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/IR/DebugInfo.h"
@@ -197,19 +198,18 @@ private:
   void *SavedContext;
 };
 
-/// Julia sets target-cpu/-features per function; --gpu-arch decides here.
-void dropPerFunctionTarget(Module &M) {
-  for (Function &F : M) {
-    F.removeFnAttr("target-cpu");
-    F.removeFnAttr("target-features");
-  }
-}
-
 } // namespace
 
 PipelineText ptxPipeline(const PTXOptions &Opts) {
   PipelineText Text;
-  Text.Passes = "default<O" + std::to_string(std::min(Opts.OptLevel, 3u)) + ">";
+  std::vector<std::string> Kernels;
+  for (const std::string &K : Opts.Kernels)
+    Kernels.push_back("kernel=" + escapePassParameter(K));
+  std::string Prepare = "ir-sanitize-nvptx-prepare";
+  if (!Kernels.empty())
+    Prepare += "<" + join(Kernels, ";") + ">";
+  Text.Passes = Prepare + ",default<O" +
+                std::to_string(std::min(Opts.OptLevel, 3u)) + ">";
   // Last, so that the accesses they reorder are the inlined, simplified ones.
   DerivativePipelineOptions D;
   D.SinkStores = Opts.SinkStores;
@@ -239,11 +239,7 @@ Error optimizeForPTX(Module &M, const PTXOptions &Opts) {
     if (Error E = linkLibdevice(M, Lib))
       return E;
   }
-  // Debug info is not needed to run the checks, and old DI metadata (LLVM 6
-  // era CUDAnative dumps) trips NVPTX's DWARF emission.
-  StripDebugInfo(M);
   M.setDataLayout((*TM)->createDataLayout());
-  dropPerFunctionTarget(M);
   if (Error E = runPipeline(M, ptxPipeline(Opts), {}, TM->get()))
     return E;
   if (std::optional<std::string> Problem = verifierProblem(M))

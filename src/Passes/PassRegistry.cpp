@@ -7,8 +7,10 @@
 #include "ir-sanitize/Transforms/BundleNormalize.h"
 #include "ir-sanitize/Transforms/BundleRestore.h"
 #include "ir-sanitize/Transforms/GridStrideCoarsening.h"
+#include "ir-sanitize/Transforms/IntegerPointerArguments.h"
 #include "ir-sanitize/Transforms/InvariantDivision.h"
 #include "ir-sanitize/Transforms/KernelSplat.h"
+#include "ir-sanitize/Transforms/NVPTXPrepare.h"
 #include "ir-sanitize/Transforms/StoreSinkVersioning.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -118,6 +120,45 @@ Expected<KernelSplatPass> parseSplatParams(StringRef Params) {
                         "' (expected kernel=NAME or manifest=FILE)");
   }
   return KernelSplatPass(std::move(Opts), std::move(ManifestPath));
+}
+
+/// `kernel=NAME` (repeatable, %XX-escaped).
+Expected<std::vector<std::string>> parseNVPTXPrepareParams(StringRef Params) {
+  std::vector<std::string> Kernels;
+  SmallVector<StringRef, 2> Settings;
+  Params.split(Settings, ';', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  for (StringRef S : Settings) {
+    if (!S.consume_front("kernel=") || S.empty())
+      return paramError("invalid parameter '" + S + "' (expected kernel=NAME)");
+    Kernels.push_back(unescapePassParameter(S));
+  }
+  return Kernels;
+}
+
+struct IntegerPointerParams {
+  std::string Kernel;
+  std::vector<unsigned> Args;
+};
+
+/// `kernel=NAME` and `arg=N` (repeatable).
+Expected<IntegerPointerParams> parseIntegerPointerParams(StringRef Params) {
+  IntegerPointerParams P;
+  SmallVector<StringRef, 4> Settings;
+  Params.split(Settings, ';', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  for (StringRef S : Settings) {
+    auto [Key, Value] = S.split('=');
+    unsigned Arg;
+    if (Key == "kernel" && !Value.empty())
+      P.Kernel = unescapePassParameter(Value);
+    else if (Key == "arg" && !Value.getAsInteger(10, Arg))
+      P.Args.push_back(Arg);
+    else
+      return paramError("invalid parameter '" + S +
+                        "' (expected kernel=NAME or arg=N)");
+  }
+  if (P.Kernel.empty())
+    return paramError("kernel=NAME is required");
+  return P;
 }
 
 } // namespace

@@ -19,6 +19,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace irs {
 
@@ -39,6 +40,8 @@ struct PTXOptions {
   /// InvariantDivisionPass on what it adds (its loop divides by kernel
   /// parameters).
   bool GridStride = false;
+  /// Kernels to rename to names PTX can state (ptxSafeName), by name.
+  std::vector<std::string> Kernels;
 };
 
 /// The lowest PTX ISA version (times ten) that supports \p Arch ("sm_90"),
@@ -66,13 +69,14 @@ unsigned lowerMathIntrinsics(llvm::Module &M);
 llvm::Error linkLibdevice(llvm::Module &M, llvm::StringRef Path);
 
 /// The pipeline optimizeForPTX runs with the NVPTX target machine:
-/// `default<On>`, and the derivative passes \p Opts asks for at its
-/// optimizer-last extension point (opt's -passes-ep-optimizer-last).
+/// `ir-sanitize-nvptx-prepare<kernel=...>,default<On>`, and the derivative
+/// passes \p Opts asks for at its optimizer-last extension point (opt's
+/// -passes-ep-optimizer-last).
 PipelineText ptxPipeline(const PTXOptions &Opts);
 
 /// Prepares \p M for NVPTX (math intrinsics to libdevice, libdevice linked,
-/// debug info and per-function targets dropped, the target's data layout)
-/// and runs ptxPipeline on it; the result is verified. \p M must target
+/// the target's data layout: the steps `opt` does not replay) and runs
+/// ptxPipeline on it; the result is verified. \p M must target
 /// NVPTX. Errors: unknown architecture, missing libdevice, invalid result.
 llvm::Error optimizeForPTX(llvm::Module &M, const PTXOptions &Opts);
 
