@@ -18,6 +18,7 @@
 #include "ir-sanitize/Transforms/NVPTXPrepare.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
@@ -194,9 +195,7 @@ Expected<DerivativeKernels> buildDerivatives(Module &M, StringRef Kernel,
     return makeToolError(ExitCode::BadInput,
                          "no kernel named '" + Kernel + "'");
   ActivityMap A = activitiesFor(*F, K, Spec);
-  PipelineText Text;
-  Text.Passes = enzymeInputPipeline(Kernel, A);
-  if (Error E = runPipeline(M, Text))
+  if (Error E = runPipeline(M, enzymeInputPipeline(Kernel, A)))
     return E;
   F = kernelIn(M, Kernel);
   auto Fwd = generateDriver(M, *F, DiffMode::Forward, A);
@@ -294,6 +293,16 @@ namespace {
 
 Error usage(const Twine &Msg) { return makeToolError(ExitCode::Usage, Msg); }
 
+/// --gpu-arch names an architecture the PTX table knows, or --ptx-version
+/// says which PTX to write.
+Error checkArch(const PTXOptions &PTX) {
+  if (!PTX.PTXVersion && !minimumPTXVersion(PTX.Arch))
+    return usage("--gpu-arch " + PTX.Arch +
+                 ": unknown architecture (expected sm_NN, e.g. sm_90, or give "
+                 "--ptx-version)");
+  return Error::success();
+}
+
 /// The kernel \p Config names, or the module's only one.
 Expected<Function *> selectKernel(Module &M, const GpuCheckConfig &Config) {
   SmallVector<Function *> Kernels = findKernels(M);
@@ -346,21 +355,20 @@ Expected<GpuCheckInput> sanitizeForGpuCheck(Module &M,
   std::string Name = (*Kernel)->getName().str();
   GpuCheckInput In;
   In.Original = CloneModule(M);
-  SanitizeConfig Bundles = Config.Sanitize;
-  Bundles.Splat = false; // only the checked kernel, below
-  Expected<SanitizeResult> Sanitized = sanitizeModule(M, Bundles);
+  // One pipeline: the bundles, then the splat of the checked kernel only.
+  SanitizeConfig Checked = Config.Sanitize;
+  Checked.Kernels = {Name};
+  In.Pipeline =
+      sanitizePipeline(Checked.Policy, Checked.Splat, Checked.Kernels);
+  Expected<SanitizeResult> Sanitized = sanitizeModule(M, Checked);
   if (!Sanitized)
     return Sanitized.takeError();
+  In.Splat = std::move(Sanitized->Manifest);
+  In.Notes = std::move(Sanitized->Notes);
   In.Sanitized = std::move(*Sanitized);
-  if (Config.Sanitize.Splat) {
-    SplatOptions SO;
-    SO.Kernels = {Name};
-    SO.Note = [&](const std::string &N) { In.Notes.push_back(N); };
-    Expected<LaunchManifest> Splat = splatKernels(M, SO);
-    if (!Splat)
-      return Splat.takeError();
-    In.Splat = std::move(*Splat);
-  }
+  In.Sanitized.Splat = false; // the summary speaks of the bundles only
+  In.Sanitized.Manifest = {};
+  In.Sanitized.Notes.clear();
   if (const KernelManifest *K = In.Splat.findKernel(Name))
     In.Kernel = *K;
   else // --no-splat, or nothing to splat
@@ -372,10 +380,8 @@ Expected<std::string> buildGpuCheck(GpuCheckInput &In, Module &Sanitized,
                                     const LaunchSpec &Spec,
                                     GpuCheckBuild &Build) {
   GpuCheckOptions &G = Build.Options;
-  if (!G.PTX.PTXVersion && !minimumPTXVersion(G.PTX.Arch))
-    return usage("--gpu-arch " + G.PTX.Arch +
-                 ": unknown architecture (expected sm_NN, e.g. sm_90, or give "
-                 "--ptx-version)");
+  if (Error E = checkArch(G.PTX))
+    return E;
   if (Error E = validateSpec(Spec, In.Kernel, Build.SpecPath))
     return E;
   if (!Build.ManifestPath.empty())
@@ -406,6 +412,93 @@ Expected<std::string> buildGpuCheck(GpuCheckInput &In, Module &Sanitized,
                     .takeError())
     return E;
   return *Dir;
+}
+
+namespace {
+
+/// "-mcpu=sm_90 -mattr=+ptx78": the target machine optimizeForPTX uses.
+std::string targetArgs(const PTXOptions &Opts) {
+  unsigned PTX = Opts.PTXVersion ? Opts.PTXVersion
+                                 : minimumPTXVersion(Opts.Arch).value_or(0);
+  return "-mcpu=" + Opts.Arch + " -mattr=+ptx" + std::to_string(PTX);
+}
+
+/// The PTX stage of \p Opts: opt, then llc as compilePTX generates code.
+std::string ptxCommand(const PTXOptions &Opts) {
+  std::string Target = targetArgs(Opts);
+  return "opt " + Target + " " + "-passes='" + ptxPipeline(Opts) + "'" +
+         " | llc " + Target + " -asm-verbose=false";
+}
+
+/// opt's arguments for Enzyme (EnzymeRunner), less its input and output.
+std::string enzymeCommand(StringRef Plugin) {
+  EnzymeInvocation Inv;
+  Inv.InputPath = "derivatives.input.ll";
+  Inv.OutputPath = "derivatives.enzyme.ll";
+  Inv.PluginPath = Plugin.str();
+  Inv.TextOutput = true;
+  std::string Command = "opt";
+  std::vector<std::string> Args = enzymeOptArgs(Inv);
+  for (size_t I = 0; I < Args.size(); ++I) {
+    if (Args[I] == "-o")
+      ++I;
+    else if (Args[I] != Inv.InputPath)
+      Command += " " + Args[I];
+  }
+  return Command;
+}
+
+} // namespace
+
+std::string GpuCheckStage::str() const {
+  std::string Line = Output + ": " + Input + " | " + Command;
+  return Note.empty() ? Line : Line + "  # " + Note;
+}
+
+Expected<std::vector<GpuCheckStage>>
+gpuCheckStages(const GpuCheckInput &In, Module &Sanitized,
+               const LaunchSpec &Spec, const GpuCheckBuild &Build) {
+  const GpuCheckOptions &G = Build.Options;
+  if (Error E = checkArch(G.PTX))
+    return E;
+  const std::string &Kernel = In.Kernel.Name;
+  std::vector<GpuCheckStage> Stages;
+  Stages.push_back({"sanitize", "INPUT", "opt -passes='" + In.Pipeline + "'",
+                    "in memory; -S writes it"});
+  PTXOptions PTX = G.PTX;
+  PTX.Kernels = {Kernel};
+  Stages.push_back({"original.ptx", "INPUT", ptxCommand(PTX), ""});
+  Stages.push_back({"splat.ptx", "sanitize", ptxCommand(PTX), ""});
+  if (!Spec.DerivativeChecks)
+    return Stages;
+  Function *F = kernelIn(Sanitized, Kernel);
+  if (!F)
+    return makeToolError(ExitCode::BadInput,
+                         "no kernel named '" + Kernel + "'");
+  ActivityMap A = activitiesFor(*F, In.Kernel, Spec);
+  std::string Fwd = driverName(Kernel, DiffMode::Forward),
+              Rev = driverName(Kernel, DiffMode::Reverse);
+  Stages.push_back({"derivatives.input.ll", "sanitize",
+                    "opt -passes='" + enzymeInputPipeline(Kernel, A) + "'",
+                    "then, in-process, the Enzyme drivers " + Fwd + " and " +
+                        Rev + " (DriverGenerator)"});
+  PluginSearch Search;
+  Search.Explicit = Build.PluginPath;
+  Expected<LocatedPlugin> Plugin = locateEnzymePlugin(Search);
+  std::string PluginPath =
+      Plugin ? Plugin->Path
+             : "LLVMEnzyme-" + std::to_string(LLVM_VERSION_MAJOR) + ".so";
+  if (!Plugin)
+    consumeError(Plugin.takeError());
+  Stages.push_back({"derivatives.enzyme.ll", "derivatives.input.ll",
+                    enzymeCommand(PluginPath), ""});
+  PTX.Kernels = {Fwd, Rev};
+  PTX.SinkStores = G.SinkDerivativeStores;
+  PTX.MergeAccumulations = G.MergeAccumulations;
+  PTX.GridStride = G.GridStride;
+  Stages.push_back(
+      {"derivatives.ptx", "derivatives.enzyme.ll", ptxCommand(PTX), ""});
+  return Stages;
 }
 
 std::optional<int> runGpuChecks(StringRef Runner, StringRef Dir,

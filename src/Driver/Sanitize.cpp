@@ -65,8 +65,8 @@ Expected<SanitizeResult> sanitizeModule(Module &M,
   Sinks.Bundles = &Result.Bundles;
   Sinks.Splat.Manifest = &Result.Manifest;
   Sinks.Splat.Failure = &Failure;
-  PipelineText Text;
-  Text.Passes = sanitizePipeline(Config.Policy, Config.Splat, Config.Kernels);
+  std::string Text =
+      sanitizePipeline(Config.Policy, Config.Splat, Config.Kernels);
   if (Error E = runPipeline(M, Text, Sinks)) {
     consumeError(std::move(Failure));
     return E;

@@ -23,9 +23,8 @@ optimizeDerivativeAccesses(Module &M, const DerivativeAccessOptions &Opts) {
   PassSinks Sinks;
   Sinks.StoreSink = &Stats.Sink;
   Sinks.Merge = &Stats.Merge;
-  PipelineText Text;
-  Text.Passes = derivativeAccessPipeline(Opts);
-  if (!Text.Passes.empty()) // registered names: the text always parses
+  std::string Text = derivativeAccessPipeline(Opts);
+  if (!Text.empty()) // registered names: the text always parses
     cantFail(runPipeline(M, Text, Sinks));
   return Stats;
 }

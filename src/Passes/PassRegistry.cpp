@@ -247,35 +247,13 @@ const std::vector<RegisteredPass> &registeredPasses() {
   return Passes;
 }
 
-std::string PipelineText::optArguments() const {
-  std::string Args = "-passes='" + Passes + "'";
-  if (!OptimizerLast.empty())
-    Args += " -passes-ep-optimizer-last='" + OptimizerLast + "'";
-  return Args;
-}
-
-Error buildPipeline(PassBuilder &PB, ModulePassManager &MPM,
-                    const PipelineText &Text) {
-  if (!Text.OptimizerLast.empty()) {
-    // Parsed once here for its errors, then where default<On> asks for it.
-    ModulePassManager Check;
-    if (Error E = PB.parsePassPipeline(Check, Text.OptimizerLast))
-      return E;
-    PB.registerOptimizerLastEPCallback(
-        [&PB, Last = Text.OptimizerLast](ModulePassManager &MPM, auto...) {
-          cantFail(PB.parsePassPipeline(MPM, Last));
-        });
-  }
-  return PB.parsePassPipeline(MPM, Text.Passes);
-}
-
-Error runPipeline(Module &M, const PipelineText &Text, const PassSinks &Sinks,
+Error runPipeline(Module &M, StringRef Text, const PassSinks &Sinks,
                   TargetMachine *TM) {
   PassBuilder PB(TM);
   registerIRSanitizePasses(PB, Sinks);
   AnalysisManagers AM(PB);
   ModulePassManager MPM;
-  if (Error E = buildPipeline(PB, MPM, Text))
+  if (Error E = PB.parsePassPipeline(MPM, Text))
     return E;
   MPM.run(M, AM.MAM);
   return Error::success();

@@ -27,6 +27,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace irs {
 
@@ -73,6 +74,7 @@ struct GpuCheckInput {
   LaunchManifest Splat;           ///< The splat of the checked kernel only.
   std::vector<std::string> Notes; ///< Why the splat left something whole.
   KernelManifest Kernel; ///< The checked kernel, splatted or as it stands.
+  std::string Pipeline;  ///< The sanitize pipeline that ran (text).
 };
 
 /// Picks the kernel (ExitCode::Usage when the choice is ambiguous or names
@@ -99,6 +101,30 @@ llvm::Expected<std::string> buildGpuCheck(GpuCheckInput &In,
                                           llvm::Module &Sanitized,
                                           const LaunchSpec &Spec,
                                           GpuCheckBuild &Build);
+
+/// One stage of gpu-check as `opt` replays it (--print-pipeline-passes).
+/// Printed (str) as one line
+///   OUTPUT: INPUT | COMMAND[  # NOTE]
+/// OUTPUT is the file the stage writes in the directory, or "sanitize" (the
+/// sanitized, splatted module, kept in memory); INPUT is "INPUT" (the module
+/// as given), "sanitize" or a file of the directory. COMMAND reads INPUT on
+/// stdin: `opt ...` (every opt with -load-pass-plugin=IRSanitize.so), for
+/// PTX then `| llc ...`. Not replayed: what NOTE says, and libdevice
+/// linking and the target's data layout before a PTX stage (optimizeForPTX;
+/// nothing for a module that calls no math function).
+struct GpuCheckStage {
+  std::string Output, Input, Command, Note;
+  std::string str() const;
+};
+
+/// The stages buildGpuCheck would run for \p In (the module \p Sanitized,
+/// as sanitizeForGpuCheck left it) with \p Spec and \p Build's options:
+/// sanitize, original.ptx, splat.ptx and, when the spec asks for
+/// derivatives, derivatives.input.ll, derivatives.enzyme.ll and
+/// derivatives.ptx. Nothing is written or run.
+llvm::Expected<std::vector<GpuCheckStage>>
+gpuCheckStages(const GpuCheckInput &In, llvm::Module &Sanitized,
+               const LaunchSpec &Spec, const GpuCheckBuild &Build);
 
 /// Runs ir-sanitize-gpurun \p Runner on \p Dir when it reports a usable
 /// device (--probe) and returns its exit code; std::nullopt when there is

@@ -69,10 +69,9 @@ unsigned lowerMathIntrinsics(llvm::Module &M);
 llvm::Error linkLibdevice(llvm::Module &M, llvm::StringRef Path);
 
 /// The pipeline optimizeForPTX runs with the NVPTX target machine:
-/// `ir-sanitize-nvptx-prepare<kernel=...>,default<On>`, and the derivative
-/// passes \p Opts asks for at its optimizer-last extension point (opt's
-/// -passes-ep-optimizer-last).
-PipelineText ptxPipeline(const PTXOptions &Opts);
+/// `ir-sanitize-nvptx-prepare<kernel=...>,default<On>`, then the derivative
+/// passes \p Opts asks for (derivativePipeline).
+std::string ptxPipeline(const PTXOptions &Opts);
 
 /// Prepares \p M for NVPTX (math intrinsics to libdevice, libdevice linked,
 /// the target's data layout: the steps `opt` does not replay) and runs

@@ -4,9 +4,8 @@
 // memory-bandwidth limit, in the order they must run: StoreSinkVersioning
 // (loads and atomics before stores where this thread's addresses are
 // disjoint), then AccumulationMerging (one atomic where two accumulate into
-// one element). gpu-check adds them at the end of its default<O2> pipeline
-// (-passes-ep-optimizer-last);
-// a host that compiles derivatives itself (GPUCompiler through the C API's
+// one element). gpu-check runs them after its default<O2> pipeline; a host that
+// compiles derivatives itself (GPUCompiler through the C API's
 // IRSOptimizeDerivativeAccesses) runs them on the optimised module.
 //
 //===----------------------------------------------------------------------===//

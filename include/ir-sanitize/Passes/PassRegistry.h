@@ -68,25 +68,11 @@ const std::vector<RegisteredPass> &registeredPasses();
 std::string escapePassParameter(llvm::StringRef Value);
 std::string unescapePassParameter(llvm::StringRef Text);
 
-/// A pipeline as text, with what `opt` needs besides -passes to replay it.
-struct PipelineText {
-  std::string Passes; ///< -passes='...'
-  /// -passes-ep-optimizer-last='...': added where default<On> ends its
-  /// optimisation pipeline (empty: nothing).
-  std::string OptimizerLast;
-
-  /// "-passes='...'" and, if any, " -passes-ep-optimizer-last='...'".
-  std::string optArguments() const;
-};
-
-/// Parses \p Text into \p MPM with \p PB (on which registerIRSanitizePasses
-/// was called), adding OptimizerLast at its extension point.
-llvm::Error buildPipeline(llvm::PassBuilder &PB, llvm::ModulePassManager &MPM,
-                          const PipelineText &Text);
-
-/// Runs \p Text on \p M: a PassBuilder for \p TM (may be null) with the
-/// project's passes reporting to \p Sinks. Errors: the text does not parse.
-llvm::Error runPipeline(llvm::Module &M, const PipelineText &Text,
+/// Runs the module pipeline \p Text (as `opt -passes='TEXT'` takes it) on
+/// \p M: a PassBuilder for \p TM (may be null: no target) with LLVM's
+/// analyses and the project's passes, reporting to \p Sinks. Errors: the
+/// text does not parse (PassBuilder's message).
+llvm::Error runPipeline(llvm::Module &M, llvm::StringRef Text,
                         const PassSinks &Sinks = {},
                         llvm::TargetMachine *TM = nullptr);
 

@@ -43,6 +43,7 @@ struct GpuCheckOptions {
   std::string Accumulation = "merged";
   bool DropPrimalOutputs = false;
   bool NoGridStride = false;
+  bool PrintPipeline = false;
 };
 
 class GpuCheckCommand : public Command {
@@ -54,7 +55,9 @@ private:
   GpuCheckOptions O;
   SanitizeOptions Opts;
 
+  GpuCheckBuild buildRequest() const;
   Expected<std::string> prepare();
+  int printStages();
   int runOnDevice(StringRef Dir) const;
 };
 
@@ -100,6 +103,10 @@ void GpuCheckCommand::addOptions(CLI::App &App) {
                "(enzyme_dupnoneed): a gradient-only launch");
   App.add_flag("--no-run", O.NoRun,
                "only write the directory, even when a GPU is present");
+  App.add_flag("--print-pipeline-passes", O.PrintPipeline,
+               "print each stage's pipeline, one line per stage as `OUTPUT: "
+               "INPUT | opt ...` (opt with -load-pass-plugin=IRSanitize.so; "
+               "PTX stages then `| llc ...`), and exit without writing");
   addSanitizeOptions(App, Opts);
   // Here --report is the check results (JSON, written by the runner) and
   // --kernel picks the one kernel to check.
@@ -111,6 +118,46 @@ void GpuCheckCommand::addOptions(CLI::App &App) {
   App.get_option("--repeats")
       ->description(
           "timing samples per kernel, each of 20 launches (default 50)");
+}
+
+/// What buildGpuCheck needs from the options.
+GpuCheckBuild GpuCheckCommand::buildRequest() const {
+  GpuCheckBuild Build;
+  Build.SpecPath = O.SpecPath;
+  Build.EmitDir = O.EmitDir;
+  Build.ManifestPath = Opts.ManifestPath;
+  Build.PluginPath = O.PluginPath;
+  Build.Options.PTX.Arch = O.Arch;
+  Build.Options.PTX.PTXVersion = O.PTXVersion;
+  Build.Options.EnzymeTimeoutSeconds = O.EnzymeTimeout;
+  Build.Options.SinkDerivativeStores = O.DerivativeOrder == "versioned";
+  Build.Options.MergeAccumulations = O.Accumulation == "merged";
+  Build.Options.DropPrimalOutputs = O.DropPrimalOutputs;
+  Build.Options.GridStride = !O.NoGridStride;
+  return Build;
+}
+
+/// --print-pipeline-passes: the stages, on stdout; nothing written.
+int GpuCheckCommand::printStages() {
+  Expected<LaunchSpec> Spec = LaunchSpec::readFile(O.SpecPath);
+  if (!Spec)
+    return reportError(Spec.takeError(), ToolName);
+  LLVMContext Ctx;
+  Expected<LoadedModule> In = readModule(O.Input, Ctx);
+  if (!In)
+    return reportError(In.takeError(), ToolName);
+  GpuCheckConfig Config;
+  Config.Sanitize = sanitizeConfig(Opts);
+  Config.InputName = O.Input;
+  Expected<GpuCheckInput> Checked = sanitizeForGpuCheck(*In->M, Config);
+  if (!Checked)
+    return reportError(Checked.takeError(), ToolName);
+  auto Stages = gpuCheckStages(*Checked, *In->M, *Spec, buildRequest());
+  if (!Stages)
+    return reportError(Stages.takeError(), ToolName);
+  for (const GpuCheckStage &S : *Stages)
+    outs() << S.str() << "\n";
+  return static_cast<int>(ExitCode::Ok);
 }
 
 /// Everything up to and including the run plan; returns the directory.
@@ -135,18 +182,7 @@ Expected<std::string> GpuCheckCommand::prepare() {
       errs() << ToolName << ": " << Note << "\n";
   }
 
-  GpuCheckBuild Build;
-  Build.SpecPath = O.SpecPath;
-  Build.EmitDir = O.EmitDir;
-  Build.ManifestPath = Opts.ManifestPath;
-  Build.PluginPath = O.PluginPath;
-  Build.Options.PTX.Arch = O.Arch;
-  Build.Options.PTX.PTXVersion = O.PTXVersion;
-  Build.Options.EnzymeTimeoutSeconds = O.EnzymeTimeout;
-  Build.Options.SinkDerivativeStores = O.DerivativeOrder == "versioned";
-  Build.Options.MergeAccumulations = O.Accumulation == "merged";
-  Build.Options.DropPrimalOutputs = O.DropPrimalOutputs;
-  Build.Options.GridStride = !O.NoGridStride;
+  GpuCheckBuild Build = buildRequest();
   Build.Options.Progress = [&](const std::string &Line) {
     if (!Opts.Quiet)
       errs() << ToolName << ": gpu-check: " << Line << "\n";
@@ -189,6 +225,8 @@ int GpuCheckCommand::runOnDevice(StringRef Dir) const {
 }
 
 int GpuCheckCommand::run() {
+  if (O.PrintPipeline)
+    return printStages();
   Expected<std::string> Dir = prepare();
   if (!Dir)
     return reportError(Dir.takeError(), ToolName);
