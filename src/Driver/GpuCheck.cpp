@@ -19,6 +19,7 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Config/llvm-config.h"
+#include "llvm/IR/LLVMContext.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
@@ -32,8 +33,7 @@ namespace irs {
 namespace {
 
 void progress(const GpuCheckOptions &Opts, const Twine &Line) {
-  if (Opts.Progress)
-    Opts.Progress(Line.str());
+  orIgnore(Opts.Diags).progress(Line);
 }
 
 Function *kernelIn(Module &M, StringRef Name) {
@@ -513,6 +513,63 @@ std::optional<int> runGpuChecks(StringRef Runner, StringRef Dir,
   if (!ReportPath.empty())
     Args.append({"--report", ReportPath});
   return sys::ExecuteAndWait(Runner, Args);
+}
+
+namespace {
+
+/// Why the checks did not run, or their exit code.
+void runOnDevice(const GpuCheckRequest &R, GpuCheckResult &Result) {
+  if (!R.NoRun && !R.RunnerPath.empty())
+    if ((Result.RunnerExit =
+             runGpuChecks(R.RunnerPath, Result.Dir, R.Repeats, R.ReportPath)))
+      return;
+  Result.NotRun = R.NoRun                ? "--no-run given"
+                  : R.RunnerPath.empty() ? "ir-sanitize-gpurun was not built "
+                                           "here"
+                                         : "no usable CUDA device here";
+}
+
+} // namespace
+
+Expected<GpuCheckResult> runGpuCheck(const GpuCheckRequest &R,
+                                     DiagnosticHandler &Diags) {
+  Expected<LaunchSpec> Spec = LaunchSpec::readFile(R.SpecPath);
+  if (!Spec)
+    return Spec.takeError();
+  LLVMContext Ctx;
+  Expected<LoadedModule> In = readModule(R.InputPath, Ctx);
+  if (!In)
+    return In.takeError();
+  GpuCheckConfig Config;
+  Config.Sanitize = R.Sanitize;
+  Config.InputName = R.InputPath;
+  Expected<GpuCheckInput> Checked = sanitizeForGpuCheck(*In->M, Config);
+  if (!Checked)
+    return Checked.takeError();
+  GpuCheckResult Result;
+  GpuCheckBuild Build = R.Build;
+  Build.SpecPath = R.SpecPath;
+  if (R.PrintStages) {
+    auto Stages = gpuCheckStages(*Checked, *In->M, *Spec, Build);
+    if (!Stages)
+      return Stages.takeError();
+    Result.Stages = std::move(*Stages);
+    return Result;
+  }
+  Diags.note(In->DisplayName + ": " + Checked->Sanitized.summary());
+  for (const std::string &Note : Checked->Notes)
+    Diags.note(Note);
+  Build.Options.Diags = &Diags;
+  Expected<std::string> Dir = buildGpuCheck(*Checked, *In->M, *Spec, Build);
+  if (!Dir)
+    return Dir.takeError();
+  if (!Build.Options.SkipDerivatives.empty())
+    Diags.warning("SKIPPED forward and reverse checks (" +
+                  Build.Options.SkipDerivatives +
+                  "); checking the primal only");
+  Result.Dir = *Dir;
+  runOnDevice(R, Result);
+  return Result;
 }
 
 } // namespace irs

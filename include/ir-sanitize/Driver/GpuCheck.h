@@ -18,12 +18,12 @@
 #include "ir-sanitize/GPU/LaunchSpec.h"
 #include "ir-sanitize/GPU/PTXEmitter.h"
 #include "ir-sanitize/GPU/RunPlan.h"
+#include "ir-sanitize/Support/Diagnostics.h"
 #include "ir-sanitize/Support/LaunchManifest.h"
 
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Error.h"
 
-#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -54,8 +54,9 @@ struct GpuCheckOptions {
   /// Nonempty: the derivative checks cannot run (no Enzyme plugin); the plan
   /// holds the primal check only and gives this as the reason.
   std::string SkipDerivatives;
-  /// One line per step for the user ("compiled splat.ptx (12 KB)").
-  std::function<void(const std::string &)> Progress;
+  /// Told one progress line per step ("wrote DIR/splat.ptx (12 KB,
+  /// sm_90)"); null: nobody.
+  DiagnosticHandler *Diags = nullptr;
 };
 
 /// Which kernel to check and how to sanitise it.
@@ -125,6 +126,42 @@ struct GpuCheckStage {
 llvm::Expected<std::vector<GpuCheckStage>>
 gpuCheckStages(const GpuCheckInput &In, llvm::Module &Sanitized,
                const LaunchSpec &Spec, const GpuCheckBuild &Build);
+
+/// Everything `ir-sanitize gpu-check` asks for: runGpuCheck's request.
+struct GpuCheckRequest {
+  std::string InputPath; ///< The module (.ll or .bc, "-": stdin).
+  std::string SpecPath;  ///< The launch spec (JSON).
+  /// Sanitize.Kernels names the kernel to check (see GpuCheckConfig).
+  SanitizeConfig Sanitize;
+  /// The directory, manifest, plugin and code generation options (its
+  /// SpecPath is SpecPath above).
+  GpuCheckBuild Build;
+  /// Only the stages (gpuCheckStages): nothing is written or run.
+  bool PrintStages = false;
+  std::string RunnerPath; ///< ir-sanitize-gpurun; empty: not built here.
+  bool NoRun = false;     ///< Write the directory only.
+  unsigned Repeats = 50;  ///< Timing samples per kernel (the runner's).
+  std::string ReportPath; ///< The runner's --report; empty: none.
+};
+
+/// What runGpuCheck did.
+struct GpuCheckResult {
+  std::vector<GpuCheckStage> Stages; ///< With PrintStages, nothing else.
+  std::string Dir;                   ///< The directory written.
+  /// The runner's exit code when it ran; else NotRun says why not
+  /// ("--no-run given", "no usable CUDA device here", ...).
+  std::optional<int> RunnerExit;
+  std::string NotRun;
+};
+
+/// The whole gpu-check job: reads the spec and the module, sanitizes
+/// (sanitizeForGpuCheck), builds the directory (buildGpuCheck) and runs the
+/// checks when a device is there (runGpuChecks). \p Diags is told the
+/// sanitize summary ("INPUT: 0 bundles ...") and the splat's notes as notes,
+/// each step as progress, and that the derivative checks are skipped (no
+/// Enzyme) as a warning.
+llvm::Expected<GpuCheckResult> runGpuCheck(const GpuCheckRequest &Request,
+                                           DiagnosticHandler &Diags);
 
 /// Runs ir-sanitize-gpurun \p Runner on \p Dir when it reports a usable
 /// device (--probe) and returns its exit code; std::nullopt when there is
