@@ -71,3 +71,36 @@ TEST_CASE("nvvm.annotations values are read, malformed pairs skipped",
   CHECK(nvvmAnnotation(*M->getFunction("other"), "maxntidx") == 64u);
   CHECK_FALSE(isKernel(*K));
 }
+
+TEST_CASE("nvvm.annotations entries of a function are listed, copied, dropped",
+          "[KernelInfo]") {
+  LLVMContext Ctx;
+  SMDiagnostic Err;
+  auto M = parseAssemblyString(R"(
+define void @k() { ret void }
+define void @other() { ret void }
+define void @copy() { ret void }
+!nvvm.annotations = !{!0, !1, !2, !3}
+!0 = !{ptr @k, !"kernel", i32 1}
+!1 = !{ptr @other, !"kernel", i32 1}
+!2 = !{ptr @k, !"maxntidx", i32 256}
+!3 = !{}
+)",
+                               Err, Ctx);
+  REQUIRE(M);
+  Function &K = *M->getFunction("k");
+  Function &Copy = *M->getFunction("copy");
+  CHECK(nvvmAnnotationsOf(K).size() == 2);
+  CHECK(nvvmAnnotationsOf(Copy).empty());
+
+  copyNVVMAnnotations(K, Copy);
+  CHECK(isKernel(Copy));
+  CHECK(nvvmAnnotation(Copy, "maxntidx") == 256u);
+
+  dropNVVMAnnotations(K);
+  CHECK(nvvmAnnotationsOf(K).empty());
+  CHECK_FALSE(isKernel(K));
+  CHECK(isKernel(*M->getFunction("other")));
+  // The malformed entry stays.
+  CHECK(M->getNamedMetadata("nvvm.annotations")->getNumOperands() == 4);
+}
