@@ -11,11 +11,11 @@
 #include "ir-sanitize/Config.h"
 #include "ir-sanitize/Driver/Check.h"
 #include "ir-sanitize/Driver/Sanitize.h"
+#include "ir-sanitize/Passes/DerivativeAccesses.h"
 #include "ir-sanitize/Support/BundlePolicy.h"
 #include "ir-sanitize/Support/ExitCodes.h"
 #include "ir-sanitize/Support/ModuleIO.h"
 #include "ir-sanitize/Transforms/BundleRestore.h"
-#include "ir-sanitize/Passes/DerivativeAccesses.h"
 #include "ir-sanitize/Transforms/KernelSplat.h"
 
 #include "llvm/ADT/StringSet.h"
