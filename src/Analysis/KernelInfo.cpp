@@ -100,6 +100,16 @@ void copyNVVMAnnotations(const Function &From, Function &To) {
   }
 }
 
+void addNVVMAnnotation(Function &F, StringRef Key, uint32_t Value) {
+  LLVMContext &Ctx = F.getContext();
+  F.getParent()
+      ->getOrInsertNamedMetadata("nvvm.annotations")
+      ->addOperand(
+          MDNode::get(Ctx, {ValueAsMetadata::get(&F), MDString::get(Ctx, Key),
+                            ConstantAsMetadata::get(ConstantInt::get(
+                                Type::getInt32Ty(Ctx), Value))}));
+}
+
 void dropNVVMAnnotations(Function &F) {
   NamedMDNode *NMD = F.getParent()->getNamedMetadata("nvvm.annotations");
   if (!NMD)

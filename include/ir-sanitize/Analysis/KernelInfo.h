@@ -40,6 +40,9 @@ nvvmAnnotationsOf(const llvm::Function &F);
 /// kernel made from another is a kernel the same way).
 void copyNVVMAnnotations(const llvm::Function &From, llvm::Function &To);
 
+/// Adds the entry !{ptr @F, !"Key", i32 Value} to `!nvvm.annotations`.
+void addNVVMAnnotation(llvm::Function &F, llvm::StringRef Key, uint32_t Value);
+
 /// Removes the `!nvvm.annotations` entries that name \p F.
 void dropNVVMAnnotations(llvm::Function &F);
 
