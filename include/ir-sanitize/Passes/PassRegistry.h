@@ -3,9 +3,10 @@
 // Every ir-sanitize pass by its pipeline name (PassRegistry.def), registered
 // with a PassBuilder as LLVM registers its own: the opt plugin calls
 // registerIRSanitizePasses, and every pipeline the tool runs is text parsed
-// by PassBuilder::parsePassPipeline through it (buildPipeline, runPipeline),
-// so that `--print-pipeline-passes` prints what `opt -load-pass-plugin=
-// IRSanitize.so -passes='...'` replays. Nothing here prints.
+// by PassBuilder::parsePassPipeline through it (runPipeline; the texts are in
+// Pipelines.h), so that `--print-pipeline-passes` prints what
+// `opt -load-pass-plugin=IRSanitize.so -passes='...'` replays. Nothing here
+// prints.
 //
 //===----------------------------------------------------------------------===//
 #ifndef IR_SANITIZE_PASSES_PASSREGISTRY_H
