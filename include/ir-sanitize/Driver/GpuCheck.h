@@ -1,14 +1,17 @@
 //===- GpuCheck.h - Preparing a device derivative check ---------*- C++ -*-===//
 //
-// `ir-sanitize gpu-check` without the command line, in two steps so that
-// the caller can report the first before the long second one:
-// sanitizeForGpuCheck picks the kernel and sanitises and splats it;
-// buildGpuCheck writes everything the runner needs into one directory:
+// `ir-sanitize gpu-check` without the command line: one call, runGpuCheck,
+// which reports as it goes through a DiagnosticHandler. Its steps are public
+// for tests and other hosts: sanitizeForGpuCheck picks the kernel and
+// sanitizes and splats it; buildGpuCheck writes everything the runner needs
+// into one directory:
 //   original.ptx      the kernel as Julia emitted it (the baseline)
 //   splat.ptx         the splatted kernel
 //   derivatives.ptx   forward and reverse drivers, differentiated by Enzyme
 //   derivatives.input.ll / derivatives.enzyme.ll / enzyme.log   (evidence)
 //   plan.json         geometry, buffers and argument bytes for every kernel
+// and runGpuChecks runs ir-sanitize-gpurun on it. Every pipeline is text
+// (gpuCheckStages says which, for opt to replay).
 //
 //===----------------------------------------------------------------------===//
 #ifndef IR_SANITIZE_DRIVER_GPUCHECK_H
