@@ -132,15 +132,26 @@ ActivityMap withoutPrimalOutputs(ActivityMap A, const KernelManifest &K,
 /// the aggregate also holds an active pointer. Folding it away first gives
 /// Enzyme each leaf directly; nothing here changes floating-point results.
 /// Then the arguments Enzyme differentiates that CUDAnative passed as i64
-/// become pointers (IntegerPointerArguments).
-std::string enzymeInputPipeline(StringRef Kernel, const ActivityMap &A) {
+/// become pointers (IntegerPointerArguments), and the forward and reverse
+/// drivers Enzyme differentiates through go in (EnzymeDriver).
+std::string enzymeInputPipeline(StringRef Kernel, const ActivityMap &A,
+                                const ActivityMap &Reverse) {
   std::string Text =
       EnzymeCleanupPipeline.str() +
       ",ir-sanitize-integer-pointer-args<kernel=" + escapePassParameter(Kernel);
   for (size_t I = 0; I < A.size(); ++I)
     if (A[I] == Activity::Dup)
       Text += ";arg=" + std::to_string(I);
-  return Text + ">";
+  return Text + ">," + enzymeDriverPipeline(Kernel, DiffMode::Forward, A) +
+         "," + enzymeDriverPipeline(Kernel, DiffMode::Reverse, Reverse);
+}
+
+/// The reverse driver's activities: \p A, or with DropPrimalOutputs the
+/// output-only leaves dupnoneed.
+ActivityMap reverseActivities(const ActivityMap &A, const KernelManifest &K,
+                              const LaunchSpec &Spec,
+                              const GpuCheckOptions &Opts) {
+  return Opts.DropPrimalOutputs ? withoutPrimalOutputs(A, K, Spec) : A;
 }
 
 std::vector<DriverArg> driverArgsOf(const GeneratedDriver &G) {
@@ -195,21 +206,24 @@ Expected<DerivativeKernels> buildDerivatives(Module &M, StringRef Kernel,
     return makeToolError(ExitCode::BadInput,
                          "no kernel named '" + Kernel + "'");
   ActivityMap A = activitiesFor(*F, K, Spec);
-  if (Error E = runPipeline(M, enzymeInputPipeline(Kernel, A)))
+  std::vector<GeneratedDriver> Drivers; // forward, reverse
+  Error Failure = Error::success();
+  PassSinks Sinks;
+  Sinks.EnzymeDrivers = {&Drivers, &Failure};
+  if (Error E = runPipeline(
+          M,
+          enzymeInputPipeline(Kernel, A, reverseActivities(A, K, Spec, Opts)),
+          Sinks)) {
+    consumeError(std::move(Failure));
     return E;
-  F = kernelIn(M, Kernel);
-  auto Fwd = generateDriver(M, *F, DiffMode::Forward, A);
-  if (!Fwd)
-    return Fwd.takeError();
-  auto Rev = generateDriver(
-      M, *F, DiffMode::Reverse,
-      Opts.DropPrimalOutputs ? withoutPrimalOutputs(A, K, Spec) : A);
-  if (!Rev)
-    return Rev.takeError();
-  DerivativeKernels D{Fwd->Driver->getName().str(),
-                      Rev->Driver->getName().str(),
-                      driverArgs(Splat, driverArgsOf(*Fwd)),
-                      driverArgs(Splat, driverArgsOf(*Rev)),
+  }
+  if (Failure)
+    return Failure;
+  const GeneratedDriver &Fwd = Drivers.at(0), &Rev = Drivers.at(1);
+  DerivativeKernels D{Fwd.Driver->getName().str(),
+                      Rev.Driver->getName().str(),
+                      driverArgs(Splat, driverArgsOf(Fwd)),
+                      driverArgs(Splat, driverArgsOf(Rev)),
                       std::nullopt,
                       std::nullopt};
   auto Diff = runEnzymeOn(M, Opts);
@@ -476,12 +490,12 @@ gpuCheckStages(const GpuCheckInput &In, Module &Sanitized,
     return makeToolError(ExitCode::BadInput,
                          "no kernel named '" + Kernel + "'");
   ActivityMap A = activitiesFor(*F, In.Kernel, Spec);
+  ActivityMap Reverse = reverseActivities(A, In.Kernel, Spec, G);
   std::string Fwd = driverName(Kernel, DiffMode::Forward),
               Rev = driverName(Kernel, DiffMode::Reverse);
-  Stages.push_back({"derivatives.input.ll", "sanitize",
-                    "opt -passes='" + enzymeInputPipeline(Kernel, A) + "'",
-                    "then, in-process, the Enzyme drivers " + Fwd + " and " +
-                        Rev + " (DriverGenerator)"});
+  Stages.push_back(
+      {"derivatives.input.ll", "sanitize",
+       "opt -passes='" + enzymeInputPipeline(Kernel, A, Reverse) + "'", ""});
   PluginSearch Search;
   Search.Explicit = Build.PluginPath;
   Expected<LocatedPlugin> Plugin = locateEnzymePlugin(Search);

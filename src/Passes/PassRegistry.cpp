@@ -161,6 +161,49 @@ Expected<IntegerPointerParams> parseIntegerPointerParams(StringRef Params) {
   return P;
 }
 
+struct EnzymeDriverParams {
+  std::string Fn;
+  DiffMode Mode = DiffMode::Forward;
+  ActivityMap Activities;
+};
+
+/// `fn=NAME`, `mode=forward|reverse` and `activity=A.A...` (all required).
+Expected<EnzymeDriverParams> parseEnzymeDriverParams(StringRef Params) {
+  EnzymeDriverParams P;
+  bool HasMode = false, HasActivity = false;
+  SmallVector<StringRef, 4> Settings;
+  Params.split(Settings, ';', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  for (StringRef S : Settings) {
+    auto [Key, Value] = S.split('=');
+    std::optional<DiffMode> Mode = parseDiffMode(Value);
+    if (Key == "fn" && !Value.empty()) {
+      P.Fn = unescapePassParameter(Value);
+    } else if (Key == "mode" && Mode) {
+      P.Mode = *Mode;
+      HasMode = true;
+    } else if (Key == "activity") {
+      SmallVector<StringRef, 16> Names;
+      Value.split(Names, '.');
+      for (StringRef Name : Names) {
+        std::optional<Activity> A = parseActivity(Name);
+        if (!A)
+          return paramError("unknown activity '" + Name +
+                            "' (expected const, dup, dupnoneed or out)");
+        P.Activities.push_back(*A);
+      }
+      HasActivity = true;
+    } else {
+      return paramError("invalid parameter '" + S +
+                        "' (expected fn=NAME, mode=forward|reverse or "
+                        "activity=A.A...)");
+    }
+  }
+  if (P.Fn.empty() || !HasMode || !HasActivity)
+    return paramError("fn=NAME, mode=forward|reverse and activity=A.A... are "
+                      "required");
+  return P;
+}
+
 } // namespace
 
 namespace {

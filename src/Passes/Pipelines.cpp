@@ -34,6 +34,16 @@ std::string sanitizePipeline(const BundlePolicy &Policy, bool Splat,
   return Text + "," + withParams("ir-sanitize-splat", join(Params, ";"));
 }
 
+std::string enzymeDriverPipeline(StringRef Fn, DiffMode Mode,
+                                 const ActivityMap &Activities) {
+  std::vector<std::string> Names;
+  for (Activity A : Activities)
+    Names.push_back(activityName(A).str());
+  return "ir-sanitize-enzyme-driver<fn=" + escapePassParameter(Fn) +
+         ";mode=" + diffModeName(Mode).str() + ";activity=" + join(Names, ".") +
+         ">";
+}
+
 std::string derivativePipeline(const DerivativePipelineOptions &Opts) {
   std::vector<std::string> Function, Module;
   // Merging after sinking: its test and branch would end the runs that

@@ -16,6 +16,7 @@
 #include "ir-sanitize/Support/Diagnostics.h"
 #include "ir-sanitize/Transforms/AccumulationMerging.h"
 #include "ir-sanitize/Transforms/BundleRestore.h"
+#include "ir-sanitize/Transforms/EnzymeDriver.h"
 #include "ir-sanitize/Transforms/GridStrideCoarsening.h"
 #include "ir-sanitize/Transforms/InvariantDivision.h"
 #include "ir-sanitize/Transforms/KernelSplat.h"
@@ -46,6 +47,7 @@ struct PassSinks {
   BundleReport *Bundles = nullptr; ///< ir-sanitize-bundles' report.
   RestoreStats *Restore = nullptr;
   SplatSinks Splat; ///< ir-sanitize-splat's (Diags when its are null).
+  EnzymeDriverSinks EnzymeDrivers; ///< ir-sanitize-enzyme-driver's.
   StoreSinkStats *StoreSink = nullptr;
   AccumulationMergingStats *Merge = nullptr;
   GridStrideStats *GridStride = nullptr;

@@ -8,6 +8,7 @@
 #ifndef IR_SANITIZE_PASSES_PIPELINES_H
 #define IR_SANITIZE_PASSES_PIPELINES_H
 
+#include "ir-sanitize/Enzyme/ActivitySpec.h"
 #include "ir-sanitize/Support/BundlePolicy.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -27,6 +28,11 @@ std::string sanitizePipeline(const BundlePolicy &Policy, bool Splat,
 /// Enzyme's activity analysis cannot see.
 inline constexpr llvm::StringLiteral EnzymeCleanupPipeline =
     "function(sroa,early-cse,instcombine,simplifycfg)";
+
+/// `ir-sanitize-enzyme-driver<fn=FN;mode=MODE;activity=...>`: the driver
+/// Enzyme differentiates \p Fn through.
+std::string enzymeDriverPipeline(llvm::StringRef Fn, DiffMode Mode,
+                                 const ActivityMap &Activities);
 
 /// What runs after the optimisation pipeline of a derivative kernel.
 struct DerivativePipelineOptions {
