@@ -72,6 +72,61 @@ std::optional<uint64_t> nvvmAnnotation(const Function &F, StringRef Key) {
   return Found;
 }
 
+SmallVector<const MDNode *, 2> nvvmAnnotationsOf(const Function &F) {
+  SmallVector<const MDNode *, 2> Found;
+  const NamedMDNode *NMD =
+      F.getParent() ? F.getParent()->getNamedMetadata("nvvm.annotations")
+                    : nullptr;
+  if (!NMD)
+    return Found;
+  for (const MDNode *N : NMD->operands()) {
+    if (N->getNumOperands() == 0)
+      continue;
+    if (auto *VAM = dyn_cast_or_null<ValueAsMetadata>(N->getOperand(0).get()))
+      if (VAM->getValue() == &F)
+        Found.push_back(N);
+  }
+  return Found;
+}
+
+void copyNVVMAnnotations(const Function &From, Function &To) {
+  NamedMDNode *NMD = To.getParent()->getNamedMetadata("nvvm.annotations");
+  if (!NMD)
+    return;
+  for (const MDNode *N : nvvmAnnotationsOf(From)) {
+    SmallVector<Metadata *, 4> Ops(N->op_begin(), N->op_end());
+    Ops[0] = ValueAsMetadata::get(&To);
+    NMD->addOperand(MDNode::get(To.getContext(), Ops));
+  }
+}
+
+void addNVVMAnnotation(Function &F, StringRef Key, uint32_t Value) {
+  LLVMContext &Ctx = F.getContext();
+  F.getParent()
+      ->getOrInsertNamedMetadata("nvvm.annotations")
+      ->addOperand(
+          MDNode::get(Ctx, {ValueAsMetadata::get(&F), MDString::get(Ctx, Key),
+                            ConstantAsMetadata::get(ConstantInt::get(
+                                Type::getInt32Ty(Ctx), Value))}));
+}
+
+void dropNVVMAnnotations(Function &F) {
+  NamedMDNode *NMD = F.getParent()->getNamedMetadata("nvvm.annotations");
+  if (!NMD)
+    return;
+  SmallVector<MDNode *, 8> Keep;
+  for (MDNode *N : NMD->operands()) {
+    auto *VAM = N->getNumOperands()
+                    ? dyn_cast_or_null<ValueAsMetadata>(N->getOperand(0).get())
+                    : nullptr;
+    if (!VAM || VAM->getValue() != &F)
+      Keep.push_back(N);
+  }
+  NMD->clearOperands();
+  for (MDNode *N : Keep)
+    NMD->addOperand(N);
+}
+
 bool isKernel(const Function &F) {
   if (hasKernelCallingConv(F))
     return true;

@@ -9,18 +9,22 @@
 #include "ir-sanitize/Enzyme/EnzymeRunner.h"
 #include "ir-sanitize/Enzyme/PluginLocator.h"
 #include "ir-sanitize/GPU/ArgumentPacking.h"
+#include "ir-sanitize/Passes/PassRegistry.h"
+#include "ir-sanitize/Passes/Pipelines.h"
 #include "ir-sanitize/Support/AnalysisManagers.h"
 #include "ir-sanitize/Support/AtomicOutput.h"
 #include "ir-sanitize/Support/Messages.h"
 #include "ir-sanitize/Support/ModuleReader.h"
+#include "ir-sanitize/Support/ModuleVerifier.h"
 #include "ir-sanitize/Support/ModuleWriter.h"
 #include "ir-sanitize/Support/ToolError.h"
 #include "ir-sanitize/Transforms/GridStrideCoarsening.h"
 #include "ir-sanitize/Transforms/KernelSplat.h"
+#include "ir-sanitize/Transforms/NVPTXPrepare.h"
 
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/IR/IRBuilder.h"
-#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/IR/LLVMContext.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
@@ -34,20 +38,7 @@ namespace irs {
 namespace {
 
 void progress(const GpuCheckOptions &Opts, const Twine &Line) {
-  if (Opts.Progress)
-    Opts.Progress(Line.str());
-}
-
-/// PTX entry names may not contain '.' (NVPTX would rename them); give
-/// the kernel a name the plan can state.
-std::string makePTXSafeName(Function &F) {
-  std::string Name = F.getName().str();
-  for (char &C : Name)
-    if (!isAlnum(C) && C != '_' && C != '$')
-      C = '_';
-  if (Name != F.getName())
-    F.setName(Name);
-  return F.getName().str();
+  orIgnore(Opts.Diags).progress(Line);
 }
 
 Function *kernelIn(Module &M, StringRef Name) {
@@ -91,22 +82,25 @@ void recordGridStride(const PlannedParams &K, const Function &Kernel) {
 Expected<std::string> compileTo(Module &M, StringRef Entry, StringRef File,
                                 const GpuCheckOptions &Opts, PTXOptions PTXOpts,
                                 std::vector<PlannedParams> Kernels) {
-  Function *F = kernelIn(M, Entry);
-  if (!F)
+  if (!kernelIn(M, Entry))
     return makeToolError(ExitCode::BadInput,
                          "no kernel named '" + Entry + "' to compile");
-  std::string PTXName = makePTXSafeName(*F);
+  std::string PTXName = ptxSafeName(Entry);
+  if (!is_contained(PTXOpts.Kernels, Entry))
+    PTXOpts.Kernels.push_back(Entry.str());
   for (PlannedParams &K : Kernels)
     if (K.Kernel.empty())
       K.Kernel = PTXName;
-  PTXOpts.BeforeCodegen = [&](const Module &Optimised) {
-    for (const PlannedParams &K : Kernels)
-      if (const Function *Kernel = Optimised.getFunction(K.Kernel)) {
-        recordGridStride(K, *Kernel);
-        recordAccess(*K.Params, *Kernel);
-      }
-  };
-  Expected<std::string> PTX = emitPTX(M, PTXOpts);
+  if (Error E = optimizeForPTX(M, PTXOpts))
+    return E;
+  // Code generation rewrites kernel parameters: what the PTX is made from
+  // is the module as it stands now.
+  for (const PlannedParams &K : Kernels)
+    if (const Function *Kernel = M.getFunction(K.Kernel)) {
+      recordGridStride(K, *Kernel);
+      recordAccess(*K.Params, *Kernel);
+    }
+  Expected<std::string> PTX = compilePTX(M, PTXOpts);
   if (!PTX)
     return PTX.takeError();
   std::string Path = pathIn(Opts.EmitDir, File);
@@ -142,77 +136,27 @@ ActivityMap withoutPrimalOutputs(ActivityMap A, const KernelManifest &K,
 /// alloca) round trip and takes a const array's loads for active ones when
 /// the aggregate also holds an active pointer. Folding it away first gives
 /// Enzyme each leaf directly; nothing here changes floating-point results.
-Error simplifyForEnzyme(Module &M) {
-  PassBuilder PB;
-  AnalysisManagers AM(PB);
-  ModulePassManager MPM;
-  if (Error E = PB.parsePassPipeline(
-          MPM, "function(sroa,early-cse,instcombine,simplifycfg)"))
-    return E;
-  MPM.run(M, AM.MAM);
-  return Error::success();
+/// Then the arguments Enzyme differentiates that CUDAnative passed as i64
+/// become pointers (IntegerPointerArguments), and the forward and reverse
+/// drivers Enzyme differentiates through go in (AddDerivativeWrapper).
+std::string enzymeInputPipeline(StringRef Kernel, const ActivityMap &A,
+                                const ActivityMap &Reverse) {
+  std::string Text =
+      EnzymeCleanupPipeline.str() +
+      ",ir-sanitize-integer-pointer-args<kernel=" + escapePassParameter(Kernel);
+  for (size_t I = 0; I < A.size(); ++I)
+    if (A[I] == Activity::Dup)
+      Text += ";arg=" + std::to_string(I);
+  return Text + ">," + derivativeWrapperPipeline(Kernel, DiffMode::Forward, A) +
+         "," + derivativeWrapperPipeline(Kernel, DiffMode::Reverse, Reverse);
 }
 
-/// Drops the `!nvvm.annotations` entries that name \p F.
-void dropAnnotations(Function &F) {
-  NamedMDNode *NMD = F.getParent()->getNamedMetadata("nvvm.annotations");
-  if (!NMD)
-    return;
-  SmallVector<MDNode *, 8> Keep;
-  for (MDNode *N : NMD->operands()) {
-    auto *VAM = N->getNumOperands()
-                    ? dyn_cast_or_null<ValueAsMetadata>(N->getOperand(0).get())
-                    : nullptr;
-    if (!VAM || VAM->getValue() != &F)
-      Keep.push_back(N);
-  }
-  NMD->clearOperands();
-  for (MDNode *N : Keep)
-    NMD->addOperand(N);
-}
-
-/// CUDAnative passed array addresses as i64 and inttoptr'd them. Enzyme
-/// types integer arguments of the function it differentiates as integers
-/// and then refuses the inttoptr, so the derivative kernel takes those
-/// leaves as pointers (the same 8 bytes) and converts back at entry.
-Function *retypeIntegerPointers(Function &F, const ActivityMap &A) {
-  LLVMContext &Ctx = F.getContext();
-  PointerType *Ptr = PointerType::get(Ctx, 0);
-  SmallVector<Type *, 16> Tys;
-  AttributeList Attrs = F.getAttributes();
-  bool Changed = false;
-  for (Argument &Arg : F.args()) {
-    bool Retype =
-        A[Arg.getArgNo()] == Activity::Dup && Arg.getType()->isIntegerTy(64);
-    Tys.push_back(Retype ? Ptr : Arg.getType());
-    if (Retype)
-      Attrs = Attrs.removeParamAttributes(Ctx, Arg.getArgNo());
-    Changed |= Retype;
-  }
-  if (!Changed)
-    return &F;
-  Function *NF =
-      Function::Create(FunctionType::get(F.getReturnType(), Tys, false),
-                       F.getLinkage(), F.getAddressSpace(), "", F.getParent());
-  NF->copyAttributesFrom(&F);
-  NF->setAttributes(Attrs);
-  if (isKernel(F))
-    NF->setCallingConv(CallingConv::PTX_Kernel);
-  NF->splice(NF->begin(), &F);
-  NF->setSubprogram(F.getSubprogram());
-  F.setSubprogram(nullptr);
-  IRBuilder<> B(&*NF->getEntryBlock().getFirstInsertionPt());
-  for (Argument &Arg : F.args()) {
-    Argument *New = NF->getArg(Arg.getArgNo());
-    New->takeName(&Arg);
-    Arg.replaceAllUsesWith(New->getType() == Arg.getType()
-                               ? static_cast<Value *>(New)
-                               : B.CreatePtrToInt(New, Arg.getType()));
-  }
-  dropAnnotations(F);
-  NF->takeName(&F);
-  F.eraseFromParent();
-  return NF;
+/// The reverse driver's activities: \p A, or with DropPrimalOutputs the
+/// output-only leaves dupnoneed.
+ActivityMap reverseActivities(const ActivityMap &A, const KernelManifest &K,
+                              const LaunchSpec &Spec,
+                              const GpuCheckOptions &Opts) {
+  return Opts.DropPrimalOutputs ? withoutPrimalOutputs(A, K, Spec) : A;
 }
 
 std::vector<DriverArg> driverArgsOf(const DerivativeWrapper &G) {
@@ -262,26 +206,29 @@ Expected<DerivativeKernels> buildDerivatives(Module &M, StringRef Kernel,
                                              const LaunchSpec &Spec,
                                              ArrayRef<ParamImage> Splat,
                                              const GpuCheckOptions &Opts) {
-  if (Error E = simplifyForEnzyme(M))
-    return E;
   Function *F = kernelIn(M, Kernel);
   if (!F)
     return makeToolError(ExitCode::BadInput,
                          "no kernel named '" + Kernel + "'");
   ActivityMap A = activitiesFor(*F, K, Spec);
-  F = retypeIntegerPointers(*F, A);
-  auto Fwd = generateDerivativeWrapper(M, *F, DiffMode::Forward, A);
-  if (!Fwd)
-    return Fwd.takeError();
-  auto Rev = generateDerivativeWrapper(
-      M, *F, DiffMode::Reverse,
-      Opts.DropPrimalOutputs ? withoutPrimalOutputs(A, K, Spec) : A);
-  if (!Rev)
-    return Rev.takeError();
-  DerivativeKernels D{Fwd->Wrapper->getName().str(),
-                      Rev->Wrapper->getName().str(),
-                      driverArgs(Splat, driverArgsOf(*Fwd)),
-                      driverArgs(Splat, driverArgsOf(*Rev)),
+  std::vector<DerivativeWrapper> Wrappers; // forward, reverse
+  Error Failure = Error::success();
+  PassSinks Sinks;
+  Sinks.DerivativeWrappers = {&Wrappers, &Failure};
+  if (Error E = runPipeline(
+          M,
+          enzymeInputPipeline(Kernel, A, reverseActivities(A, K, Spec, Opts)),
+          Sinks)) {
+    consumeError(std::move(Failure));
+    return E;
+  }
+  if (Failure)
+    return Failure;
+  const DerivativeWrapper &Fwd = Wrappers.at(0), &Rev = Wrappers.at(1);
+  DerivativeKernels D{Fwd.Wrapper->getName().str(),
+                      Rev.Wrapper->getName().str(),
+                      driverArgs(Splat, driverArgsOf(Fwd)),
+                      driverArgs(Splat, driverArgsOf(Rev)),
                       std::nullopt,
                       std::nullopt};
   auto Diff = runEnzymeOn(M, Opts);
@@ -292,13 +239,15 @@ Expected<DerivativeKernels> buildDerivatives(Module &M, StringRef Kernel,
   if (!FwdFn || !RevFn)
     return makeToolError(ExitCode::Findings,
                          "Enzyme's output lacks the derivative drivers");
-  D.Forward = makePTXSafeName(*FwdFn);
-  D.Reverse = makePTXSafeName(*RevFn);
   PTXOptions PTXOpts = Opts.PTX;
+  std::string Entry = D.Forward;
+  PTXOpts.Kernels = {D.Forward, D.Reverse};
+  D.Forward = ptxSafeName(D.Forward);
+  D.Reverse = ptxSafeName(D.Reverse);
   PTXOpts.SinkStores = Opts.SinkDerivativeStores;
   PTXOpts.MergeAccumulations = Opts.MergeAccumulations;
   PTXOpts.GridStride = Opts.GridStride;
-  auto PTX = compileTo(**Diff, D.Forward, "derivatives.ptx", Opts, PTXOpts,
+  auto PTX = compileTo(**Diff, Entry, "derivatives.ptx", Opts, PTXOpts,
                        {{D.Forward, &D.FwdParams, &D.FwdGridStride},
                         {D.Reverse, &D.RevParams, &D.RevGridStride}});
   if (!PTX)
@@ -363,6 +312,16 @@ namespace {
 
 Error usage(const Twine &Msg) { return makeToolError(ExitCode::Usage, Msg); }
 
+/// --gpu-arch names an architecture the PTX table knows, or --ptx-version
+/// says which PTX to write.
+Error checkArch(const PTXOptions &PTX) {
+  if (!PTX.PTXVersion && !minimumPTXVersion(PTX.Arch))
+    return usage("--gpu-arch " + PTX.Arch +
+                 ": unknown architecture (expected sm_NN, e.g. sm_90, or give "
+                 "--ptx-version)");
+  return Error::success();
+}
+
 /// The kernel \p Config names, or the module's only one.
 Expected<Function *> selectKernel(Module &M, const GpuCheckConfig &Config) {
   SmallVector<Function *> Kernels = findKernels(M);
@@ -415,21 +374,20 @@ Expected<GpuCheckInput> sanitizeForGpuCheck(Module &M,
   std::string Name = (*Kernel)->getName().str();
   GpuCheckInput In;
   In.Original = CloneModule(M);
-  SanitizeConfig Bundles = Config.Sanitize;
-  Bundles.Splat = false; // only the checked kernel, below
-  Expected<SanitizeResult> Sanitized = sanitizeModule(M, Bundles);
+  // One pipeline: the bundles, then the splat of the checked kernel only.
+  SanitizeConfig Checked = Config.Sanitize;
+  Checked.Kernels = {Name};
+  In.Pipeline =
+      sanitizePipeline(Checked.Policy, Checked.Splat, Checked.Kernels);
+  Expected<SanitizeResult> Sanitized = sanitizeModule(M, Checked);
   if (!Sanitized)
     return Sanitized.takeError();
+  In.Splat = std::move(Sanitized->Manifest);
+  In.Notes = std::move(Sanitized->Notes);
   In.Sanitized = std::move(*Sanitized);
-  if (Config.Sanitize.Splat) {
-    SplatOptions SO;
-    SO.Kernels = {Name};
-    SO.Note = [&](const std::string &N) { In.Notes.push_back(N); };
-    Expected<LaunchManifest> Splat = splatKernels(M, SO);
-    if (!Splat)
-      return Splat.takeError();
-    In.Splat = std::move(*Splat);
-  }
+  In.Sanitized.Splat = false; // the summary speaks of the bundles only
+  In.Sanitized.Manifest = {};
+  In.Sanitized.Notes.clear();
   if (const KernelManifest *K = In.Splat.findKernel(Name))
     In.Kernel = *K;
   else // --no-splat, or nothing to splat
@@ -441,10 +399,8 @@ Expected<std::string> buildGpuCheck(GpuCheckInput &In, Module &Sanitized,
                                     const LaunchSpec &Spec,
                                     GpuCheckBuild &Build) {
   GpuCheckOptions &G = Build.Options;
-  if (!G.PTX.PTXVersion && !minimumPTXVersion(G.PTX.Arch))
-    return usage("--gpu-arch " + G.PTX.Arch +
-                 ": unknown architecture (expected sm_NN, e.g. sm_90, or give "
-                 "--ptx-version)");
+  if (Error E = checkArch(G.PTX))
+    return E;
   if (Error E = validateSpec(Spec, In.Kernel, Build.SpecPath))
     return E;
   if (!Build.ManifestPath.empty())
@@ -477,6 +433,93 @@ Expected<std::string> buildGpuCheck(GpuCheckInput &In, Module &Sanitized,
   return *Dir;
 }
 
+namespace {
+
+/// "-mcpu=sm_90 -mattr=+ptx78": the target machine optimizeForPTX uses.
+std::string targetArgs(const PTXOptions &Opts) {
+  unsigned PTX = Opts.PTXVersion ? Opts.PTXVersion
+                                 : minimumPTXVersion(Opts.Arch).value_or(0);
+  return "-mcpu=" + Opts.Arch + " -mattr=+ptx" + std::to_string(PTX);
+}
+
+/// The PTX stage of \p Opts: opt, then llc as compilePTX generates code.
+std::string ptxCommand(const PTXOptions &Opts) {
+  std::string Target = targetArgs(Opts);
+  return "opt " + Target + " " + "-passes='" + ptxPipeline(Opts) + "'" +
+         " | llc " + Target + " -asm-verbose=false";
+}
+
+/// opt's arguments for Enzyme (EnzymeRunner), less its input and output.
+std::string enzymeCommand(StringRef Plugin) {
+  EnzymeInvocation Inv;
+  Inv.InputPath = "derivatives.input.ll";
+  Inv.OutputPath = "derivatives.enzyme.ll";
+  Inv.PluginPath = Plugin.str();
+  Inv.TextOutput = true;
+  std::string Command = "opt";
+  std::vector<std::string> Args = enzymeOptArgs(Inv);
+  for (size_t I = 0; I < Args.size(); ++I) {
+    if (Args[I] == "-o")
+      ++I;
+    else if (Args[I] != Inv.InputPath)
+      Command += " " + Args[I];
+  }
+  return Command;
+}
+
+} // namespace
+
+std::string GpuCheckStage::str() const {
+  std::string Line = Output + ": " + Input + " | " + Command;
+  return Note.empty() ? Line : Line + "  # " + Note;
+}
+
+Expected<std::vector<GpuCheckStage>>
+gpuCheckStages(const GpuCheckInput &In, Module &Sanitized,
+               const LaunchSpec &Spec, const GpuCheckBuild &Build) {
+  const GpuCheckOptions &G = Build.Options;
+  if (Error E = checkArch(G.PTX))
+    return E;
+  const std::string &Kernel = In.Kernel.Name;
+  std::vector<GpuCheckStage> Stages;
+  Stages.push_back({"sanitize", "INPUT", "opt -passes='" + In.Pipeline + "'",
+                    "in memory; -S writes it"});
+  PTXOptions PTX = G.PTX;
+  PTX.Kernels = {Kernel};
+  Stages.push_back({"original.ptx", "INPUT", ptxCommand(PTX), ""});
+  Stages.push_back({"splat.ptx", "sanitize", ptxCommand(PTX), ""});
+  if (!Spec.DerivativeChecks)
+    return Stages;
+  Function *F = kernelIn(Sanitized, Kernel);
+  if (!F)
+    return makeToolError(ExitCode::BadInput,
+                         "no kernel named '" + Kernel + "'");
+  ActivityMap A = activitiesFor(*F, In.Kernel, Spec);
+  ActivityMap Reverse = reverseActivities(A, In.Kernel, Spec, G);
+  std::string Fwd = wrapperName(Kernel, DiffMode::Forward),
+              Rev = wrapperName(Kernel, DiffMode::Reverse);
+  Stages.push_back(
+      {"derivatives.input.ll", "sanitize",
+       "opt -passes='" + enzymeInputPipeline(Kernel, A, Reverse) + "'", ""});
+  PluginSearch Search;
+  Search.Explicit = Build.PluginPath;
+  Expected<LocatedPlugin> Plugin = locateEnzymePlugin(Search);
+  std::string PluginPath =
+      Plugin ? Plugin->Path
+             : "LLVMEnzyme-" + std::to_string(LLVM_VERSION_MAJOR) + ".so";
+  if (!Plugin)
+    consumeError(Plugin.takeError());
+  Stages.push_back({"derivatives.enzyme.ll", "derivatives.input.ll",
+                    enzymeCommand(PluginPath), ""});
+  PTX.Kernels = {Fwd, Rev};
+  PTX.SinkStores = G.SinkDerivativeStores;
+  PTX.MergeAccumulations = G.MergeAccumulations;
+  PTX.GridStride = G.GridStride;
+  Stages.push_back(
+      {"derivatives.ptx", "derivatives.enzyme.ll", ptxCommand(PTX), ""});
+  return Stages;
+}
+
 std::optional<int> runGpuChecks(StringRef Runner, StringRef Dir,
                                 unsigned Repeats, StringRef ReportPath) {
   std::optional<StringRef> Quiet[] = {StringRef(""), StringRef(""),
@@ -489,6 +532,63 @@ std::optional<int> runGpuChecks(StringRef Runner, StringRef Dir,
   if (!ReportPath.empty())
     Args.append({"--report", ReportPath});
   return sys::ExecuteAndWait(Runner, Args);
+}
+
+namespace {
+
+/// Why the checks did not run, or their exit code.
+void runOnDevice(const GpuCheckRequest &R, GpuCheckResult &Result) {
+  if (!R.NoRun && !R.RunnerPath.empty())
+    if ((Result.RunnerExit =
+             runGpuChecks(R.RunnerPath, Result.Dir, R.Repeats, R.ReportPath)))
+      return;
+  Result.NotRun = R.NoRun                ? "--no-run given"
+                  : R.RunnerPath.empty() ? "ir-sanitize-gpurun was not built "
+                                           "here"
+                                         : "no usable CUDA device here";
+}
+
+} // namespace
+
+Expected<GpuCheckResult> runGpuCheck(const GpuCheckRequest &R,
+                                     DiagnosticHandler &Diags) {
+  Expected<LaunchSpec> Spec = LaunchSpec::readFile(R.SpecPath);
+  if (!Spec)
+    return Spec.takeError();
+  LLVMContext Ctx;
+  Expected<LoadedModule> In = readModule(R.InputPath, Ctx);
+  if (!In)
+    return In.takeError();
+  GpuCheckConfig Config;
+  Config.Sanitize = R.Sanitize;
+  Config.InputName = R.InputPath;
+  Expected<GpuCheckInput> Checked = sanitizeForGpuCheck(*In->M, Config);
+  if (!Checked)
+    return Checked.takeError();
+  GpuCheckResult Result;
+  GpuCheckBuild Build = R.Build;
+  Build.SpecPath = R.SpecPath;
+  if (R.PrintStages) {
+    auto Stages = gpuCheckStages(*Checked, *In->M, *Spec, Build);
+    if (!Stages)
+      return Stages.takeError();
+    Result.Stages = std::move(*Stages);
+    return Result;
+  }
+  Diags.note(In->DisplayName + ": " + Checked->Sanitized.summary());
+  for (const std::string &Note : Checked->Notes)
+    Diags.note(Note);
+  Build.Options.Diags = &Diags;
+  Expected<std::string> Dir = buildGpuCheck(*Checked, *In->M, *Spec, Build);
+  if (!Dir)
+    return Dir.takeError();
+  if (!Build.Options.SkipDerivatives.empty())
+    Diags.warning("SKIPPED forward and reverse checks (" +
+                  Build.Options.SkipDerivatives +
+                  "); checking the primal only");
+  Result.Dir = *Dir;
+  runOnDevice(R, Result);
+  return Result;
 }
 
 } // namespace irs

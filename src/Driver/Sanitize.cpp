@@ -3,11 +3,11 @@
 
 #include "SanitizeSteps.h"
 
+#include "ir-sanitize/Passes/PassRegistry.h"
+#include "ir-sanitize/Passes/Pipelines.h"
 #include "ir-sanitize/Transforms/BundleNormalize.h"
 #include "ir-sanitize/Transforms/KernelSplat.h"
 
-#include "llvm/IR/PassInstrumentation.h"
-#include "llvm/IR/PassManager.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace llvm;
@@ -60,25 +60,24 @@ Expected<SanitizeResult> sanitizeModule(Module &M,
   Result.Scope = Config.Policy.Scope;
   Result.Splat = Config.Splat;
   Result.Bundles.setSiteDetail(Config.ReportCallSites);
-  // Step 1: bundle normalisation (Enzyme aborts on bundles other than
-  // jl_roots).
-  ModulePassManager MPM;
-  MPM.addPass(BundleNormalizePass(Config.Policy, &Result.Bundles));
-  ModuleAnalysisManager MAM;
-  MAM.registerPass([] { return PassInstrumentationAnalysis(); });
-  MPM.run(M, MAM);
-  if (!Config.Splat)
-    return Result;
-  // Step 2: the kernel splat (Enzyme gives each leaf its own activity),
-  // called directly rather than through KernelSplatPass so that an unknown
-  // kernel comes back as an error with its exit code.
-  SplatOptions SO;
-  SO.Kernels = Config.Kernels;
-  SO.Note = [&](const std::string &Note) { Result.Notes.push_back(Note); };
-  Expected<LaunchManifest> Manifest = splatKernels(M, SO);
-  if (!Manifest)
-    return Manifest.takeError();
-  Result.Manifest = std::move(*Manifest);
+  // The passes hand back their report, manifest and notes, and the splat
+  // an unknown kernel as an error with its exit code.
+  CollectingDiagnosticHandler Notes;
+  Error Failure = Error::success();
+  PassSinks Sinks;
+  Sinks.Diags = &Notes;
+  Sinks.Bundles = &Result.Bundles;
+  Sinks.Splat.Manifest = &Result.Manifest;
+  Sinks.Splat.Failure = &Failure;
+  std::string Text =
+      sanitizePipeline(Config.Policy, Config.Splat, Config.Kernels);
+  if (Error E = runPipeline(M, Text, Sinks)) {
+    consumeError(std::move(Failure));
+    return E;
+  }
+  if (Failure)
+    return Failure;
+  Result.Notes = Notes.of(DiagnosticKind::Note);
   return Result;
 }
 

@@ -18,23 +18,7 @@ constexpr const char *EnzymeEntryPoints[] = {
     "__enzyme_autodiff",   "__enzyme_fwddiff",  "__enzyme_reverse",
     "__enzyme_augmentfwd", "__enzyme_fwdsplit", "__enzyme_batch"};
 
-/// The `!nvvm.annotations` entries that describe \p F.
-SmallVector<const MDNode *, 2> nvvmAnnotationsOf(const Function &F) {
-  SmallVector<const MDNode *, 2> Found;
-  const NamedMDNode *NMD = F.getParent()->getNamedMetadata("nvvm.annotations");
-  if (!NMD)
-    return Found;
-  for (const MDNode *N : NMD->operands()) {
-    if (N->getNumOperands() == 0)
-      continue;
-    if (auto *VAM = dyn_cast_or_null<ValueAsMetadata>(N->getOperand(0).get()))
-      if (VAM->getValue() == &F)
-        Found.push_back(N);
-  }
-  return Found;
-}
-
-/// Attributes a wrapper parameter keeps from the primal one: what the caller
+/// Attributes a driver parameter keeps from the primal one: what the caller
 /// promises about the value, not what NAME promised about its own memory
 /// accesses (the derivative writes shadows NAME only read).
 AttributeSet wrapperParamAttrs(LLVMContext &Ctx, AttributeSet Primal) {
@@ -193,18 +177,6 @@ void emitEnzymeCall(Module &M, const DerivativeWrapper &G) {
     B.CreateRetVoid();
   else
     B.CreateRet(Call);
-}
-
-/// A kernel wrapper is a kernel the same way NAME is.
-void copyNVVMAnnotations(const Function &From, Function &To) {
-  NamedMDNode *NMD = To.getParent()->getNamedMetadata("nvvm.annotations");
-  if (!NMD)
-    return;
-  for (const MDNode *N : nvvmAnnotationsOf(From)) {
-    SmallVector<Metadata *, 4> Ops(N->op_begin(), N->op_end());
-    Ops[0] = ValueAsMetadata::get(&To);
-    NMD->addOperand(MDNode::get(To.getContext(), Ops));
-  }
 }
 
 } // namespace

@@ -2,6 +2,8 @@
 #include "ir-sanitize/Support/BundlePolicy.h"
 #include "ir-sanitize/Support/ToolError.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 
 using namespace llvm;
@@ -89,6 +91,17 @@ Expected<BundlePolicy> BundlePolicy::fromPassParameters(StringRef Params) {
       return E;
   }
   return Policy;
+}
+
+std::string BundlePolicy::toPassParameters() const {
+  std::vector<std::string> Settings;
+  for (const auto &Entry : Actions)
+    Settings.push_back(
+        (Entry.getKey() + "=" + actionName(Entry.getValue())).str());
+  llvm::sort(Settings);
+  if (Scope == BundleScope::All)
+    Settings.push_back("scope=all");
+  return join(Settings, ";");
 }
 
 } // namespace irs

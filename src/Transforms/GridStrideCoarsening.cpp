@@ -206,19 +206,7 @@ std::optional<uint64_t> launchBound(const Function &F) {
 /// (attributes were cloned), and with \p ThreadsPerSM a launch bound asks
 /// for enough blocks per multiprocessor to run that many threads.
 void annotateLike(const Function &F, Function &NF, unsigned ThreadsPerSM) {
-  NamedMDNode *NMD =
-      NF.getParent()->getOrInsertNamedMetadata("nvvm.annotations");
-  LLVMContext &Ctx = F.getContext();
-  SmallVector<MDNode *, 4> Copies;
-  for (MDNode *N : NMD->operands())
-    if (N->getNumOperands() &&
-        mdconst::dyn_extract_or_null<Function>(N->getOperand(0)) == &F) {
-      SmallVector<Metadata *, 8> Ops(N->op_begin(), N->op_end());
-      Ops[0] = ValueAsMetadata::get(&NF);
-      Copies.push_back(MDNode::get(Ctx, Ops));
-    }
-  for (MDNode *N : Copies)
-    NMD->addOperand(N);
+  copyNVVMAnnotations(F, NF);
   std::optional<uint64_t> Bound = launchBound(F);
   if (!ThreadsPerSM || !Bound || !*Bound || *Bound > ThreadsPerSM ||
       nvvmAnnotation(F, "minctasm") || F.hasFnAttribute("nvvm.minctasm"))
@@ -227,10 +215,7 @@ void annotateLike(const Function &F, Function &NF, unsigned ThreadsPerSM) {
   if (F.hasFnAttribute("nvvm.maxntid")) // where the bound is, LLVM reads this
     NF.addFnAttr("nvvm.minctasm", utostr(Blocks));
   else
-    NMD->addOperand(MDNode::get(
-        Ctx, {ValueAsMetadata::get(&NF), MDString::get(Ctx, "minctasm"),
-              ConstantAsMetadata::get(
-                  ConstantInt::get(Type::getInt32Ty(Ctx), Blocks))}));
+    addNVVMAnnotation(NF, "minctasm", Blocks);
 }
 
 /// Reads of ctaid.x and nctaid.x in \p F become \p Block and \p Grid.

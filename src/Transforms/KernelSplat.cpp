@@ -633,7 +633,15 @@ KernelManifest describeUnsplattedKernel(Function &Kernel) {
 }
 
 PreservedAnalyses KernelSplatPass::run(Module &M, ModuleAnalysisManager &) {
-  Expected<LaunchManifest> Manifest = splatKernels(M, Opts);
+  SplatOptions O = Opts;
+  if (Sinks.Diags)
+    O.Note = [this](const std::string &N) { Sinks.Diags->note(N); };
+  Expected<LaunchManifest> Manifest = splatKernels(M, O);
+  if (!Manifest && Sinks.Failure) {
+    *Sinks.Failure =
+        joinErrors(std::move(*Sinks.Failure), Manifest.takeError());
+    return PreservedAnalyses::all();
+  }
   if (!Manifest) {
     M.getContext().emitError("ir-sanitize-splat: " +
                              toString(Manifest.takeError()));
@@ -642,32 +650,10 @@ PreservedAnalyses KernelSplatPass::run(Module &M, ModuleAnalysisManager &) {
   if (!ManifestPath.empty())
     if (Error E = Manifest->writeFile(ManifestPath))
       M.getContext().emitError("ir-sanitize-splat: " + toString(std::move(E)));
-  return Manifest->Kernels.empty() ? PreservedAnalyses::all()
-                                   : PreservedAnalyses::none();
-}
-
-Expected<KernelSplatPass>
-KernelSplatPass::parse(StringRef Params,
-                       std::function<void(const std::string &)> Note) {
-  SplatOptions Opts;
-  Opts.Note = std::move(Note);
-  std::string ManifestPath;
-  while (!Params.empty()) {
-    StringRef Param;
-    std::tie(Param, Params) = Params.split(';');
-    auto [Key, Value] = Param.split('=');
-    if (Key == "kernel" && !Value.empty())
-      Opts.Kernels.push_back(Value.str());
-    else if (Key == "manifest" && !Value.empty())
-      ManifestPath = Value.str();
-    else
-      return createStringError(
-          inconvertibleErrorCode(),
-          "invalid ir-sanitize-splat parameter '%s' (expected kernel=NAME or "
-          "manifest=FILE)",
-          Param.str().c_str());
-  }
-  return KernelSplatPass(std::move(Opts), std::move(ManifestPath));
+  bool Changed = !Manifest->Kernels.empty();
+  if (Sinks.Manifest)
+    *Sinks.Manifest = std::move(*Manifest);
+  return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 
 } // namespace irs

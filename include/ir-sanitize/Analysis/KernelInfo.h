@@ -32,6 +32,20 @@ findAnnotatedKernels(const llvm::Module &M);
 std::optional<uint64_t> nvvmAnnotation(const llvm::Function &F,
                                        llvm::StringRef Key);
 
+/// The `!nvvm.annotations` entries that name \p F (first operand), in order.
+llvm::SmallVector<const llvm::MDNode *, 2>
+nvvmAnnotationsOf(const llvm::Function &F);
+
+/// Adds for \p To a copy of each `!nvvm.annotations` entry of \p From (a
+/// kernel made from another is a kernel the same way).
+void copyNVVMAnnotations(const llvm::Function &From, llvm::Function &To);
+
+/// Adds the entry !{ptr @F, !"Key", i32 Value} to `!nvvm.annotations`.
+void addNVVMAnnotation(llvm::Function &F, llvm::StringRef Key, uint32_t Value);
+
+/// Removes the `!nvvm.annotations` entries that name \p F.
+void dropNVVMAnnotations(llvm::Function &F);
+
 /// Whether \p F is a kernel entry. Scans the module's annotations on every
 /// call; use findKernels to classify a whole module.
 bool isKernel(const llvm::Function &F);

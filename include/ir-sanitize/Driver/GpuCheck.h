@@ -1,14 +1,17 @@
 //===- GpuCheck.h - Preparing a device derivative check ---------*- C++ -*-===//
 //
-// `ir-sanitize gpu-check` without the command line, in two steps so that
-// the caller can report the first before the long second one:
-// sanitizeForGpuCheck picks the kernel and sanitises and splats it;
-// buildGpuCheck writes everything the runner needs into one directory:
+// `ir-sanitize gpu-check` without the command line: one call, runGpuCheck,
+// which reports as it goes through a DiagnosticHandler. Its steps are public
+// for tests and other hosts: sanitizeForGpuCheck picks the kernel and
+// sanitizes and splats it; buildGpuCheck writes everything the runner needs
+// into one directory:
 //   original.ptx      the kernel as Julia emitted it (the baseline)
 //   splat.ptx         the splatted kernel
 //   derivatives.ptx   forward and reverse drivers, differentiated by Enzyme
 //   derivatives.input.ll / derivatives.enzyme.ll / enzyme.log   (evidence)
 //   plan.json         geometry, buffers and argument bytes for every kernel
+// and runGpuChecks runs ir-sanitize-gpurun on it. Every pipeline is text
+// (gpuCheckStages says which, for opt to replay).
 //
 //===----------------------------------------------------------------------===//
 #ifndef IR_SANITIZE_DRIVER_GPUCHECK_H
@@ -18,15 +21,16 @@
 #include "ir-sanitize/GPU/LaunchSpec.h"
 #include "ir-sanitize/GPU/PTXEmitter.h"
 #include "ir-sanitize/GPU/RunPlan.h"
+#include "ir-sanitize/Support/Diagnostics.h"
 #include "ir-sanitize/Support/LaunchManifest.h"
 
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Error.h"
 
-#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace irs {
 
@@ -53,8 +57,9 @@ struct GpuCheckOptions {
   /// Nonempty: the derivative checks cannot run (no Enzyme plugin); the plan
   /// holds the primal check only and gives this as the reason.
   std::string SkipDerivatives;
-  /// One line per step for the user ("compiled splat.ptx (12 KB)").
-  std::function<void(const std::string &)> Progress;
+  /// Told one progress line per step ("wrote DIR/splat.ptx (12 KB,
+  /// sm_90)"); null: nobody.
+  DiagnosticHandler *Diags = nullptr;
 };
 
 /// Which kernel to check and how to sanitise it.
@@ -73,6 +78,7 @@ struct GpuCheckInput {
   LaunchManifest Splat;           ///< The splat of the checked kernel only.
   std::vector<std::string> Notes; ///< Why the splat left something whole.
   KernelManifest Kernel; ///< The checked kernel, splatted or as it stands.
+  std::string Pipeline;  ///< The sanitize pipeline that ran (text).
 };
 
 /// Picks the kernel (ExitCode::Usage when the choice is ambiguous or names
@@ -99,6 +105,66 @@ llvm::Expected<std::string> buildGpuCheck(GpuCheckInput &In,
                                           llvm::Module &Sanitized,
                                           const LaunchSpec &Spec,
                                           GpuCheckBuild &Build);
+
+/// One stage of gpu-check as `opt` replays it (--print-pipeline-passes).
+/// Printed (str) as one line
+///   OUTPUT: INPUT | COMMAND[  # NOTE]
+/// OUTPUT is the file the stage writes in the directory, or "sanitize" (the
+/// sanitized, splatted module, kept in memory); INPUT is "INPUT" (the module
+/// as given), "sanitize" or a file of the directory. COMMAND reads INPUT on
+/// stdin: `opt ...` (every opt with -load-pass-plugin=IRSanitize.so), for
+/// PTX then `| llc ...`. Not replayed: what NOTE says, and libdevice
+/// linking and the target's data layout before a PTX stage (optimizeForPTX;
+/// nothing for a module that calls no math function).
+struct GpuCheckStage {
+  std::string Output, Input, Command, Note;
+  std::string str() const;
+};
+
+/// The stages buildGpuCheck would run for \p In (the module \p Sanitized,
+/// as sanitizeForGpuCheck left it) with \p Spec and \p Build's options:
+/// sanitize, original.ptx, splat.ptx and, when the spec asks for
+/// derivatives, derivatives.input.ll, derivatives.enzyme.ll and
+/// derivatives.ptx. Nothing is written or run.
+llvm::Expected<std::vector<GpuCheckStage>>
+gpuCheckStages(const GpuCheckInput &In, llvm::Module &Sanitized,
+               const LaunchSpec &Spec, const GpuCheckBuild &Build);
+
+/// Everything `ir-sanitize gpu-check` asks for: runGpuCheck's request.
+struct GpuCheckRequest {
+  std::string InputPath; ///< The module (.ll or .bc, "-": stdin).
+  std::string SpecPath;  ///< The launch spec (JSON).
+  /// Sanitize.Kernels names the kernel to check (see GpuCheckConfig).
+  SanitizeConfig Sanitize;
+  /// The directory, manifest, plugin and code generation options (its
+  /// SpecPath is SpecPath above).
+  GpuCheckBuild Build;
+  /// Only the stages (gpuCheckStages): nothing is written or run.
+  bool PrintStages = false;
+  std::string RunnerPath; ///< ir-sanitize-gpurun; empty: not built here.
+  bool NoRun = false;     ///< Write the directory only.
+  unsigned Repeats = 50;  ///< Timing samples per kernel (the runner's).
+  std::string ReportPath; ///< The runner's --report; empty: none.
+};
+
+/// What runGpuCheck did.
+struct GpuCheckResult {
+  std::vector<GpuCheckStage> Stages; ///< With PrintStages, nothing else.
+  std::string Dir;                   ///< The directory written.
+  /// The runner's exit code when it ran; else NotRun says why not
+  /// ("--no-run given", "no usable CUDA device here", ...).
+  std::optional<int> RunnerExit;
+  std::string NotRun;
+};
+
+/// The whole gpu-check job: reads the spec and the module, sanitizes
+/// (sanitizeForGpuCheck), builds the directory (buildGpuCheck) and runs the
+/// checks when a device is there (runGpuChecks). \p Diags is told the
+/// sanitize summary ("INPUT: 0 bundles ...") and the splat's notes as notes,
+/// each step as progress, and that the derivative checks are skipped (no
+/// Enzyme) as a warning.
+llvm::Expected<GpuCheckResult> runGpuCheck(const GpuCheckRequest &Request,
+                                           DiagnosticHandler &Diags);
 
 /// Runs ir-sanitize-gpurun \p Runner on \p Dir when it reports a usable
 /// device (--probe) and returns its exit code; std::nullopt when there is

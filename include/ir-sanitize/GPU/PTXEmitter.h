@@ -1,22 +1,25 @@
 //===- PTXEmitter.h - NVPTX code generation into a string -------*- C++ -*-===//
 //
 // What GPUCompiler does after Enzyme: link libdevice when the module calls
-// __nv_* math functions, run the `default<O2>` pipeline with the NVPTX target
-// machine (whose pipeline callbacks add NVVMReflect), and emit PTX through
-// TargetMachine::addPassesToEmitFile. The PTX ISA version is the lowest one
-// that supports the chosen architecture unless one is given.
+// __nv_* math functions, run the `default<O2>` pipeline (ptxPipeline: text,
+// which opt replays) with the NVPTX target machine (whose pipeline callbacks
+// add NVVMReflect), and emit PTX through TargetMachine::addPassesToEmitFile.
+// The PTX ISA version is the lowest one that supports the chosen architecture
+// unless one is given.
 //
 //===----------------------------------------------------------------------===//
 #ifndef IR_SANITIZE_GPU_PTXEMITTER_H
 #define IR_SANITIZE_GPU_PTXEMITTER_H
 
+#include "ir-sanitize/Passes/PassRegistry.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Error.h"
 
-#include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace irs {
 
@@ -37,9 +40,8 @@ struct PTXOptions {
   /// InvariantDivisionPass on what it adds (its loop divides by kernel
   /// parameters).
   bool GridStride = false;
-  /// Called with the optimised, verified module before code generation
-  /// (which rewrites kernel parameters): what the PTX was made from.
-  std::function<void(const llvm::Module &)> BeforeCodegen;
+  /// Kernels to rename to names PTX can state (ptxSafeName), by name.
+  std::vector<std::string> Kernels;
 };
 
 /// The lowest PTX ISA version (times ten) that supports \p Arch ("sm_90"),
@@ -66,8 +68,22 @@ unsigned lowerMathIntrinsics(llvm::Module &M);
 /// internal. Errors name the file.
 llvm::Error linkLibdevice(llvm::Module &M, llvm::StringRef Path);
 
-/// Optimises \p M in place and returns its PTX. \p M must target NVPTX.
-/// Errors: unknown architecture, missing libdevice, codegen failure.
+/// The pipeline optimizeForPTX runs with the NVPTX target machine:
+/// `ir-sanitize-nvptx-prepare<kernel=...>,default<On>`, then the derivative
+/// passes \p Opts asks for (derivativePipeline).
+std::string ptxPipeline(const PTXOptions &Opts);
+
+/// Prepares \p M for NVPTX (math intrinsics to libdevice, libdevice linked,
+/// the target's data layout: the steps `opt` does not replay) and runs
+/// ptxPipeline on it; the result is verified. \p M must target
+/// NVPTX. Errors: unknown architecture, missing libdevice, invalid result.
+llvm::Error optimizeForPTX(llvm::Module &M, const PTXOptions &Opts);
+
+/// The PTX of \p M as optimizeForPTX left it (code generation rewrites
+/// kernel parameters in \p M: analyse it before). Errors: codegen failure.
+llvm::Expected<std::string> compilePTX(llvm::Module &M, const PTXOptions &Opts);
+
+/// optimizeForPTX, then compilePTX.
 llvm::Expected<std::string> emitPTX(llvm::Module &M, const PTXOptions &Opts);
 
 } // namespace irs

@@ -55,6 +55,9 @@ public:
   /// "TAG=ACTION" settings, e.g. "gc-transition=stash;scope=all".
   static llvm::Expected<BundlePolicy>
   fromPassParameters(llvm::StringRef Params);
+  /// What fromPassParameters reads back as this policy: the settings in tag
+  /// order, then "scope=all" when that is the scope; empty for the defaults.
+  std::string toPassParameters() const;
 
   BundleScope Scope = BundleScope::CCalls;
 

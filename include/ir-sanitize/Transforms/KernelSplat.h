@@ -14,6 +14,7 @@
 #ifndef IR_SANITIZE_TRANSFORMS_KERNELSPLAT_H
 #define IR_SANITIZE_TRANSFORMS_KERNELSPLAT_H
 
+#include "ir-sanitize/Support/Diagnostics.h"
 #include "ir-sanitize/Support/LaunchManifest.h"
 
 #include "llvm/IR/Module.h"
@@ -69,8 +70,20 @@ llvm::Expected<LaunchManifest> splatKernels(llvm::Module &M,
 /// alone (or was told to leave alone) is packed by the same launch code.
 KernelManifest describeUnsplattedKernel(llvm::Function &Kernel);
 
+/// Where a KernelSplatPass the tool runs hands back what it did; each
+/// member may be null (opt: notes nowhere, a failure reported to the
+/// context, the manifest only to the `manifest` file).
+struct SplatSinks {
+  DiagnosticHandler *Diags = nullptr; ///< Told SplatOptions::Note's notes.
+  LaunchManifest *Manifest = nullptr; ///< Set to the splat's manifest.
+  /// Set to the splat's error (an unknown kernel: ExitCode::Usage) instead
+  /// of reporting it to the LLVMContext; the caller must check it.
+  llvm::Error *Failure = nullptr;
+};
+
 /// `opt -passes='ir-sanitize-splat<kernel=NAME;manifest=FILE>'`: the same
-/// rewrite; both parameters are optional and `kernel` may repeat.
+/// rewrite; both parameters are optional and `kernel` may repeat (the
+/// parameters are parsed by the pass registry, Passes/PassRegistry.def).
 class KernelSplatPass : public llvm::PassInfoMixin<KernelSplatPass> {
 public:
   explicit KernelSplatPass(SplatOptions Opts = {},
@@ -79,15 +92,16 @@ public:
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
   static bool isRequired() { return true; }
 
-  /// Parses the text between `<` and `>` of the pipeline element. The pass
-  /// prints nothing; \p Note (if set) is told what SplatOptions::Note is.
-  static llvm::Expected<KernelSplatPass>
-  parse(llvm::StringRef Params,
-        std::function<void(const std::string &)> Note = {});
+  /// This pass, reporting to \p Sinks.
+  KernelSplatPass withSinks(const SplatSinks &S) && {
+    Sinks = S;
+    return std::move(*this);
+  }
 
 private:
   SplatOptions Opts;
   std::string ManifestPath;
+  SplatSinks Sinks;
 };
 
 } // namespace irs

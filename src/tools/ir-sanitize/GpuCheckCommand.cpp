@@ -3,7 +3,7 @@
 // Sanitise and splat one kernel, differentiate it with Enzyme, compile the
 // original, splatted and derivative kernels to PTX, write them with a run
 // plan into --emit-dir, and when this machine has a GPU run the checks with
-// ir-sanitize-gpurun (all in the driver's GpuCheck). Without a GPU it stops
+// ir-sanitize-gpurun: one driver call (runGpuCheck). Without a GPU it stops
 // after the directory and says how to run the rest where there is one. This
 // file parses, calls and prints.
 //
@@ -16,9 +16,10 @@
 #include "ir-sanitize/GPU/LaunchSpec.h"
 #include "ir-sanitize/Support/AtomicOutput.h"
 #include "ir-sanitize/Support/ModuleReader.h"
+#include "ir-sanitize/Support/ModuleVerifier.h"
+#include "ir-sanitize/Support/ModuleWriter.h"
 #include "ir-sanitize/Support/ToolError.h"
 
-#include "llvm/IR/LLVMContext.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -30,7 +31,7 @@ namespace {
 
 constexpr const char *RunnerName = "ir-sanitize-gpurun";
 
-struct GpuCheckOptions {
+struct GpuCheckArguments {
   std::string Input;
   std::string SpecPath;
   std::string PluginPath;
@@ -44,6 +45,7 @@ struct GpuCheckOptions {
   std::string Accumulation = "merged";
   bool DropPrimalOutputs = false;
   bool NoGridStride = false;
+  bool PrintPipeline = false;
 };
 
 class GpuCheckCommand : public Command {
@@ -52,11 +54,10 @@ public:
   int run() override;
 
 private:
-  GpuCheckOptions O;
+  GpuCheckArguments O;
   SanitizeOptions Opts;
 
-  Expected<std::string> prepare();
-  int runOnDevice(StringRef Dir) const;
+  GpuCheckRequest request() const;
 };
 
 void GpuCheckCommand::addOptions(CLI::App &App) {
@@ -101,6 +102,10 @@ void GpuCheckCommand::addOptions(CLI::App &App) {
                "(enzyme_dupnoneed): a gradient-only launch");
   App.add_flag("--no-run", O.NoRun,
                "only write the directory, even when a GPU is present");
+  App.add_flag("--print-pipeline-passes", O.PrintPipeline,
+               "print each stage's pipeline, one line per stage as `OUTPUT: "
+               "INPUT | opt ...` (opt with -load-pass-plugin=IRSanitize.so; "
+               "PTX stages then `| llc ...`), and exit without writing");
   addSanitizeOptions(App, Opts);
   // Here --report is the check results (JSON, written by the runner) and
   // --kernel picks the one kernel to check.
@@ -114,51 +119,6 @@ void GpuCheckCommand::addOptions(CLI::App &App) {
           "timing samples per kernel, each of 20 launches (default 50)");
 }
 
-/// Everything up to and including the run plan; returns the directory.
-Expected<std::string> GpuCheckCommand::prepare() {
-  Expected<LaunchSpec> Spec = LaunchSpec::readFile(O.SpecPath);
-  if (!Spec)
-    return Spec.takeError();
-  LLVMContext Ctx;
-  Expected<LoadedModule> In = readModule(O.Input, Ctx);
-  if (!In)
-    return In.takeError();
-  GpuCheckConfig Config;
-  Config.Sanitize = sanitizeConfig(Opts);
-  Config.InputName = O.Input;
-  Expected<GpuCheckInput> Checked = sanitizeForGpuCheck(*In->M, Config);
-  if (!Checked)
-    return Checked.takeError();
-  if (!Opts.Quiet) {
-    errs() << ToolName << ": " << In->DisplayName << ": "
-           << Checked->Sanitized.summary() << "\n";
-    for (const std::string &Note : Checked->Notes)
-      errs() << ToolName << ": " << Note << "\n";
-  }
-
-  GpuCheckBuild Build;
-  Build.SpecPath = O.SpecPath;
-  Build.EmitDir = O.EmitDir;
-  Build.ManifestPath = Opts.ManifestPath;
-  Build.PluginPath = O.PluginPath;
-  Build.Options.PTX.Arch = O.Arch;
-  Build.Options.PTX.PTXVersion = O.PTXVersion;
-  Build.Options.EnzymeTimeoutSeconds = O.EnzymeTimeout;
-  Build.Options.SinkDerivativeStores = O.DerivativeOrder == "versioned";
-  Build.Options.MergeAccumulations = O.Accumulation == "merged";
-  Build.Options.DropPrimalOutputs = O.DropPrimalOutputs;
-  Build.Options.GridStride = !O.NoGridStride;
-  Build.Options.Progress = [&](const std::string &Line) {
-    if (!Opts.Quiet)
-      errs() << ToolName << ": gpu-check: " << Line << "\n";
-  };
-  Expected<std::string> Dir = buildGpuCheck(*Checked, *In->M, *Spec, Build);
-  if (Dir && !Build.Options.SkipDerivatives.empty())
-    errs() << ToolName << ": gpu-check: SKIPPED forward and reverse checks ("
-           << Build.Options.SkipDerivatives << "); checking the primal only\n";
-  return Dir;
-}
-
 /// ir-sanitize-gpurun sits next to ir-sanitize.
 std::string runnerPath() {
   std::string Exe = sys::fs::getMainExecutable(
@@ -168,32 +128,68 @@ std::string runnerPath() {
   return sys::fs::can_execute(P) ? std::string(P) : "";
 }
 
-int GpuCheckCommand::runOnDevice(StringRef Dir) const {
-  std::string Runner = runnerPath();
-  if (!O.NoRun && !Runner.empty())
-    if (std::optional<int> Code =
-            runGpuChecks(Runner, Dir, O.Repeats, Opts.ReportPath))
-      return *Code;
-  std::string Why = O.NoRun ? "--no-run given"
-                    : Runner.empty()
-                        ? std::string(RunnerName) + " was not built here"
-                        : "no usable CUDA device here";
+/// The driver's request the options describe.
+GpuCheckRequest GpuCheckCommand::request() const {
+  GpuCheckRequest R;
+  R.InputPath = O.Input;
+  R.SpecPath = O.SpecPath;
+  R.Sanitize = sanitizeConfig(Opts);
+  R.Build.EmitDir = O.EmitDir;
+  R.Build.ManifestPath = Opts.ManifestPath;
+  R.Build.PluginPath = O.PluginPath;
+  GpuCheckOptions &G = R.Build.Options;
+  G.PTX.Arch = O.Arch;
+  G.PTX.PTXVersion = O.PTXVersion;
+  G.EnzymeTimeoutSeconds = O.EnzymeTimeout;
+  G.SinkDerivativeStores = O.DerivativeOrder == "versioned";
+  G.MergeAccumulations = O.Accumulation == "merged";
+  G.DropPrimalOutputs = O.DropPrimalOutputs;
+  G.GridStride = !O.NoGridStride;
+  R.PrintStages = O.PrintPipeline;
+  R.RunnerPath = runnerPath();
+  R.NoRun = O.NoRun;
+  R.Repeats = O.Repeats;
+  R.ReportPath = Opts.ReportPath;
+  return R;
+}
+
+/// Notes and progress unless -q; the skipped checks always.
+class GpuCheckDiagnostics final : public DiagnosticHandler {
+public:
+  explicit GpuCheckDiagnostics(bool Quiet) : Quiet(Quiet) {}
+  void handle(DiagnosticKind Kind, const std::string &Message) override {
+    if (Kind == DiagnosticKind::Note && !Quiet)
+      errs() << ToolName << ": " << Message << "\n";
+    else if (Kind == DiagnosticKind::Warning ||
+             (Kind == DiagnosticKind::Progress && !Quiet))
+      errs() << ToolName << ": gpu-check: " << Message << "\n";
+  }
+
+private:
+  bool Quiet;
+};
+
+int GpuCheckCommand::run() {
+  GpuCheckDiagnostics Diags(Opts.Quiet);
+  Expected<GpuCheckResult> R = runGpuCheck(request(), Diags);
+  if (!R)
+    return reportError(R.takeError(), ToolName);
+  if (O.PrintPipeline) {
+    for (const GpuCheckStage &S : R->Stages)
+      outs() << S.str() << "\n";
+    return static_cast<int>(ExitCode::Ok);
+  }
+  if (R->RunnerExit)
+    return *R->RunnerExit;
   if (Error E = writeFileAtomically("-", [&](raw_ostream &OS) {
-        OS << "plan written to " << Dir << " (" << Why
+        OS << "plan written to " << R->Dir << " (" << R->NotRun
            << "); run the checks on a machine with an NVIDIA GPU:\n  "
-           << RunnerName << " " << Dir
+           << RunnerName << " " << R->Dir
            << (Opts.ReportPath.empty() ? "" : " --report " + Opts.ReportPath)
            << "\n";
       }))
     return reportError(std::move(E), ToolName);
   return static_cast<int>(ExitCode::Ok);
-}
-
-int GpuCheckCommand::run() {
-  Expected<std::string> Dir = prepare();
-  if (!Dir)
-    return reportError(Dir.takeError(), ToolName);
-  return runOnDevice(*Dir);
 }
 
 } // namespace

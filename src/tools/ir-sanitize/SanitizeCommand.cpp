@@ -9,6 +9,10 @@
 #include "SanitizeOptions.h"
 
 #include "ir-sanitize/Driver/Sanitize.h"
+#include "ir-sanitize/Passes/Pipelines.h"
+#include "ir-sanitize/Support/ModuleReader.h"
+#include "ir-sanitize/Support/ModuleVerifier.h"
+#include "ir-sanitize/Support/ModuleWriter.h"
 #include "ir-sanitize/Support/ToolError.h"
 
 #include "llvm/Support/raw_ostream.h"
@@ -30,9 +34,18 @@ public:
     App.add_option("--emit", Emit, "output format, overriding the name")
         ->check(CLI::IsMember({"ll", "bc"}));
     addSanitizeOptions(App, Opts);
+    App.add_flag("--print-pipeline-passes", PrintPipeline,
+                 "print the pass pipeline this command runs, as `opt "
+                 "-load-pass-plugin=IRSanitize.so -passes='...'` takes it, "
+                 "and exit");
   }
 
   int run() override {
+    if (PrintPipeline) {
+      SanitizeConfig C = sanitizeConfig(Opts);
+      outs() << sanitizePipeline(C.Policy, C.Splat, C.Kernels) << "\n";
+      return static_cast<int>(ExitCode::Ok);
+    }
     if (Input.empty()) {
       errs() << ToolName << ": error: no input file (see --help)\n";
       return exitCode(ExitCode::Usage);
@@ -54,6 +67,7 @@ private:
   std::string Output = "-";
   std::string Emit;
   SanitizeOptions Opts;
+  bool PrintPipeline = false;
 };
 
 } // namespace

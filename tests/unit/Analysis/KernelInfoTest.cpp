@@ -71,3 +71,36 @@ TEST_CASE("nvvm.annotations values are read, malformed pairs skipped",
   CHECK(nvvmAnnotation(*M->getFunction("other"), "maxntidx") == 64u);
   CHECK_FALSE(isKernel(*K));
 }
+
+TEST_CASE("nvvm.annotations entries of a function are listed, copied, dropped",
+          "[KernelInfo]") {
+  LLVMContext Ctx;
+  SMDiagnostic Err;
+  auto M = parseAssemblyString("define void @k() { ret void }\n"
+                               "define void @other() { ret void }\n"
+                               "define void @copy() { ret void }\n",
+                               Err, Ctx);
+  REQUIRE(M);
+  // Added here, not parsed: LLVM 21+ upgrades parsed entries into the
+  // ptx_kernel calling convention and attributes.
+  Function &K = *M->getFunction("k");
+  Function &Copy = *M->getFunction("copy");
+  addNVVMAnnotation(K, "kernel", 1);
+  addNVVMAnnotation(*M->getFunction("other"), "kernel", 1);
+  addNVVMAnnotation(K, "maxntidx", 256);
+  M->getNamedMetadata("nvvm.annotations")->addOperand(MDNode::get(Ctx, {}));
+  CHECK(nvvmAnnotationsOf(K).size() == 2);
+  CHECK(nvvmAnnotationsOf(Copy).empty());
+  CHECK(isKernel(K));
+
+  copyNVVMAnnotations(K, Copy);
+  CHECK(isKernel(Copy));
+  CHECK(nvvmAnnotation(Copy, "maxntidx") == 256u);
+
+  dropNVVMAnnotations(K);
+  CHECK(nvvmAnnotationsOf(K).empty());
+  CHECK_FALSE(isKernel(K));
+  CHECK(isKernel(*M->getFunction("other")));
+  // The other function's entries, the copies and the malformed entry stay.
+  CHECK(M->getNamedMetadata("nvvm.annotations")->getNumOperands() == 4);
+}

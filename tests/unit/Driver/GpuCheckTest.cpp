@@ -85,6 +85,8 @@ define ptx_kernel void @k(ptr addrspace(1) %out, ptr addrspace(1) %in) {
   Opts.EmitDir = std::string(Dir);
   Opts.PTX.Arch = "sm_80";
   Opts.SkipDerivatives = "no Enzyme plugin found";
+  CollectingDiagnosticHandler Diags;
+  Opts.Diags = &Diags;
   Expected<RunPlan> P = prepareGpuCheck(*Original, *Splatted, K, *S, Opts);
   REQUIRE(static_cast<bool>(P));
   CHECK_FALSE(P->Spec.DerivativeChecks);
@@ -93,9 +95,40 @@ define ptx_kernel void @k(ptr addrspace(1) %out, ptr addrspace(1) %in) {
   CHECK(P->Kernels[1].Role == KernelRole::Splat);
   CHECK(sys::fs::exists(Dir + "/splat.ptx"));
   CHECK_FALSE(sys::fs::exists(Dir + "/derivatives.ptx"));
+  // Each step as progress, through the handler.
+  std::vector<std::string> Steps = Diags.of(irs::DiagnosticKind::Progress);
+  REQUIRE(Steps.size() == 3);
+  CHECK(Steps[0].rfind("wrote " + std::string(Dir) + "/original.ptx (", 0) ==
+        0);
+  CHECK(Steps[2] == "wrote " + runPlanPath(Dir));
   auto Text = MemoryBuffer::getFile(runPlanPath(Dir));
   REQUIRE(Text);
   CHECK((*Text)->getBuffer().contains(
       "\"checks\": \"primal\",\n  \"skipped\": \"no Enzyme plugin found\""));
   sys::fs::remove_directories(Dir);
+}
+
+TEST_CASE("runGpuCheck with PrintStages writes nothing and lists the stages",
+          "[GpuCheck]") {
+  GpuCheckRequest R;
+  R.InputPath = IRS_SOURCE_DIR "/examples/kernels/bcast_add_1d.ll";
+  R.SpecPath = IRS_SOURCE_DIR "/examples/specs/bcast_add_1d.json";
+  R.PrintStages = true;
+  R.Build.PluginPath = "/nonexistent/LLVMEnzyme.so";
+  CollectingDiagnosticHandler Diags;
+  Expected<GpuCheckResult> Result = runGpuCheck(R, Diags);
+  REQUIRE(static_cast<bool>(Result));
+  CHECK(Result->Dir.empty());
+  CHECK(Diags.Messages.empty());
+  std::vector<std::string> Outputs;
+  for (const GpuCheckStage &S : Result->Stages)
+    Outputs.push_back(S.Output);
+  CHECK(Outputs == std::vector<std::string>{"sanitize", "original.ptx",
+                                            "splat.ptx", "derivatives.input.ll",
+                                            "derivatives.enzyme.ll",
+                                            "derivatives.ptx"});
+  CHECK(Result->Stages[1].str() ==
+        "original.ptx: INPUT | opt -mcpu=sm_90 -mattr=+ptx78 "
+        "-passes='ir-sanitize-nvptx-prepare<kernel=_Z16broadcast_kernel_add_"
+        "1d>,default<O2>' | llc -mcpu=sm_90 -mattr=+ptx78 -asm-verbose=false");
 }

@@ -4,18 +4,20 @@
 // memory-bandwidth limit, in the order they must run: StoreSinkVersioning
 // (loads and atomics before stores where this thread's addresses are
 // disjoint), then AccumulationMerging (one atomic where two accumulate into
-// one element). gpu-check adds them at the end of its default<O2> pipeline;
-// a host that compiles derivatives itself (GPUCompiler through the C API's
+// one element). gpu-check runs them after its default<O2> pipeline; a host that
+// compiles derivatives itself (GPUCompiler through the C API's
 // IRSOptimizeDerivativeAccesses) runs them on the optimised module.
 //
 //===----------------------------------------------------------------------===//
-#ifndef IR_SANITIZE_TRANSFORMS_DERIVATIVEACCESSES_H
-#define IR_SANITIZE_TRANSFORMS_DERIVATIVEACCESSES_H
+#ifndef IR_SANITIZE_PASSES_DERIVATIVEACCESSES_H
+#define IR_SANITIZE_PASSES_DERIVATIVEACCESSES_H
 
 #include "ir-sanitize/Transforms/AccumulationMerging.h"
 #include "ir-sanitize/Transforms/StoreSinkVersioning.h"
 
-#include "llvm/IR/PassManager.h"
+#include "llvm/IR/Module.h"
+
+#include <string>
 
 namespace irs {
 
@@ -29,11 +31,8 @@ struct DerivativeAccessStats {
   AccumulationMergingStats Merge;
 };
 
-/// Adds the passes \p Opts asks for to \p FPM; \p Stats, when given, must
-/// outlive the pass manager's runs.
-void addDerivativeAccessPasses(llvm::FunctionPassManager &FPM,
-                               const DerivativeAccessOptions &Opts,
-                               DerivativeAccessStats *Stats = nullptr);
+/// Their pipeline text (Pipelines.h), empty when \p Opts asks for none.
+std::string derivativeAccessPipeline(const DerivativeAccessOptions &Opts);
 
 /// Runs them on every function \p M defines, with LLVM's default alias
 /// analysis; \p M should already be optimised (the runs they reorder are the

@@ -1,0 +1,77 @@
+//===- Pipelines.cpp - The text of every pipeline the tool runs -----------===//
+#include "ir-sanitize/Passes/Pipelines.h"
+
+#include "ir-sanitize/Passes/PassRegistry.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+#include <vector>
+
+using namespace llvm;
+
+namespace irs {
+
+namespace {
+
+/// NAME, or NAME<PARAMS> when there are any.
+std::string withParams(StringRef Name, StringRef Params) {
+  return Params.empty() ? Name.str() : (Name + "<" + Params + ">").str();
+}
+
+} // namespace
+
+std::string sanitizePipeline(const BundlePolicy &Policy, bool Splat,
+                             ArrayRef<std::string> Kernels) {
+  // Bundles first: Enzyme aborts on bundles other than jl_roots; then the
+  // splat gives Enzyme each leaf its own activity.
+  std::string Text =
+      withParams("ir-sanitize-bundles", Policy.toPassParameters());
+  if (!Splat)
+    return Text;
+  std::vector<std::string> Params;
+  for (const std::string &K : Kernels)
+    Params.push_back("kernel=" + escapePassParameter(K));
+  return Text + "," + withParams("ir-sanitize-splat", join(Params, ";"));
+}
+
+std::string derivativeWrapperPipeline(StringRef Fn, DiffMode Mode,
+                                 const ActivityMap &Activities) {
+  std::vector<std::string> Names;
+  for (Activity A : Activities)
+    Names.push_back(activityName(A).str());
+  return "ir-sanitize-derivative-wrapper<fn=" + escapePassParameter(Fn) +
+         ";mode=" + diffModeName(Mode).str() + ";activity=" + join(Names, ".") +
+         ">";
+}
+
+std::string derivativePipeline(const DerivativePipelineOptions &Opts) {
+  std::vector<std::string> Function, Module;
+  // Merging after sinking: its test and branch would end the runs that
+  // StoreSinkVersioning reorders.
+  if (Opts.SinkStores)
+    Function.push_back("ir-sanitize-store-sink-versioning");
+  if (Opts.MergeAccumulations)
+    Function.push_back("ir-sanitize-merge-accumulations<reassociate-fp>");
+  // The branches StoreSinkVersioning joins put the primal's half and the
+  // derivative's in one block, where what Enzyme computed twice (address
+  // arithmetic, the 2-D broadcast's index division) becomes common.
+  if (Opts.SinkStores)
+    Function.push_back("early-cse");
+  if (!Function.empty())
+    Module.push_back("function(" + join(Function, ",") + ")");
+  // After them: it holds the accumulations they leave, and relies on the
+  // disjointness the fast versions state. Then the divisions its loop
+  // repeats by a kernel parameter (a 2-D index's row count) become
+  // multiplications.
+  if (Opts.GridStride) {
+    std::string Params = "reassociate-fp";
+    if (Opts.ThreadsPerMultiprocessor)
+      Params += ";threads-per-multiprocessor=" +
+                std::to_string(Opts.ThreadsPerMultiprocessor);
+    Module.push_back(withParams("ir-sanitize-grid-stride", Params));
+    Module.push_back("function(ir-sanitize-invariant-division)");
+  }
+  return join(Module, ",");
+}
+
+} // namespace irs

@@ -1,0 +1,118 @@
+#include "../TestSupport.h"
+
+#include "ir-sanitize/Passes/PassRegistry.h"
+#include "ir-sanitize/Passes/Pipelines.h"
+#include "ir-sanitize/Support/ToolError.h"
+
+#include "llvm/Passes/PassBuilder.h"
+
+using namespace llvm;
+using namespace irs;
+
+namespace {
+
+/// Whether \p Text parses with the registry; its warnings into \p Diags.
+bool parses(StringRef Text, irs::DiagnosticHandler *Diags = nullptr) {
+  PassBuilder PB;
+  PassSinks Sinks;
+  Sinks.Diags = Diags;
+  registerIRSanitizePasses(PB, Sinks);
+  ModulePassManager MPM;
+  Error E = PB.parsePassPipeline(MPM, Text);
+  bool OK = !E;
+  consumeError(std::move(E));
+  return OK;
+}
+
+} // namespace
+
+TEST_CASE("every pass of PassRegistry.def parses by its name", "[Passes]") {
+  const std::vector<RegisteredPass> &Passes = registeredPasses();
+  REQUIRE(Passes.size() == 10);
+  for (const RegisteredPass &P : Passes) {
+    INFO(P.Name);
+    std::string Text = P.Name;
+    if (Text == "ir-sanitize-integer-pointer-args") // kernel= is required
+      Text += "<kernel=k;arg=1>";
+    if (Text == "ir-sanitize-derivative-wrapper") // and all of these
+      Text += "<fn=f;mode=reverse;activity=dup.const>";
+    if (StringRef(P.Unit) == "function")
+      CHECK(parses("function(" + Text + ")"));
+    CHECK(parses(Text));
+  }
+}
+
+TEST_CASE("an invalid pass parameter is a warning and the element unknown",
+          "[Passes]") {
+  CollectingDiagnosticHandler Diags;
+  CHECK_FALSE(parses("ir-sanitize-merge-accumulations<fast>", &Diags));
+  CHECK_FALSE(parses("ir-sanitize-bundles<scope=everything>", &Diags));
+  std::vector<std::string> W = Diags.of(irs::DiagnosticKind::Warning);
+  REQUIRE(W.size() == 2);
+  CHECK(W[0] == "ir-sanitize-merge-accumulations: unknown parameter 'fast' "
+                "(expected reassociate-fp)");
+  CHECK(W[1].rfind("ir-sanitize-bundles: unknown scope 'everything'", 0) == 0);
+}
+
+TEST_CASE("pass parameter values escape the pipeline syntax", "[Passes]") {
+  for (const char *Name : {"plain", "a,b", "f(x)<y>;z=w", "100%", "a b"}) {
+    std::string Escaped = escapePassParameter(Name);
+    CHECK(Escaped.find_first_of(",;<>()= ") == std::string::npos);
+    CHECK(unescapePassParameter(Escaped) == Name);
+  }
+  CHECK(escapePassParameter("a,b") == "a%2Cb");
+}
+
+TEST_CASE("sanitizePipeline says what sanitizeModule runs", "[Passes]") {
+  BundlePolicy Policy;
+  CHECK(sanitizePipeline(Policy, true, {}) ==
+        "ir-sanitize-bundles,ir-sanitize-splat");
+  CHECK(sanitizePipeline(Policy, false, {}) == "ir-sanitize-bundles");
+  cantFail(Policy.applySetting("gc-transition=stash"));
+  cantFail(Policy.applySetting("foo=drop"));
+  Policy.Scope = BundleScope::All;
+  std::string Text = sanitizePipeline(Policy, true, {"k", "odd;name"});
+  CHECK(Text == "ir-sanitize-bundles<foo=drop;gc-transition=stash;scope=all>,"
+                "ir-sanitize-splat<kernel=k;kernel=odd%3Bname>");
+  CHECK(parses(Text));
+}
+
+TEST_CASE("runPipeline hands the splat's failure back with its exit code",
+          "[Passes]") {
+  LLVMContext Ctx;
+  auto M = test::parseModule(Ctx, R"(
+define ptx_kernel void @k({ i32, float } %a) {
+  ret void
+}
+)");
+  Error Failure = Error::success();
+  LaunchManifest Manifest;
+  PassSinks Sinks;
+  Sinks.Splat.Manifest = &Manifest;
+  Sinks.Splat.Failure = &Failure;
+  REQUIRE_FALSE(
+      errorToBool(runPipeline(*M, "ir-sanitize-splat<kernel=nope>", Sinks)));
+  CHECK(test::codeOf(std::move(Failure)) == ExitCode::Usage);
+
+  Failure = Error::success();
+  REQUIRE_FALSE(
+      errorToBool(runPipeline(*M, "ir-sanitize-splat<kernel=k>", Sinks)));
+  CHECK_FALSE(errorToBool(std::move(Failure)));
+  REQUIRE(Manifest.Kernels.size() == 1);
+  CHECK(Manifest.Kernels[0].Params.size() == 2);
+}
+
+TEST_CASE("derivativePipeline orders the derivative passes", "[Passes]") {
+  DerivativePipelineOptions O;
+  CHECK(derivativePipeline(O) ==
+        "function(ir-sanitize-store-sink-versioning,ir-sanitize-merge-"
+        "accumulations<reassociate-fp>,early-cse)");
+  O.SinkStores = O.MergeAccumulations = false;
+  CHECK(derivativePipeline(O).empty());
+  O.GridStride = true;
+  O.ThreadsPerMultiprocessor = 1536;
+  CHECK(derivativePipeline(O) ==
+        "ir-sanitize-grid-stride<reassociate-fp;threads-per-multiprocessor="
+        "1536>,function(ir-sanitize-invariant-division)");
+  CHECK(parses(derivativePipeline(O)));
+}
