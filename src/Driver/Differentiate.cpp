@@ -8,10 +8,10 @@
 #include "ir-sanitize/Enzyme/ActivitySpec.h"
 #include "ir-sanitize/Enzyme/DerivativeWrapper.h"
 #include "ir-sanitize/Enzyme/PluginLocator.h"
-#include "ir-sanitize/Support/ToolError.h"
 #include "ir-sanitize/Support/Messages.h"
 #include "ir-sanitize/Support/ModuleVerifier.h"
 #include "ir-sanitize/Support/ModuleWriter.h"
+#include "ir-sanitize/Support/ToolError.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/LLVMContext.h"

@@ -183,7 +183,7 @@ namespace {
 
 /// An instruction as printed, without what differs between Enzyme's clone
 /// and the input: attribute group numbers and metadata attachments.
-std::string normaliseInstruction(StringRef Inst) {
+std::string normalizeInstruction(StringRef Inst) {
   static const Regex AttrGroup(" #[0-9]+");
   std::string S = withoutAttachments(squeeze(Inst));
   while (AttrGroup.match(S))
@@ -194,7 +194,7 @@ std::string normaliseInstruction(StringRef Inst) {
 } // namespace
 
 std::string findFunctionWithInstruction(const Module &M, StringRef Inst) {
-  std::string Want = normaliseInstruction(Inst);
+  std::string Want = normalizeInstruction(Inst);
   if (Want.empty())
     return "";
   // "%r = call i32 @thunk" also identifies the call when operands differ.
@@ -205,7 +205,7 @@ std::string findFunctionWithInstruction(const Module &M, StringRef Inst) {
       std::string Text;
       raw_string_ostream OS(Text);
       I.print(OS);
-      std::string Got = normaliseInstruction(OS.str());
+      std::string Got = normalizeInstruction(OS.str());
       if (Got == Want)
         return F.getName().str();
       if (ByHead.empty() && Got.substr(0, Got.find('(')) == WantHead)

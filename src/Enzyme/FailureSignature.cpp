@@ -51,7 +51,7 @@ StringRef kindName(FailureSignature::Kind K) {
 
 } // namespace
 
-std::string normaliseEnzymeMessage(StringRef Message) {
+std::string normalizeEnzymeMessage(StringRef Message) {
   // Enzyme quotes the instruction after "for" or a colon; what it quotes
   // shrinks with the module, so it is no part of the signature.
   static const Regex Quote(
@@ -88,7 +88,7 @@ std::optional<FailureSignature> FailureSignature::of(const EnzymeResult &R) {
     S.How = Kind::Timeout;
     return S;
   }
-  S.Message = normaliseEnzymeMessage(R.Diagnosis.Message);
+  S.Message = normalizeEnzymeMessage(R.Diagnosis.Message);
   S.Phase = R.Diagnosis.Phase;
   S.Frame = R.Diagnosis.Frame;
   return S;

@@ -168,7 +168,8 @@ struct DerivativeWrapperParams {
 };
 
 /// `fn=NAME`, `mode=forward|reverse` and `activity=A.A...` (all required).
-Expected<DerivativeWrapperParams> parseDerivativeWrapperParams(StringRef Params) {
+Expected<DerivativeWrapperParams>
+parseDerivativeWrapperParams(StringRef Params) {
   DerivativeWrapperParams P;
   bool HasMode = false, HasActivity = false;
   SmallVector<StringRef, 4> Settings;

@@ -35,7 +35,7 @@ std::string sanitizePipeline(const BundlePolicy &Policy, bool Splat,
 }
 
 std::string derivativeWrapperPipeline(StringRef Fn, DiffMode Mode,
-                                 const ActivityMap &Activities) {
+                                      const ActivityMap &Activities) {
   std::vector<std::string> Names;
   for (Activity A : Activities)
     Names.push_back(activityName(A).str());

@@ -26,7 +26,7 @@ struct FailureSignature {
   enum class Kind { Signal, ExitStatus, Timeout };
   Kind How = Kind::Signal;
   int Code = 0;        ///< The signal or the exit status (0 for Timeout).
-  std::string Message; ///< normaliseEnzymeMessage of Enzyme's message.
+  std::string Message; ///< normalizeEnzymeMessage of Enzyme's message.
   std::string Phase;   ///< "forward mode (CreateForwardDiff)", ...
   std::string Frame;   ///< "GradientUtils::getInvertedBundles".
 
@@ -47,7 +47,7 @@ struct FailureSignature {
 /// "unsupported tag gc-transition"; "No create nofree of empty function
 /// julia_f_12" gives "No create nofree of empty function ...". The callee of a
 /// missing derivative rule stays ("... found for julia.get_pgcstack").
-std::string normaliseEnzymeMessage(llvm::StringRef Message);
+std::string normalizeEnzymeMessage(llvm::StringRef Message);
 
 /// {"kind": "signal"|"exit_status"|"timeout", "code", "message", "phase",
 /// "frame"}, the form the interestingness test reads back.

@@ -15,8 +15,8 @@
 #include "ir-sanitize/Support/BundleReport.h"
 #include "ir-sanitize/Support/Diagnostics.h"
 #include "ir-sanitize/Transforms/AccumulationMerging.h"
-#include "ir-sanitize/Transforms/BundleRestore.h"
 #include "ir-sanitize/Transforms/AddDerivativeWrapper.h"
+#include "ir-sanitize/Transforms/BundleRestore.h"
 #include "ir-sanitize/Transforms/GridStrideCoarsening.h"
 #include "ir-sanitize/Transforms/InvariantDivision.h"
 #include "ir-sanitize/Transforms/KernelSplat.h"
@@ -47,7 +47,8 @@ struct PassSinks {
   BundleReport *Bundles = nullptr; ///< ir-sanitize-bundles' report.
   RestoreStats *Restore = nullptr;
   SplatSinks Splat; ///< ir-sanitize-splat's (Diags when its are null).
-  DerivativeWrapperSinks DerivativeWrappers; ///< ir-sanitize-derivative-wrapper's.
+  DerivativeWrapperSinks
+      DerivativeWrappers; ///< ir-sanitize-derivative-wrapper's.
   StoreSinkStats *StoreSink = nullptr;
   AccumulationMergingStats *Merge = nullptr;
   GridStrideStats *GridStride = nullptr;

@@ -32,7 +32,7 @@ inline constexpr llvm::StringLiteral EnzymeCleanupPipeline =
 /// `ir-sanitize-derivative-wrapper<fn=FN;mode=MODE;activity=...>`: the driver
 /// Enzyme differentiates \p Fn through.
 std::string derivativeWrapperPipeline(llvm::StringRef Fn, DiffMode Mode,
-                                 const ActivityMap &Activities);
+                                      const ActivityMap &Activities);
 
 /// What runs after the optimisation pipeline of a derivative kernel.
 struct DerivativePipelineOptions {

@@ -1,5 +1,5 @@
 //===- AddDerivativeWrapper.h - An Enzyme wrapper as a pass ----*- C++ -*-===//
-//C++ -*-===//
+// C++ -*-===//
 //
 // `opt -passes='ir-sanitize-derivative-wrapper<fn=NAME;mode=forward|reverse;
 // activity=A.A...>'`: adds the function NAME.fwd / NAME.rev that calls

@@ -43,8 +43,8 @@ bool gradientOnly(const Plan &P) {
   return L && L->GradientOnly;
 }
 
-/// The project's benchmark targets (docs/GPUBenchmarks.md): time relative to the original
-/// primal kernel. Reported, never turned into a failed check.
+/// The project's benchmark targets (docs/GPUBenchmarks.md): time relative to
+/// the original primal kernel. Reported, never turned into a failed check.
 double targetRatio(const Plan &P, KernelRole Role) {
   switch (Role) {
   case KernelRole::Original:

@@ -54,8 +54,8 @@ std::unique_ptr<Command> createEnzymeCommand();
 /// `reduce INPUT -o MIN.ll`: a minimal module Enzyme still fails on
 /// (ReduceCommand.cpp).
 std::unique_ptr<Command> createReduceCommand();
-/// `gpu-check INPUT --spec SPEC`: derivatives on a GPU (GpuCheckCommand.cpp).
-std::unique_ptr<Command> createGpuCheckCommand();
+/// `gpu-check INPUT --spec SPEC`: derivatives on a GPU (GPUCheckCommand.cpp).
+std::unique_ptr<Command> createGPUCheckCommand();
 /// All subcommands, in the order `--help` lists them.
 std::vector<Subcommand> createSubcommands();
 

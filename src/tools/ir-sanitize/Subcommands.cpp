@@ -21,7 +21,7 @@ std::vector<Subcommand> createSubcommands() {
   Subs.push_back({"gpu-check",
                   "compile primal and Enzyme derivative kernels to PTX and "
                   "check them on a CUDA GPU",
-                  createGpuCheckCommand()});
+                  createGPUCheckCommand()});
   return Subs;
 }
 

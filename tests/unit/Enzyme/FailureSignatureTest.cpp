@@ -9,25 +9,25 @@ using namespace irs::test;
 
 TEST_CASE("Enzyme's messages lose what changes while a module shrinks",
           "[FailureSignature]") {
-  CHECK(normaliseEnzymeMessage(
+  CHECK(normalizeEnzymeMessage(
             "unsupported tag gc-transition for   %0 = call i32 @jlplt_f_1(ptr "
             "%\"attr::Base.RefValue\", i32 1) #10 [ \"gc-transition\"() ], "
             "!dbg !15") == "unsupported tag gc-transition");
-  CHECK(normaliseEnzymeMessage("Enzyme: cannot handle unknown binary operator: "
+  CHECK(normalizeEnzymeMessage("Enzyme: cannot handle unknown binary operator: "
                                "  %x = fneg double %y") ==
         "Enzyme: cannot handle unknown binary operator");
-  CHECK(normaliseEnzymeMessage("No create nofree of empty function "
+  CHECK(normalizeEnzymeMessage("No create nofree of empty function "
                                "julia_f_1520") ==
         "No create nofree of empty function ...");
-  CHECK(normaliseEnzymeMessage("unsupported tag foo for store double %x, ptr "
+  CHECK(normalizeEnzymeMessage("unsupported tag foo for store double %x, ptr "
                                "%p") == "unsupported tag foo");
   // The callee of a missing rule is the failure; it stays.
-  CHECK(normaliseEnzymeMessage("Enzyme: No forward mode derivative found for "
+  CHECK(normalizeEnzymeMessage("Enzyme: No forward mode derivative found for "
                                "julia.get_pgcstack") ==
         "Enzyme: No forward mode derivative found for julia.get_pgcstack");
-  CHECK(normaliseEnzymeMessage("Assertion `V && \"bad\"' failed.") ==
+  CHECK(normalizeEnzymeMessage("Assertion `V && \"bad\"' failed.") ==
         "Assertion `V && \"bad\"' failed.");
-  CHECK(normaliseEnzymeMessage("bad value @g and %v here") ==
+  CHECK(normalizeEnzymeMessage("bad value @g and %v here") ==
         "bad value %... and %... here");
 }
 

@@ -4,7 +4,7 @@
 usage: replay-stages.py STAGES PLUGIN INPUT EMIT_DIR OUT_DIR
 
 Each line of STAGES is `OUTPUT: INPUT | opt ... [| llc ...][  # NOTE]`
-(GpuCheckStage in include/ir-sanitize/Driver/GpuCheck.h). Every stage reads
+(GPUCheckStage in include/ir-sanitize/Driver/GPUCheck.h). Every stage reads
 INPUT (the module as given), OUT_DIR/sanitize.ll (the replayed sanitize
 stage) or, for a file of gpu-check's directory, EMIT_DIR's copy (so that each
 stage is checked on its own), and writes OUT_DIR/OUTPUT (sanitize.ll for the

@@ -1,16 +1,16 @@
-//===- GpuCheck.h - Preparing a device derivative check ---------*- C++ -*-===//
+//===- GPUCheck.h - Preparing a device derivative check ---------*- C++ -*-===//
 //
-// `ir-sanitize gpu-check` without the command line: one call, runGpuCheck,
+// `ir-sanitize gpu-check` without the command line: one call, runGPUCheck,
 // which reports as it goes through a DiagnosticHandler. Its steps are public
-// for tests and other hosts: sanitizeForGpuCheck picks the kernel and
-// sanitizes and splats it; buildGpuCheck writes everything the runner needs
+// for tests and other hosts: sanitizeForGPUCheck picks the kernel and
+// sanitizes and splats it; buildGPUCheck writes everything the runner needs
 // into one directory:
 //   original.ptx      the kernel as Julia emitted it (the baseline)
 //   splat.ptx         the splatted kernel
 //   derivatives.ptx   forward and reverse drivers, differentiated by Enzyme
 //   derivatives.input.ll / derivatives.enzyme.ll / enzyme.log   (evidence)
 //   plan.json         geometry, buffers and argument bytes for every kernel
-// and runGpuChecks runs ir-sanitize-gpurun on it. Every pipeline is text
+// and runGPUChecks runs ir-sanitize-gpurun on it. Every pipeline is text
 // (gpuCheckStages says which, for opt to replay).
 //
 //===----------------------------------------------------------------------===//
@@ -34,7 +34,7 @@
 
 namespace irs {
 
-struct GpuCheckOptions {
+struct GPUCheckOptions {
   std::string EmitDir;      ///< Must exist.
   std::string EnzymePlugin; ///< LLVMEnzyme-<major>.so (already located).
   PTXOptions PTX;
@@ -63,7 +63,7 @@ struct GpuCheckOptions {
 };
 
 /// Which kernel to check and how to sanitise it.
-struct GpuCheckConfig {
+struct GPUCheckConfig {
   /// Sanitize.Kernels names the kernel to check (at most one; none: the
   /// module's only kernel); Sanitize.Splat false checks it unsplatted.
   SanitizeConfig Sanitize;
@@ -71,7 +71,7 @@ struct GpuCheckConfig {
 };
 
 /// The module as given and the checked kernel after sanitising.
-struct GpuCheckInput {
+struct GPUCheckInput {
   std::unique_ptr<llvm::Module> Original; ///< A copy of the module as given.
   /// The bundle normalisation (no splat: Manifest is empty).
   SanitizeResult Sanitized;
@@ -83,28 +83,28 @@ struct GpuCheckInput {
 
 /// Picks the kernel (ExitCode::Usage when the choice is ambiguous or names
 /// no kernel), copies \p M as given, sanitises \p M and splats the kernel.
-llvm::Expected<GpuCheckInput> sanitizeForGpuCheck(llvm::Module &M,
-                                                  const GpuCheckConfig &Config);
+llvm::Expected<GPUCheckInput> sanitizeForGPUCheck(llvm::Module &M,
+                                                  const GPUCheckConfig &Config);
 
-/// What buildGpuCheck needs besides the modules.
-struct GpuCheckBuild {
+/// What buildGPUCheck needs besides the modules.
+struct GPUCheckBuild {
   std::string SpecPath;     ///< For messages.
   std::string EmitDir;      ///< Created; empty: a new temporary directory.
   std::string ManifestPath; ///< Also write the splat manifest here.
   std::string PluginPath;   ///< Explicit Enzyme plugin; empty: searched for.
   /// EmitDir and EnzymePlugin are filled in; SkipDerivatives too when the
   /// spec asks for derivative checks but no Enzyme plugin is found.
-  GpuCheckOptions Options;
+  GPUCheckOptions Options;
 };
 
 /// Checks \p Spec against the kernel, locates Enzyme (when the spec asks
 /// for derivatives), creates the directory, writes manifest.json and then
-/// everything prepareGpuCheck writes; \p In and \p Sanitized (the module
-/// sanitizeForGpuCheck was given) are consumed. Returns the directory.
-llvm::Expected<std::string> buildGpuCheck(GpuCheckInput &In,
+/// everything prepareGPUCheck writes; \p In and \p Sanitized (the module
+/// sanitizeForGPUCheck was given) are consumed. Returns the directory.
+llvm::Expected<std::string> buildGPUCheck(GPUCheckInput &In,
                                           llvm::Module &Sanitized,
                                           const LaunchSpec &Spec,
-                                          GpuCheckBuild &Build);
+                                          GPUCheckBuild &Build);
 
 /// One stage of gpu-check as `opt` replays it (--print-pipeline-passes).
 /// Printed (str) as one line
@@ -116,29 +116,29 @@ llvm::Expected<std::string> buildGpuCheck(GpuCheckInput &In,
 /// PTX then `| llc ...`. Not replayed: what NOTE says, and libdevice
 /// linking and the target's data layout before a PTX stage (optimizeForPTX;
 /// nothing for a module that calls no math function).
-struct GpuCheckStage {
+struct GPUCheckStage {
   std::string Output, Input, Command, Note;
   std::string str() const;
 };
 
-/// The stages buildGpuCheck would run for \p In (the module \p Sanitized,
-/// as sanitizeForGpuCheck left it) with \p Spec and \p Build's options:
+/// The stages buildGPUCheck would run for \p In (the module \p Sanitized,
+/// as sanitizeForGPUCheck left it) with \p Spec and \p Build's options:
 /// sanitize, original.ptx, splat.ptx and, when the spec asks for
 /// derivatives, derivatives.input.ll, derivatives.enzyme.ll and
 /// derivatives.ptx. Nothing is written or run.
-llvm::Expected<std::vector<GpuCheckStage>>
-gpuCheckStages(const GpuCheckInput &In, llvm::Module &Sanitized,
-               const LaunchSpec &Spec, const GpuCheckBuild &Build);
+llvm::Expected<std::vector<GPUCheckStage>>
+gpuCheckStages(const GPUCheckInput &In, llvm::Module &Sanitized,
+               const LaunchSpec &Spec, const GPUCheckBuild &Build);
 
-/// Everything `ir-sanitize gpu-check` asks for: runGpuCheck's request.
-struct GpuCheckRequest {
+/// Everything `ir-sanitize gpu-check` asks for: runGPUCheck's request.
+struct GPUCheckRequest {
   std::string InputPath; ///< The module (.ll or .bc, "-": stdin).
   std::string SpecPath;  ///< The launch spec (JSON).
-  /// Sanitize.Kernels names the kernel to check (see GpuCheckConfig).
+  /// Sanitize.Kernels names the kernel to check (see GPUCheckConfig).
   SanitizeConfig Sanitize;
   /// The directory, manifest, plugin and code generation options (its
   /// SpecPath is SpecPath above).
-  GpuCheckBuild Build;
+  GPUCheckBuild Build;
   /// Only the stages (gpuCheckStages): nothing is written or run.
   bool PrintStages = false;
   std::string RunnerPath; ///< ir-sanitize-gpurun; empty: not built here.
@@ -147,9 +147,9 @@ struct GpuCheckRequest {
   std::string ReportPath; ///< The runner's --report; empty: none.
 };
 
-/// What runGpuCheck did.
-struct GpuCheckResult {
-  std::vector<GpuCheckStage> Stages; ///< With PrintStages, nothing else.
+/// What runGPUCheck did.
+struct GPUCheckResult {
+  std::vector<GPUCheckStage> Stages; ///< With PrintStages, nothing else.
   std::string Dir;                   ///< The directory written.
   /// The runner's exit code when it ran; else NotRun says why not
   /// ("--no-run given", "no usable CUDA device here", ...).
@@ -158,18 +158,18 @@ struct GpuCheckResult {
 };
 
 /// The whole gpu-check job: reads the spec and the module, sanitizes
-/// (sanitizeForGpuCheck), builds the directory (buildGpuCheck) and runs the
-/// checks when a device is there (runGpuChecks). \p Diags is told the
+/// (sanitizeForGPUCheck), builds the directory (buildGPUCheck) and runs the
+/// checks when a device is there (runGPUChecks). \p Diags is told the
 /// sanitize summary ("INPUT: 0 bundles ...") and the splat's notes as notes,
 /// each step as progress, and that the derivative checks are skipped (no
 /// Enzyme) as a warning.
-llvm::Expected<GpuCheckResult> runGpuCheck(const GpuCheckRequest &Request,
+llvm::Expected<GPUCheckResult> runGPUCheck(const GPUCheckRequest &Request,
                                            DiagnosticHandler &Diags);
 
 /// Runs ir-sanitize-gpurun \p Runner on \p Dir when it reports a usable
 /// device (--probe) and returns its exit code; std::nullopt when there is
 /// none (nothing was run).
-std::optional<int> runGpuChecks(llvm::StringRef Runner, llvm::StringRef Dir,
+std::optional<int> runGPUChecks(llvm::StringRef Runner, llvm::StringRef Dir,
                                 unsigned Repeats, llvm::StringRef ReportPath);
 
 /// Builds the artifacts above for kernel \p Manifest.Name and returns the
@@ -177,11 +177,11 @@ std::optional<int> runGpuChecks(llvm::StringRef Runner, llvm::StringRef Dir,
 /// consumed (optimised in place). \p Spec must have passed validateSpec.
 /// Errors: Enzyme failures (ExitCode::Findings, with its diagnosis), code
 /// generation and output errors.
-llvm::Expected<RunPlan> prepareGpuCheck(llvm::Module &Original,
+llvm::Expected<RunPlan> prepareGPUCheck(llvm::Module &Original,
                                         llvm::Module &Splatted,
                                         const KernelManifest &Manifest,
                                         const LaunchSpec &Spec,
-                                        const GpuCheckOptions &Opts);
+                                        const GPUCheckOptions &Opts);
 
 } // namespace irs
 

@@ -1,9 +1,9 @@
-//===- GpuCheckCommand.cpp - `ir-sanitize gpu-check INPUT --spec SPEC` ----===//
+//===- GPUCheckCommand.cpp - `ir-sanitize gpu-check INPUT --spec SPEC` ----===//
 //
 // Sanitise and splat one kernel, differentiate it with Enzyme, compile the
 // original, splatted and derivative kernels to PTX, write them with a run
 // plan into --emit-dir, and when this machine has a GPU run the checks with
-// ir-sanitize-gpurun: one driver call (runGpuCheck). Without a GPU it stops
+// ir-sanitize-gpurun: one driver call (runGPUCheck). Without a GPU it stops
 // after the directory and says how to run the rest where there is one. This
 // file parses, calls and prints.
 //
@@ -12,7 +12,7 @@
 #include "EnzymeOptions.h"
 #include "SanitizeOptions.h"
 
-#include "ir-sanitize/Driver/GpuCheck.h"
+#include "ir-sanitize/Driver/GPUCheck.h"
 #include "ir-sanitize/GPU/LaunchSpec.h"
 #include "ir-sanitize/Support/AtomicOutput.h"
 #include "ir-sanitize/Support/ModuleReader.h"
@@ -31,7 +31,7 @@ namespace {
 
 constexpr const char *RunnerName = "ir-sanitize-gpurun";
 
-struct GpuCheckArguments {
+struct GPUCheckArguments {
   std::string Input;
   std::string SpecPath;
   std::string PluginPath;
@@ -48,19 +48,19 @@ struct GpuCheckArguments {
   bool PrintPipeline = false;
 };
 
-class GpuCheckCommand : public Command {
+class GPUCheckCommand : public Command {
 public:
   void addOptions(CLI::App &App) override;
   int run() override;
 
 private:
-  GpuCheckArguments O;
+  GPUCheckArguments O;
   SanitizeOptions Opts;
 
-  GpuCheckRequest request() const;
+  GPUCheckRequest request() const;
 };
 
-void GpuCheckCommand::addOptions(CLI::App &App) {
+void GPUCheckCommand::addOptions(CLI::App &App) {
   App.add_option("INPUT", O.Input, "module with the kernel (.ll or .bc)")
       ->required();
   App.add_option("--spec", O.SpecPath, "launch spec (JSON; see README)")
@@ -129,15 +129,15 @@ std::string runnerPath() {
 }
 
 /// The driver's request the options describe.
-GpuCheckRequest GpuCheckCommand::request() const {
-  GpuCheckRequest R;
+GPUCheckRequest GPUCheckCommand::request() const {
+  GPUCheckRequest R;
   R.InputPath = O.Input;
   R.SpecPath = O.SpecPath;
   R.Sanitize = sanitizeConfig(Opts);
   R.Build.EmitDir = O.EmitDir;
   R.Build.ManifestPath = Opts.ManifestPath;
   R.Build.PluginPath = O.PluginPath;
-  GpuCheckOptions &G = R.Build.Options;
+  GPUCheckOptions &G = R.Build.Options;
   G.PTX.Arch = O.Arch;
   G.PTX.PTXVersion = O.PTXVersion;
   G.EnzymeTimeoutSeconds = O.EnzymeTimeout;
@@ -154,9 +154,9 @@ GpuCheckRequest GpuCheckCommand::request() const {
 }
 
 /// Notes and progress unless -q; the skipped checks always.
-class GpuCheckDiagnostics final : public DiagnosticHandler {
+class GPUCheckDiagnostics final : public DiagnosticHandler {
 public:
-  explicit GpuCheckDiagnostics(bool Quiet) : Quiet(Quiet) {}
+  explicit GPUCheckDiagnostics(bool Quiet) : Quiet(Quiet) {}
   void handle(DiagnosticKind Kind, const std::string &Message) override {
     if (Kind == DiagnosticKind::Note && !Quiet)
       errs() << ToolName << ": " << Message << "\n";
@@ -169,13 +169,13 @@ private:
   bool Quiet;
 };
 
-int GpuCheckCommand::run() {
-  GpuCheckDiagnostics Diags(Opts.Quiet);
-  Expected<GpuCheckResult> R = runGpuCheck(request(), Diags);
+int GPUCheckCommand::run() {
+  GPUCheckDiagnostics Diags(Opts.Quiet);
+  Expected<GPUCheckResult> R = runGPUCheck(request(), Diags);
   if (!R)
     return reportError(R.takeError(), ToolName);
   if (O.PrintPipeline) {
-    for (const GpuCheckStage &S : R->Stages)
+    for (const GPUCheckStage &S : R->Stages)
       outs() << S.str() << "\n";
     return static_cast<int>(ExitCode::Ok);
   }
@@ -194,8 +194,8 @@ int GpuCheckCommand::run() {
 
 } // namespace
 
-std::unique_ptr<Command> createGpuCheckCommand() {
-  return std::make_unique<GpuCheckCommand>();
+std::unique_ptr<Command> createGPUCheckCommand() {
+  return std::make_unique<GPUCheckCommand>();
 }
 
 } // namespace irs::cli

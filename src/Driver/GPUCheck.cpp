@@ -1,5 +1,5 @@
-//===- GpuCheck.cpp - Preparing a device derivative check -----------------===//
-#include "ir-sanitize/Driver/GpuCheck.h"
+//===- GPUCheck.cpp - Preparing a device derivative check -----------------===//
+#include "ir-sanitize/Driver/GPUCheck.h"
 
 #include "PathIn.h"
 
@@ -37,7 +37,7 @@ namespace irs {
 
 namespace {
 
-void progress(const GpuCheckOptions &Opts, const Twine &Line) {
+void progress(const GPUCheckOptions &Opts, const Twine &Line) {
   orIgnore(Opts.Diags).progress(Line);
 }
 
@@ -80,7 +80,7 @@ void recordGridStride(const PlannedParams &K, const Function &Kernel) {
 /// Compiles \p M to \p File in the emit directory, recording access in the
 /// parameters of \p Kernels (Entry's among them by the returned PTX name).
 Expected<std::string> compileTo(Module &M, StringRef Entry, StringRef File,
-                                const GpuCheckOptions &Opts, PTXOptions PTXOpts,
+                                const GPUCheckOptions &Opts, PTXOptions PTXOpts,
                                 std::vector<PlannedParams> Kernels) {
   if (!kernelIn(M, Entry))
     return makeToolError(ExitCode::BadInput,
@@ -155,7 +155,7 @@ std::string enzymeInputPipeline(StringRef Kernel, const ActivityMap &A,
 /// output-only leaves dupnoneed.
 ActivityMap reverseActivities(const ActivityMap &A, const KernelManifest &K,
                               const LaunchSpec &Spec,
-                              const GpuCheckOptions &Opts) {
+                              const GPUCheckOptions &Opts) {
   return Opts.DropPrimalOutputs ? withoutPrimalOutputs(A, K, Spec) : A;
 }
 
@@ -168,7 +168,7 @@ std::vector<DriverArg> driverArgsOf(const DerivativeWrapper &G) {
 
 /// Runs Enzyme on \p M (with drivers) in a child opt; returns its output.
 Expected<std::unique_ptr<Module>> runEnzymeOn(Module &M,
-                                              const GpuCheckOptions &Opts) {
+                                              const GPUCheckOptions &Opts) {
   EnzymeInvocation Inv;
   Inv.InputPath = pathIn(Opts.EmitDir, "derivatives.input.ll");
   Inv.OutputPath = pathIn(Opts.EmitDir, "derivatives.enzyme.ll");
@@ -205,7 +205,7 @@ Expected<DerivativeKernels> buildDerivatives(Module &M, StringRef Kernel,
                                              const KernelManifest &K,
                                              const LaunchSpec &Spec,
                                              ArrayRef<ParamImage> Splat,
-                                             const GpuCheckOptions &Opts) {
+                                             const GPUCheckOptions &Opts) {
   Function *F = kernelIn(M, Kernel);
   if (!F)
     return makeToolError(ExitCode::BadInput,
@@ -257,10 +257,10 @@ Expected<DerivativeKernels> buildDerivatives(Module &M, StringRef Kernel,
 
 } // namespace
 
-Expected<RunPlan> prepareGpuCheck(Module &Original, Module &Splatted,
+Expected<RunPlan> prepareGPUCheck(Module &Original, Module &Splatted,
                                   const KernelManifest &Manifest,
                                   const LaunchSpec &Spec,
-                                  const GpuCheckOptions &Opts) {
+                                  const GPUCheckOptions &Opts) {
   RunPlan Plan;
   Plan.Kernel = Manifest.Name;
   Plan.Spec = Spec;
@@ -323,7 +323,7 @@ Error checkArch(const PTXOptions &PTX) {
 }
 
 /// The kernel \p Config names, or the module's only one.
-Expected<Function *> selectKernel(Module &M, const GpuCheckConfig &Config) {
+Expected<Function *> selectKernel(Module &M, const GPUCheckConfig &Config) {
   SmallVector<Function *> Kernels = findKernels(M);
   const std::vector<std::string> &Wanted = Config.Sanitize.Kernels;
   std::string Names;
@@ -366,13 +366,13 @@ Expected<std::string> createEmitDir(StringRef Requested) {
 
 } // namespace
 
-Expected<GpuCheckInput> sanitizeForGpuCheck(Module &M,
-                                            const GpuCheckConfig &Config) {
+Expected<GPUCheckInput> sanitizeForGPUCheck(Module &M,
+                                            const GPUCheckConfig &Config) {
   Expected<Function *> Kernel = selectKernel(M, Config);
   if (!Kernel)
     return Kernel.takeError();
   std::string Name = (*Kernel)->getName().str();
-  GpuCheckInput In;
+  GPUCheckInput In;
   In.Original = CloneModule(M);
   // One pipeline: the bundles, then the splat of the checked kernel only.
   SanitizeConfig Checked = Config.Sanitize;
@@ -395,10 +395,10 @@ Expected<GpuCheckInput> sanitizeForGpuCheck(Module &M,
   return In;
 }
 
-Expected<std::string> buildGpuCheck(GpuCheckInput &In, Module &Sanitized,
+Expected<std::string> buildGPUCheck(GPUCheckInput &In, Module &Sanitized,
                                     const LaunchSpec &Spec,
-                                    GpuCheckBuild &Build) {
-  GpuCheckOptions &G = Build.Options;
+                                    GPUCheckBuild &Build) {
+  GPUCheckOptions &G = Build.Options;
   if (Error E = checkArch(G.PTX))
     return E;
   if (Error E = validateSpec(Spec, In.Kernel, Build.SpecPath))
@@ -427,7 +427,7 @@ Expected<std::string> buildGpuCheck(GpuCheckInput &In, Module &Sanitized,
   LM.Kernels.push_back(In.Kernel);
   if (Error E = LM.writeFile(pathIn(*Dir, "manifest.json")))
     return E;
-  if (Error E = prepareGpuCheck(*In.Original, Sanitized, In.Kernel, Spec, G)
+  if (Error E = prepareGPUCheck(*In.Original, Sanitized, In.Kernel, Spec, G)
                     .takeError())
     return E;
   return *Dir;
@@ -469,19 +469,19 @@ std::string enzymeCommand(StringRef Plugin) {
 
 } // namespace
 
-std::string GpuCheckStage::str() const {
+std::string GPUCheckStage::str() const {
   std::string Line = Output + ": " + Input + " | " + Command;
   return Note.empty() ? Line : Line + "  # " + Note;
 }
 
-Expected<std::vector<GpuCheckStage>>
-gpuCheckStages(const GpuCheckInput &In, Module &Sanitized,
-               const LaunchSpec &Spec, const GpuCheckBuild &Build) {
-  const GpuCheckOptions &G = Build.Options;
+Expected<std::vector<GPUCheckStage>>
+gpuCheckStages(const GPUCheckInput &In, Module &Sanitized,
+               const LaunchSpec &Spec, const GPUCheckBuild &Build) {
+  const GPUCheckOptions &G = Build.Options;
   if (Error E = checkArch(G.PTX))
     return E;
   const std::string &Kernel = In.Kernel.Name;
-  std::vector<GpuCheckStage> Stages;
+  std::vector<GPUCheckStage> Stages;
   Stages.push_back({"sanitize", "INPUT", "opt -passes='" + In.Pipeline + "'",
                     "in memory; -S writes it"});
   PTXOptions PTX = G.PTX;
@@ -520,7 +520,7 @@ gpuCheckStages(const GpuCheckInput &In, Module &Sanitized,
   return Stages;
 }
 
-std::optional<int> runGpuChecks(StringRef Runner, StringRef Dir,
+std::optional<int> runGPUChecks(StringRef Runner, StringRef Dir,
                                 unsigned Repeats, StringRef ReportPath) {
   std::optional<StringRef> Quiet[] = {StringRef(""), StringRef(""),
                                       StringRef("")};
@@ -537,10 +537,10 @@ std::optional<int> runGpuChecks(StringRef Runner, StringRef Dir,
 namespace {
 
 /// Why the checks did not run, or their exit code.
-void runOnDevice(const GpuCheckRequest &R, GpuCheckResult &Result) {
+void runOnDevice(const GPUCheckRequest &R, GPUCheckResult &Result) {
   if (!R.NoRun && !R.RunnerPath.empty())
     if ((Result.RunnerExit =
-             runGpuChecks(R.RunnerPath, Result.Dir, R.Repeats, R.ReportPath)))
+             runGPUChecks(R.RunnerPath, Result.Dir, R.Repeats, R.ReportPath)))
       return;
   Result.NotRun = R.NoRun                ? "--no-run given"
                   : R.RunnerPath.empty() ? "ir-sanitize-gpurun was not built "
@@ -550,7 +550,7 @@ void runOnDevice(const GpuCheckRequest &R, GpuCheckResult &Result) {
 
 } // namespace
 
-Expected<GpuCheckResult> runGpuCheck(const GpuCheckRequest &R,
+Expected<GPUCheckResult> runGPUCheck(const GPUCheckRequest &R,
                                      DiagnosticHandler &Diags) {
   Expected<LaunchSpec> Spec = LaunchSpec::readFile(R.SpecPath);
   if (!Spec)
@@ -559,14 +559,14 @@ Expected<GpuCheckResult> runGpuCheck(const GpuCheckRequest &R,
   Expected<LoadedModule> In = readModule(R.InputPath, Ctx);
   if (!In)
     return In.takeError();
-  GpuCheckConfig Config;
+  GPUCheckConfig Config;
   Config.Sanitize = R.Sanitize;
   Config.InputName = R.InputPath;
-  Expected<GpuCheckInput> Checked = sanitizeForGpuCheck(*In->M, Config);
+  Expected<GPUCheckInput> Checked = sanitizeForGPUCheck(*In->M, Config);
   if (!Checked)
     return Checked.takeError();
-  GpuCheckResult Result;
-  GpuCheckBuild Build = R.Build;
+  GPUCheckResult Result;
+  GPUCheckBuild Build = R.Build;
   Build.SpecPath = R.SpecPath;
   if (R.PrintStages) {
     auto Stages = gpuCheckStages(*Checked, *In->M, *Spec, Build);
@@ -579,7 +579,7 @@ Expected<GpuCheckResult> runGpuCheck(const GpuCheckRequest &R,
   for (const std::string &Note : Checked->Notes)
     Diags.note(Note);
   Build.Options.Diags = &Diags;
-  Expected<std::string> Dir = buildGpuCheck(*Checked, *In->M, *Spec, Build);
+  Expected<std::string> Dir = buildGPUCheck(*Checked, *In->M, *Spec, Build);
   if (!Dir)
     return Dir.takeError();
   if (!Build.Options.SkipDerivatives.empty())

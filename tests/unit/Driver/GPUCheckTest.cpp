@@ -1,6 +1,6 @@
 #include "../GPU/GPUTestSupport.h"
 
-#include "ir-sanitize/Driver/GpuCheck.h"
+#include "ir-sanitize/Driver/GPUCheck.h"
 #include "ir-sanitize/GPU/ArgumentPacking.h"
 #include "ir-sanitize/Transforms/KernelSplat.h"
 
@@ -13,7 +13,7 @@
 using namespace llvm;
 using namespace irs;
 
-TEST_CASE("a kernel without aggregates is its own manifest", "[GpuCheck]") {
+TEST_CASE("a kernel without aggregates is its own manifest", "[GPUCheck]") {
   LLVMContext Ctx;
   SMDiagnostic Diag;
   auto M = parseAssemblyString(R"(
@@ -54,7 +54,7 @@ define ptx_kernel void @k(ptr addrspace(1) %out, float %a, i32 %n) {
 }
 
 TEST_CASE("without Enzyme the plan holds the primal check and says why",
-          "[GpuCheck]") {
+          "[GPUCheck]") {
   LLVMContext Ctx;
   SMDiagnostic Diag;
   const char *IR = R"(
@@ -81,13 +81,13 @@ define ptx_kernel void @k(ptr addrspace(1) %out, ptr addrspace(1) %in) {
   REQUIRE(S->DerivativeChecks);
   SmallString<128> Dir;
   REQUIRE(!sys::fs::createUniqueDirectory("irs-gpucheck", Dir));
-  GpuCheckOptions Opts;
+  GPUCheckOptions Opts;
   Opts.EmitDir = std::string(Dir);
   Opts.PTX.Arch = "sm_80";
   Opts.SkipDerivatives = "no Enzyme plugin found";
   CollectingDiagnosticHandler Diags;
   Opts.Diags = &Diags;
-  Expected<RunPlan> P = prepareGpuCheck(*Original, *Splatted, K, *S, Opts);
+  Expected<RunPlan> P = prepareGPUCheck(*Original, *Splatted, K, *S, Opts);
   REQUIRE(static_cast<bool>(P));
   CHECK_FALSE(P->Spec.DerivativeChecks);
   CHECK(P->DerivativesSkipped == "no Enzyme plugin found");
@@ -108,20 +108,20 @@ define ptx_kernel void @k(ptr addrspace(1) %out, ptr addrspace(1) %in) {
   sys::fs::remove_directories(Dir);
 }
 
-TEST_CASE("runGpuCheck with PrintStages writes nothing and lists the stages",
-          "[GpuCheck]") {
-  GpuCheckRequest R;
+TEST_CASE("runGPUCheck with PrintStages writes nothing and lists the stages",
+          "[GPUCheck]") {
+  GPUCheckRequest R;
   R.InputPath = IRS_SOURCE_DIR "/examples/kernels/bcast_add_1d.ll";
   R.SpecPath = IRS_SOURCE_DIR "/examples/specs/bcast_add_1d.json";
   R.PrintStages = true;
   R.Build.PluginPath = "/nonexistent/LLVMEnzyme.so";
   CollectingDiagnosticHandler Diags;
-  Expected<GpuCheckResult> Result = runGpuCheck(R, Diags);
+  Expected<GPUCheckResult> Result = runGPUCheck(R, Diags);
   REQUIRE(static_cast<bool>(Result));
   CHECK(Result->Dir.empty());
   CHECK(Diags.Messages.empty());
   std::vector<std::string> Outputs;
-  for (const GpuCheckStage &S : Result->Stages)
+  for (const GPUCheckStage &S : Result->Stages)
     Outputs.push_back(S.Output);
   CHECK(Outputs == std::vector<std::string>{"sanitize", "original.ptx",
                                             "splat.ptx", "derivatives.input.ll",
