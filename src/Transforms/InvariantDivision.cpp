@@ -135,11 +135,14 @@ void rewriteDivision(BinaryOperator &Div, const Reciprocal &R) {
 }
 
 /// The block's udiv of \p Rem's operands, moved up to \p Rem if it comes
-/// later; null if there is none.
+/// later; null if there is none. Only a plain one: an `exact` quotient is
+/// poison where the division is not exact, which is where a remainder is
+/// not 0, so the remainder cannot be built on it.
 BinaryOperator *quotientIn(BinaryOperator &Rem) {
   for (Instruction &I : *Rem.getParent()) {
     auto *Div = dyn_cast<BinaryOperator>(&I);
     if (!Div || Div->getOpcode() != Instruction::UDiv ||
+        Div->hasPoisonGeneratingFlags() ||
         Div->getOperand(0) != Rem.getOperand(0) ||
         Div->getOperand(1) != Rem.getOperand(1))
       continue;
