@@ -43,7 +43,15 @@ void addEnzymeOptions(CLI::App &App, EnzymeOptions &O) {
                  "pass ARG to the opt that runs Enzyme, e.g. "
                  "--enzyme-arg=-enzyme-print (repeatable)")
       ->type_name("ARG")
-      ->allow_extra_args(false);
+      ->allow_extra_args(false)
+      ->check([](const std::string &Arg) -> std::string {
+        // opt's -o (also --o, -o=F) would send the output where nobody
+        // reads it.
+        StringRef Name = StringRef(Arg).ltrim('-').split('=').first;
+        return StringRef(Arg).starts_with("-") && Name == "o"
+                   ? "ir-sanitize sets opt's -o (use the command's -o)"
+                   : "";
+      });
 }
 
 } // namespace irs::cli
