@@ -14,8 +14,8 @@ os.makedirs(tmp)
 env = dict(os.environ, TMPDIR=tmp)
 
 
-def running(needle):
-    """Pids of processes whose command line contains needle."""
+def running(needle, *more):
+    """Pids of live processes whose command line contains needle (and more)."""
     found = []
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
@@ -25,7 +25,7 @@ def running(needle):
                 state = f.read().rsplit(")", 1)[1].split()[0]
         except OSError:
             continue
-        if needle.encode() in cmd and state != "Z":
+        if all(n.encode() in cmd for n in (needle,) + more) and state != "Z":
             found.append(int(pid))
     return found
 
@@ -46,19 +46,28 @@ else:
 p = subprocess.Popen(args, env=env, stderr=subprocess.PIPE)
 if how != "max-time":
     deadline = time.time() + 60
-    while not [q for q in running(started) if q != p.pid and tmp.encode() in
-               open(f"/proc/{q}/cmdline", "rb").read()]:
+    while not [q for q in running(started, tmp) if q != p.pid]:
         if time.time() > deadline or p.poll() is not None:
             sys.exit("no-leftovers.py: the child never started")
         time.sleep(0.05)
     time.sleep(0.5)  # the test's own child (opt) starts
     p.send_signal(getattr(signal, how))
 _, err = p.communicate(timeout=120)
-time.sleep(0.3)
+# A killed process can take a moment to go on a loaded machine.
+deadline = time.time() + 5
+while running(tmp) and time.time() < deadline:
+    time.sleep(0.1)
 left = running(tmp)
 files = sorted(os.listdir(tmp))
 print("exit:", p.returncode, "processes left:", len(left), "files left:", files)
 sys.stderr.write(err.decode(errors="replace"))
+for pid in left:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            print("  left:", pid, f.read().replace(b"\0", b" ")[:300].decode(),
+                  file=sys.stderr)
+    except OSError:
+        pass
 for pid in left:
     try:
         os.kill(pid, signal.SIGKILL)  # leave nothing behind ourselves
