@@ -3,6 +3,7 @@
 
 #include "PathIn.h"
 #include "SanitizeSteps.h"
+#include "ScopedWorkDir.h"
 
 #include "ir-sanitize/Analysis/KernelInfo.h"
 #include "ir-sanitize/Enzyme/ActivitySpec.h"
@@ -258,12 +259,6 @@ private:
   Expected<RestoreStats> writeOutputs(const EnzymeResult &R,
                                       const SanitizeResult &Result);
   void reportSuccess(const EnzymeResult &R, const RestoreStats &Stats);
-  /// Removes the work directory unless \p Keep or --keep-temps.
-  void finish(bool Keep) const {
-    if (!Keep && !Req.KeepTemps)
-      sys::fs::remove_directories(Job.WorkDir);
-  }
-
   const EnzymeRequest &Req;
   const DifferentiateConfig &D; ///< PluginPath: located.
   LoadedModule &LM;
@@ -317,10 +312,12 @@ Expected<EnzymeJobResult> EnzymeJob::once() {
   if (!WorkDir)
     return WorkDir.takeError();
   Job.WorkDir = std::move(*WorkDir);
+  ScopedWorkDir Dir(Job.WorkDir, Req.KeepTemps, Diags);
   Expected<EnzymeResult> R = differentiateModule(*LM.M, Job.WorkDir, D);
   if (!R)
     return R.takeError();
   if (!R->ok()) {
+    Dir.release(); // The failure's report names it.
     Job.Failure = std::move(*R);
     Job.Code = ExitCode::Findings;
     return std::move(Job);
@@ -329,7 +326,6 @@ Expected<EnzymeJobResult> EnzymeJob::once() {
   if (!Stats)
     return Stats.takeError();
   reportSuccess(*R, *Stats);
-  finish(/*Keep=*/false);
   if (Stats->Lost) {
     Diags.warning(Job.InputName + ": " + Twine(Stats->Lost) +
                   " stashed bundles could not be restored after Enzyme "
@@ -344,6 +340,7 @@ Expected<EnzymeJobResult> EnzymeJob::triage() {
   if (!Sides)
     return Sides.takeError();
   Job.WorkDir = Sides->WorkDir;
+  ScopedWorkDir Dir(Job.WorkDir, Req.KeepTemps, Diags);
   Expected<TriageReport> Report = triageModules(
       *Sides->Original, *LM.M, Sides->Result, LM.DisplayName, Job.WorkDir, D);
   if (!Report)
@@ -361,8 +358,10 @@ Expected<EnzymeJobResult> EnzymeJob::triage() {
             writeOutputs(Report->Sanitized, Sides->Result);
         !Stats)
       return Stats.takeError();
-  // The logs of a failing run are what the user came for.
-  finish(/*Keep=*/!Report->Original.ok() || !Ok);
+  // The logs of a failing run are what the user came for (the report
+  // names them).
+  if (!Report->Original.ok() || !Ok)
+    Dir.release();
   Job.Code = Ok ? ExitCode::Ok : ExitCode::Findings;
   return std::move(Job);
 }

@@ -2,6 +2,7 @@
 #include "ir-sanitize/Driver/Reduce.h"
 
 #include "PathIn.h"
+#include "ScopedWorkDir.h"
 
 #include "ir-sanitize/Config.h"
 
@@ -430,20 +431,21 @@ Expected<ReduceJobResult> runReduce(const ReduceRequest &Req, LLVMContext &Ctx,
   Expected<EnzymeSides> Sides = prepareEnzymeSides(*LM, Req.Sanitize, D, Diags);
   if (!Sides)
     return Sides.takeError();
+  ScopedWorkDir Dir(Sides->WorkDir, Req.KeepTemps, Diags);
   ReduceStepHandler Steps(Diags);
   Expected<ReduceResult> R = reduceEnzymeFailure(*Sides->Original, *LM->M,
                                                  Sides->WorkDir, Config, Steps);
   if (!R)
     return R.takeError();
   ReduceJobResult Job{LM->DisplayName, R->Verdict, R->WorkDir};
-  if (R->Verdict)
+  if (R->Verdict) {
+    Dir.release(); // The verdict's report names it.
     return Job;
+  }
   if (Error E = writeReproducer(*R, Output, Job.InputName, D))
     return E;
   Steps.note(R->Before.describe() + " -> " + R->After.describe() + "; wrote " +
              Output);
-  if (!Req.KeepTemps)
-    sys::fs::remove_directories(R->WorkDir);
   return Job;
 }
 

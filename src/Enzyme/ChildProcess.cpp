@@ -10,7 +10,9 @@
 #include <atomic>
 #include <cerrno>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
+#include <dirent.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -24,21 +26,82 @@ using namespace llvm;
 namespace irs {
 namespace {
 
-/// Running children. They have process groups of their own (so that a
-/// timeout kills what they started), which also keeps Ctrl-C from reaching
-/// them: if ir-sanitize is interrupted, it kills them itself.
-std::atomic<int> LiveGroups[16];
+/// Set in every child's environment. A process that has it runs inside the
+/// process group of an ancestor's child, which that ancestor kills on every
+/// exit path: its own children stay in that group (a group of their own
+/// would outlive the kill, orphaned, when this process dies first).
+constexpr const char InGroupVariable[] = "IR_SANITIZE_IN_CHILD_GROUP";
+
+bool insideChildGroup() {
+  static const bool Inside = [] {
+    const char *V = std::getenv(InGroupVariable);
+    return V && *V;
+  }();
+  return Inside;
+}
+
+/// Running children, as kill() targets: -pid for a child with a group of
+/// its own (so that a timeout kills what it started; this also keeps
+/// Ctrl-C from reaching it: if ir-sanitize is interrupted, it kills it
+/// itself), pid for one inside an ancestor's group.
+std::atomic<int> LiveChildren[16];
+
+/// Work directories to remove (or, with Keep, name) on an interrupt: fixed
+/// slots of strings that are never freed while registered, so the handler
+/// reads them without locks.
+struct InterruptCleanup {
+  std::atomic<const char *> Dir{nullptr};
+  std::atomic<bool> Keep{false};
+};
+InterruptCleanup Cleanups[8];
+
+void writeStderr(const char *S) {
+  if (::write(STDERR_FILENO, S, std::strlen(S)) < 0)
+    return;
+}
+
+/// Removes \p Dir and what is in it (files, and llvm-reduce's candidates).
+void removeTree(const char *Dir) {
+  if (DIR *D = ::opendir(Dir)) {
+    while (const dirent *E = ::readdir(D)) {
+      if (!std::strcmp(E->d_name, ".") || !std::strcmp(E->d_name, ".."))
+        continue;
+      std::string Path = std::string(Dir) + "/" + E->d_name;
+      if (::unlink(Path.c_str()) != 0)
+        removeTree(Path.c_str());
+    }
+    ::closedir(D);
+  }
+  ::rmdir(Dir);
+}
 
 void killLiveChildrenAndExit() {
-  for (std::atomic<int> &G : LiveGroups)
-    if (int Pid = G.load(); Pid > 0)
-      ::kill(-Pid, SIGKILL);
+  for (std::atomic<int> &C : LiveChildren)
+    if (int Target = C.load())
+      ::kill(Target, SIGKILL);
+  for (std::atomic<int> &C : LiveChildren)
+    if (int Target = C.load())
+      ::waitpid(Target < 0 ? -Target : Target, nullptr, 0);
+  for (InterruptCleanup &C : Cleanups) {
+    const char *Dir = C.Dir.load();
+    if (!Dir)
+      continue;
+    if (!C.Keep.load()) {
+      removeTree(Dir);
+      continue;
+    }
+    const std::string &Tool = processHooks().ExitOnBrokenBitcodeAs;
+    writeStderr((Tool.empty() ? "ir-sanitize" : Tool.c_str()));
+    writeStderr(": note: work directory kept: ");
+    writeStderr(Dir);
+    writeStderr("\n");
+  }
   // LLVM calls this instead of ending the process: end it as interrupted.
   ::signal(SIGINT, SIG_DFL);
   ::raise(SIGINT);
 }
 
-void trackChild(int Pid) {
+void trackChild(int Target) {
   // A process-wide hook: only where the process owner asked for it.
   if (processHooks().KillChildrenOnInterrupt) {
     static const bool Installed = [] {
@@ -47,17 +110,17 @@ void trackChild(int Pid) {
     }();
     (void)Installed;
   }
-  for (std::atomic<int> &G : LiveGroups) {
+  for (std::atomic<int> &C : LiveChildren) {
     int Free = 0;
-    if (G.compare_exchange_strong(Free, Pid))
+    if (C.compare_exchange_strong(Free, Target))
       return;
   }
 }
 
-void untrackChild(int Pid) {
-  for (std::atomic<int> &G : LiveGroups) {
-    int Expected = Pid;
-    G.compare_exchange_strong(Expected, 0);
+void untrackChild(int Target) {
+  for (std::atomic<int> &C : LiveChildren) {
+    int Expected = Target;
+    C.compare_exchange_strong(Expected, 0);
   }
 }
 
@@ -122,8 +185,11 @@ Expected<ChildProcess> ChildProcess::start(StringRef Program,
   posix_spawn_file_actions_adddup2(&Actions, LogFD, STDERR_FILENO);
   posix_spawnattr_t Attr;
   posix_spawnattr_init(&Attr);
-  posix_spawnattr_setflags(&Attr, POSIX_SPAWN_SETPGROUP);
-  posix_spawnattr_setpgroup(&Attr, 0);
+  bool OwnGroup = !insideChildGroup();
+  if (OwnGroup) {
+    posix_spawnattr_setflags(&Attr, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&Attr, 0);
+  }
 
   std::string Prog = Program.str();
   SmallVector<char *, 16> Argv;
@@ -134,6 +200,8 @@ Expected<ChildProcess> ChildProcess::start(StringRef Program,
   SmallVector<char *, 64> Envp;
   for (const std::string &E : ExtraEnv)
     Envp.push_back(const_cast<char *>(E.c_str()));
+  std::string InGroup = std::string(InGroupVariable) + "=1";
+  Envp.push_back(const_cast<char *>(InGroup.c_str()));
   for (char **E = environ; *E; ++E)
     Envp.push_back(*E);
   Envp.push_back(nullptr);
@@ -151,27 +219,28 @@ Expected<ChildProcess> ChildProcess::start(StringRef Program,
     return createStringError(inconvertibleErrorCode(),
                              Program + ": cannot run: " + strerror(Err));
   }
-  trackChild(Child.Pid);
+  Child.KillTarget = OwnGroup ? -Child.Pid : Child.Pid;
+  trackChild(Child.KillTarget);
   return Child;
 }
 
 ChildProcess::ChildProcess(ChildProcess &&Other)
-    : Pid(Other.Pid), TimeoutSeconds(Other.TimeoutSeconds),
-      Started(Other.Started) {
+    : Pid(Other.Pid), KillTarget(Other.KillTarget),
+      TimeoutSeconds(Other.TimeoutSeconds), Started(Other.Started) {
   Other.Pid = -1;
 }
 
 ChildProcess::~ChildProcess() {
   // Never leave a child running (or a zombie) behind.
   if (Pid > 0) {
-    ::kill(-Pid, SIGKILL);
+    ::kill(KillTarget, SIGKILL);
     ::waitpid(Pid, nullptr, 0);
     forget();
   }
 }
 
 void ChildProcess::forget() {
-  untrackChild(Pid);
+  untrackChild(KillTarget);
   Pid = -1;
 }
 
@@ -194,7 +263,7 @@ std::optional<ChildOutcome> ChildProcess::poll() {
     if (!TimeoutSeconds ||
         steady_clock::now() < Started + seconds(TimeoutSeconds))
       return std::nullopt;
-    ::kill(-Pid, SIGKILL);
+    ::kill(KillTarget, SIGKILL);
     ::waitpid(Pid, &Status, 0);
     forget();
     Out.How = ChildOutcome::Kind::TimedOut;
@@ -220,6 +289,27 @@ ChildOutcome ChildProcess::wait() {
       return *Out;
     std::this_thread::sleep_for(Poll);
     Poll = std::min(Poll * 2, std::chrono::milliseconds(20));
+  }
+}
+
+void removeOnInterrupt(StringRef Dir, bool Keep) {
+  for (InterruptCleanup &C : Cleanups) {
+    const char *Free = nullptr;
+    const char *Copy = ::strdup(Dir.str().c_str());
+    if (C.Dir.compare_exchange_strong(Free, Copy)) {
+      C.Keep = Keep;
+      return;
+    }
+    ::free(const_cast<char *>(Copy));
+  }
+}
+
+void forgetOnInterrupt(StringRef Dir) {
+  for (InterruptCleanup &C : Cleanups) {
+    const char *Registered = C.Dir.load();
+    // Left allocated: a handler running now may still read it.
+    if (Registered && Dir == Registered)
+      C.Dir.compare_exchange_strong(Registered, nullptr);
   }
 }
 

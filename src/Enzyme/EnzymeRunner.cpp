@@ -8,6 +8,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Regex.h"
@@ -38,6 +39,16 @@ std::vector<std::string> enzymeOptArgs(const EnzymeInvocation &Inv) {
 }
 
 namespace {
+
+/// \p S cut to MaxDiagnosisField bytes, saying how much more the log has.
+std::string capped(std::string S) {
+  constexpr size_t MaxDiagnosisField = 400;
+  if (S.size() <= MaxDiagnosisField)
+    return S;
+  size_t Cut = S.size() - MaxDiagnosisField;
+  S.resize(MaxDiagnosisField);
+  return S + "... [" + std::to_string(Cut) + " more bytes; see Enzyme's log]";
+}
 
 /// Collapses runs of blanks, so quoted instructions compare and print on one
 /// line.
@@ -176,6 +187,10 @@ EnzymeLogDiagnosis diagnoseEnzymeLog(StringRef Log) {
   }
   if (D.Message.empty())
     D.Message = Fallback;
+  // They go into one-line messages; the log has all of it.
+  for (std::string *Field :
+       {&D.Message, &D.Function, &D.Instruction, &D.Where, &D.Frame, &D.Phase})
+    *Field = capped(std::move(*Field));
   return D;
 }
 
@@ -263,7 +278,13 @@ EnzymeResult PendingEnzymeRun::finish() {
   R.TimeoutSeconds = Inv.TimeoutSeconds;
   R.LogPath = Inv.LogPath;
   R.OutputPath = Inv.OutputPath;
-  if (R.ok())
+  uint64_t Size = 0;
+  if (R.Outcome.succeeded() && Inv.OutputPath != "/dev/null" &&
+      (sys::fs::file_size(Inv.OutputPath, Size) || Size == 0)) {
+    R.WroteNoOutput = true;
+    R.Diagnosis.Message = "opt wrote no output";
+  }
+  if (R.Outcome.succeeded())
     return R;
   if (auto Buf = MemoryBuffer::getFile(Inv.LogPath, /*IsText=*/true))
     R.Diagnosis = diagnoseEnzymeLog((*Buf)->getBuffer());

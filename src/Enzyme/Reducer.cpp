@@ -135,8 +135,11 @@ runLLVMReduce(const LLVMReduceRequest &R,
               function_ref<void(const ReduceProgress &)> OnProgress) {
   std::string Reducer =
       R.ReducerPath.empty() ? defaultLLVMReducePath() : R.ReducerPath;
-  Expected<ChildProcess> Child =
-      ChildProcess::start(Reducer, llvmReduceArgs(R), R.LogPath, R.MaxSeconds);
+  // Its candidates and their logs go into the work directory (TMPDIR), which
+  // is removed however the reduction ends.
+  std::string TmpDir = "TMPDIR=" + sys::path::parent_path(R.LogPath).str();
+  Expected<ChildProcess> Child = ChildProcess::start(
+      Reducer, llvmReduceArgs(R), R.LogPath, R.MaxSeconds, {TmpDir});
   if (!Child)
     return handleErrors(Child.takeError(), [](const StringError &E) {
       return makeToolError(ExitCode::NoEnzyme, E.getMessage());

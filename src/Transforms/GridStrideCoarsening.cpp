@@ -431,6 +431,12 @@ Function *coarsen(Function &F, ArrayRef<AtomicRMWInst *> Sites,
   return NF;
 }
 
+/// Whether an earlier run gave \p F its version: a second run adds none.
+bool hasGridStrideVersion(const Function &F) {
+  const Function *V = F.getParent()->getFunction(gridStrideName(F.getName()));
+  return V && gridStrideParam(*V);
+}
+
 } // namespace
 
 std::string gridStrideName(StringRef Kernel) {
@@ -454,6 +460,7 @@ PreservedAnalyses GridStrideCoarseningPass::run(Module &M,
   SmallVector<Function *, 4> Kernels;
   for (Function &F : M)
     if (!F.isDeclaration() && isKernel(F) && !gridStrideParam(F) &&
+        !hasGridStrideVersion(F) &&
         any_of(instructions(F), [&](const Instruction &I) {
           return isCandidate(I, ReassociateFP);
         }))

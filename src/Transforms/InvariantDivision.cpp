@@ -24,6 +24,10 @@ struct Reciprocal {
   Value *Multiplier = nullptr, *Shift1 = nullptr, *Shift2 = nullptr; ///< i32
 };
 
+/// Marks the division a 64-bit rewrite keeps for operands that do not fit
+/// 32 bits: it is not a candidate again (a second run changes nothing).
+constexpr const char KeptDivision[] = "irs.wide_division";
+
 bool isCandidateType(Type *T) {
   return T->isIntegerTy(32) || T->isIntegerTy(64);
 }
@@ -56,7 +60,8 @@ BasicBlock *rewritableIn(const LoopInfo &LI, const BinaryOperator &B,
   unsigned Op = B.getOpcode();
   bool Signed = Op == Instruction::SDiv || Op == Instruction::SRem;
   if ((!Signed && Op != Instruction::UDiv && Op != Instruction::URem) ||
-      !isCandidateType(B.getType()) || isa<Constant>(B.getOperand(1)))
+      !isCandidateType(B.getType()) || isa<Constant>(B.getOperand(1)) ||
+      B.getMetadata(KeptDivision))
     return nullptr;
   if (Signed && !(isKnownNonNegative(B.getOperand(0), DL) &&
                   isKnownNonNegative(B.getOperand(1), DL)))
@@ -116,6 +121,7 @@ void rewrite64(BinaryOperator &Div, const Reciprocal &R) {
   SplitBlockAndInsertIfThenElse(Fits, &Div, &Then, &Else);
   BasicBlock *Join = Div.getParent();
   Div.moveBefore(*Else->getParent(), Else->getIterator());
+  Div.setMetadata(KeptDivision, MDNode::get(Div.getContext(), {}));
   B.SetInsertPoint(Then);
   Value *Fast = B.CreateZExt(quotient32(B, B.CreateTrunc(N, B.getInt32Ty()), R),
                              Div.getType());
@@ -135,11 +141,14 @@ void rewriteDivision(BinaryOperator &Div, const Reciprocal &R) {
 }
 
 /// The block's udiv of \p Rem's operands, moved up to \p Rem if it comes
-/// later; null if there is none.
+/// later; null if there is none. Only a plain one: an `exact` quotient is
+/// poison where the division is not exact, which is where a remainder is
+/// not 0, so the remainder cannot be built on it.
 BinaryOperator *quotientIn(BinaryOperator &Rem) {
   for (Instruction &I : *Rem.getParent()) {
     auto *Div = dyn_cast<BinaryOperator>(&I);
     if (!Div || Div->getOpcode() != Instruction::UDiv ||
+        Div->hasPoisonGeneratingFlags() ||
         Div->getOperand(0) != Rem.getOperand(0) ||
         Div->getOperand(1) != Rem.getOperand(1))
       continue;

@@ -23,6 +23,10 @@ using namespace llvm;
 namespace irs {
 namespace {
 
+/// Marks the branch between a versioned run's copies: its false successor
+/// holds the run in its original order, which a second run leaves alone.
+constexpr const char VersionedBranch[] = "irs.store_sink.versioned";
+
 /// Runs longer than this are left alone (the pair test is quadratic).
 constexpr unsigned MaxAccessesPerRun = 64;
 
@@ -290,7 +294,8 @@ BasicBlock *version(Run &R, ArrayRef<Instruction *> Order,
   annotateDisjoint(Pairs, VMap);
 
   Instruction *OldBr = Pre->getTerminator();
-  BranchInst::Create(Fast, Ordered, AllDisjoint, OldBr);
+  BranchInst::Create(Fast, Ordered, AllDisjoint, OldBr)
+      ->setMetadata(VersionedBranch, MDNode::get(Pre->getContext(), {}));
   OldBr->eraseFromParent();
 
   IRBuilder<> JB(&Join->front());
@@ -309,6 +314,14 @@ BasicBlock *version(Run &R, ArrayRef<Instruction *> Order,
     Phi->addIncoming(&I, Ordered);
   }
   return Join;
+}
+
+/// Whether \p BB is the original order of a run an earlier run versioned.
+bool isFallbackOfVersionedRun(const BasicBlock &BB) {
+  const BasicBlock *Pre = BB.getSinglePredecessor();
+  const auto *Br = Pre ? dyn_cast<BranchInst>(Pre->getTerminator()) : nullptr;
+  return Br && Br->getMetadata(VersionedBranch) && Br->isConditional() &&
+         Br->getSuccessor(1) == &BB;
 }
 
 /// Reorders or versions the first suitable run at or after \p From; returns
@@ -428,6 +441,8 @@ PreservedAnalyses StoreSinkVersioningPass::run(Function &F,
   for (BasicBlock &BB : F)
     Blocks.push_back(&BB);
   for (BasicBlock *BB : Blocks) {
+    if (isFallbackOfVersionedRun(*BB))
+      continue;
     std::optional<BasicBlock::iterator> At = BB->begin();
     while (At)
       At = transformNextRun(*At, AA, S);

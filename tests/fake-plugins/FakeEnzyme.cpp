@@ -5,7 +5,9 @@
 // aborts with Enzyme's own words (FAKE_ENZYME_ABORT) or never returns
 // (FAKE_ENZYME_HANG) or aborts only the first time it runs (FAKE_ENZYME_FLAKY:
 // a failure that does not repeat) or, with none of these, leaves the module
-// as it is (a run that succeeds), so tests need no real Enzyme.
+// as it is (a run that succeeds), so tests need no real Enzyme. Any of
+// them, given -fake-enzyme-fail-saying=N, prints N bytes on one line and
+// exits 1.
 //
 //===----------------------------------------------------------------------===//
 #include "ir-sanitize/Support/LLVMCompat.h"
@@ -27,6 +29,10 @@ using namespace llvm;
 static cl::opt<bool> EnzymePreopt("enzyme-preopt", cl::init(true),
                                   cl::desc("(fake) run Enzyme's preopt"));
 
+static cl::opt<unsigned>
+    FailSaying("fake-enzyme-fail-saying", cl::init(0),
+               cl::desc("(fake) print a line of this many bytes, exit 1"));
+
 namespace {
 [[maybe_unused, noreturn]] void abortLikeEnzyme() {
   // What Enzyme prints before llvm_unreachable in getInvertedBundles.
@@ -40,6 +46,11 @@ namespace {
 
 struct FakeEnzymePass : PassInfoMixin<FakeEnzymePass> {
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+    if (FailSaying) { // a plugin with a lot to say on one line
+      errs() << std::string(FailSaying, 'x') << "\n";
+      errs().flush();
+      std::exit(1);
+    }
 #if defined(FAKE_ENZYME_FLAKY)
     // The first run creates $FAKE_ENZYME_FLAKY_STATE and aborts; any later
     // one (or a concurrent loser of the O_EXCL race) succeeds.

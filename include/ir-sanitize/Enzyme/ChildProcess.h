@@ -41,7 +41,9 @@ public:
   /// Starts \p Program with \p Args (argv[0] is added) in its own process
   /// group, stdout and stderr appended to \p LogPath (created or truncated).
   /// Children still running when ir-sanitize is interrupted (SIGINT, SIGTERM,
-  /// SIGHUP) are killed with it.
+  /// SIGHUP) are killed with it. A process that is itself running as such a
+  /// child (an interestingness test under llvm-reduce) keeps its children in
+  /// its group, so that killing that group leaves nothing running.
   /// \p TimeoutSeconds == 0 means no limit. \p ExtraEnv ("NAME=VALUE")
   /// is added to this process's environment. Errors: the log cannot be
   /// created or the program cannot be started.
@@ -66,9 +68,17 @@ private:
   /// The child has been reaped: stop tracking it.
   void forget();
   int Pid = -1;
+  int KillTarget = 0; ///< -Pid (its group) or, inside a child's group, Pid.
   unsigned TimeoutSeconds = 0;
   std::chrono::steady_clock::time_point Started;
 };
+
+/// While registered, \p Dir is removed when the process is interrupted (with
+/// the KillChildrenOnInterrupt hook), after its children are killed; with
+/// \p Keep it is named in a note on stderr instead. At most 8 at a time.
+void removeOnInterrupt(llvm::StringRef Dir, bool Keep);
+/// Undoes removeOnInterrupt (the directory was removed or handed out).
+void forgetOnInterrupt(llvm::StringRef Dir);
 
 /// start() then wait().
 llvm::Expected<ChildOutcome> runChild(llvm::StringRef Program,

@@ -74,7 +74,10 @@ struct EnzymeResult {
   std::string LogPath;
   std::string OutputPath;
 
-  bool ok() const { return Outcome.succeeded(); }
+  /// opt exited 0 but left OutputPath missing or empty: Enzyme failed.
+  bool WroteNoOutput = false;
+
+  bool ok() const { return Outcome.succeeded() && !WroteNoOutput; }
   /// "ok", "aborted (signal 6 (SIGABRT)): unsupported tag ... [in julia_f]",
   /// "failed (exit status 1): ...", "timed out after 300 s".
   std::string summary() const;

@@ -10,7 +10,14 @@ void addEnzymePluginOptions(CLI::App &App, std::string &PluginPath,
   App.add_option("--enzyme-plugin", PluginPath,
                  "LLVMEnzyme-<major>.so (default: $ENZYME_PLUGIN, next to "
                  "ir-sanitize, the configured default, library directories)")
-      ->type_name("PATH");
+      ->type_name("PATH")
+      ->check([](const std::string &Path) -> std::string {
+        // Empty is how "search" is spelled inside; a user who names no
+        // file has made a mistake, not asked for the search.
+        return Path.empty() ? "empty path (leave the option out to search "
+                              "for the plugin)"
+                            : "";
+      });
   App.add_option("--enzyme-timeout", TimeoutSeconds,
                  "seconds Enzyme may run before it is killed (0: no limit)")
       ->type_name("SECONDS");
@@ -36,7 +43,15 @@ void addEnzymeOptions(CLI::App &App, EnzymeOptions &O) {
                  "pass ARG to the opt that runs Enzyme, e.g. "
                  "--enzyme-arg=-enzyme-print (repeatable)")
       ->type_name("ARG")
-      ->allow_extra_args(false);
+      ->allow_extra_args(false)
+      ->check([](const std::string &Arg) -> std::string {
+        // opt's -o (also --o, -o=F) would send the output where nobody
+        // reads it.
+        StringRef Name = StringRef(Arg).ltrim('-').split('=').first;
+        return StringRef(Arg).starts_with("-") && Name == "o"
+                   ? "ir-sanitize sets opt's -o (use the command's -o)"
+                   : "";
+      });
 }
 
 } // namespace irs::cli

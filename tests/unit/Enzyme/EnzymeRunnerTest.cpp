@@ -130,6 +130,17 @@ TEST_CASE("other failures fall back to the first meaningful line",
                         "'-enzyme-preopt=false'.");
 }
 
+TEST_CASE("what the log says is cut to a line's worth", "[EnzymeRunner]") {
+  std::string Huge(1000000, 'x');
+  EnzymeLogDiagnosis D = diagnoseEnzymeLog(Huge + "\n");
+  CHECK(D.Message.size() < 500);
+  CHECK(StringRef(D.Message).starts_with("xxxx"));
+  CHECK(StringRef(D.Message).ends_with(
+      "... [999600 more bytes; see Enzyme's log]"));
+  D = diagnoseEnzymeLog("LLVM ERROR: " + Huge + "\n");
+  CHECK(D.Message.size() < 500);
+}
+
 TEST_CASE("a quoted instruction is traced back to its function",
           "[EnzymeRunner]") {
   LLVMContext Ctx;
