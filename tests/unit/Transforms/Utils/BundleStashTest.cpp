@@ -74,7 +74,7 @@ TEST_CASE("stash then restore gives back the same call", "[BundleStash]") {
 
   RestoreOutcome Out = restoreStashedBundles(*CB);
   CHECK(Out.Restored == 2);
-  CHECK(Out.Lost == 0);
+  CHECK(Out.Lost.size() == 0);
   CHECK(print(*Out.Call) == Before);
   CHECK_FALSE(hasStashRecord(*Out.Call));
   CHECK(eraseStashMarkers(*M) == 0);
@@ -90,7 +90,7 @@ TEST_CASE("a record survives cloning the function", "[BundleStash]") {
   Function *Clone = CloneFunction(M->getFunction("f"), VMap);
   RestoreOutcome Out = restoreStashedBundles(*firstBundledCall(*Clone));
   CHECK(Out.Restored == 2);
-  CHECK(Out.Lost == 0);
+  CHECK(Out.Lost.size() == 0);
   CHECK(Out.Call->getOperandBundle("gc-transition")->Inputs[0] ==
         Clone->getArg(2));
   CHECK_FALSE(verifyModule(*M, &errs()));
@@ -105,7 +105,7 @@ TEST_CASE("a copy of the call in another block finds its dominating marker",
   CB->getParent()->splitBasicBlock(CB->getIterator(), "next");
   RestoreOutcome Out = restoreStashedBundles(*CB);
   CHECK(Out.Restored == 2);
-  CHECK(Out.Lost == 0);
+  CHECK(Out.Lost.size() == 0);
   CHECK_FALSE(verifyModule(*M, &errs()));
 }
 
@@ -120,7 +120,7 @@ TEST_CASE("a lost marker is reported, never invented", "[BundleStash]") {
   // "other" has only constant operands and comes back; gc-transition's
   // %ptls was in the marker.
   CHECK(Out.Restored == 1);
-  CHECK(Out.Lost == 1);
+  CHECK(Out.Lost.size() == 1);
   CHECK(Out.Call->getOperandBundle("other"));
   CHECK_FALSE(Out.Call->getOperandBundle("gc-transition"));
   CHECK_FALSE(verifyModule(*M, &errs()));
