@@ -6,6 +6,8 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Statepoint.h"
 
 #include <optional>
 
@@ -13,6 +15,26 @@ using namespace llvm;
 
 namespace irs {
 namespace {
+
+/// Why the IR requires \p B to stay on \p CB ("" when it may go): the
+/// verifier wants exactly one deopt bundle on these intrinsics, gc.relocate
+/// calls name a statepoint's gc-live operands by index, and a token operand
+/// ties the bundle to its producer (convergence control, funclets,
+/// preallocated arguments).
+std::string whyRequired(const CallBase &CB, const OperandBundleUse &B) {
+  Intrinsic::ID ID = CB.getIntrinsicID();
+  uint32_t Tag = B.getTagID();
+  if (Tag == LLVMContext::OB_deopt &&
+      (ID == Intrinsic::experimental_deoptimize ||
+       ID == Intrinsic::experimental_guard))
+    return "the verifier requires one deopt bundle on " + calleeName(CB);
+  if (Tag == LLVMContext::OB_gc_live && isa<GCStatepointInst>(CB) &&
+      !cast<GCStatepointInst>(CB).getGCRelocates().empty())
+    return "gc.relocate calls refer to its operands";
+  if (!canStash(B))
+    return "a token operand ties it to the instruction that made it";
+  return "";
+}
 
 /// The action actually applied to bundle \p B of \p CB: the policy's, unless
 /// it cannot be carried out there (then keep, with the reason in \p Note).
@@ -22,6 +44,8 @@ BundleAction effectiveAction(const CallBase &CB, const OperandBundleUse &B,
   if (A == BundleAction::Keep)
     return A;
   Note = A == BundleAction::Stash ? whyCannotStash(CB, B) : "";
+  if (Note.empty())
+    Note = whyRequired(CB, B);
   if (Note.empty() && A == BundleAction::Lower) {
     if (B.getTagName() != GCTransitionTag)
       Note = "lower is defined only for gc-transition";
