@@ -4,8 +4,8 @@
 #
 #   scripts/fuzz.sh [SECONDS] [TARGET...]
 #
-# Targets: module, bundle-policy, activity, launch-spec, manifest, run-plan
-# (default: all). Each starts from its seeds (build/fuzz/tests/fuzz/seeds/T,
+# Targets: module, bundle-policy, activity, launch-spec, manifest, run-plan,
+# restore, c-interface (default: all). Each starts from its seeds (build/fuzz/tests/fuzz/seeds/T,
 # made from the tests and examples; tests/fuzz/dicts/T.dict where there is
 # one) and keeps what it finds in
 # build/fuzz/corpus/T, so later runs go on from there. A crash leaves its
@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-30}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -ne 0 ] || targets=(module bundle-policy activity launch-spec manifest run-plan)
+[ ${#targets[@]} -ne 0 ] || targets=(module bundle-policy activity launch-spec manifest run-plan restore c-interface)
 build=build/fuzz
 if [ ! -f "$build/build.ninja" ]; then
   cmake --preset fuzz >/dev/null || exit 1
@@ -40,7 +40,8 @@ for t in "${targets[@]}"; do
   # LLVM's bitcode reader is not hardened against malformed bitcode (it
   # segfaults in its MetadataLoader and leaks on error paths, inside
   # libLLVM): the module target mutates text only unless IRS_FUZZ_BITCODE=1.
-  if [ "$t" = module ] && [ -z "${IRS_FUZZ_BITCODE:-}" ]; then
+  # restore and c-interface parse text only.
+  if [[ $t =~ ^(module|restore|c-interface)$ ]] && [ -z "${IRS_FUZZ_BITCODE:-}" ]; then
     dict+=(-only_ascii=1)
   fi
   # One worker: CI machines have two cores for everything.

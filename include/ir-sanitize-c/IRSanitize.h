@@ -38,7 +38,8 @@ extern "C" {
 typedef enum {
   IRSStatusOk = 0,
   IRSStatusFindings = 1,      /**< IRSCheck found something Enzyme aborts on, or
-                                   IRSRestoreBundles lost a stashed bundle. */
+                                   IRSRestoreBundles or IRSNormalizeBundles
+                                   lost a stashed bundle. */
   IRSStatusUsage = 2,         /**< A bad argument: NULL, a malformed policy, an
                                    unknown kernel name. */
   IRSStatusBadInput = 3,      /**< The module fails the LLVM verifier. */
@@ -70,7 +71,9 @@ void IRSDisposeString(char *S);
  *  the module itself and wants only counts (the fastest call):
  *  `no-verify-input`, `no-verify-output` (an invalid module then comes back
  *  as IRSStatusOk) and `report=totals` (the report without "functions",
- *  the per-call-site list). */
+ *  the per-call-site list). A bundle an earlier call stashed that cannot be
+ *  restored (its record damaged or forged) is reported as dropped, with why
+ *  in its note, and the call returns IRSStatusFindings with the report. */
 IRSStatus IRSNormalizeBundles(LLVMModuleRef M, const char *Policy,
                               char **OutReportJSON, char **ErrorMessage);
 

@@ -175,8 +175,10 @@ std::string toJSONText(const json::Value &V) {
   return formatv("{0:2}", V).str() + "\n";
 }
 
-/// `ir-sanitize --no-splat --report=FILE` for \p M.
-Expected<std::string> normalize(Module &M, const char *SettingsText) {
+/// `ir-sanitize --no-splat --report=FILE` for \p M; \p Lost: whether a
+/// bundle an earlier run stashed could not be restored (the report says why).
+Expected<std::string> normalize(Module &M, const char *SettingsText,
+                                bool &Lost) {
   NormalizeSettings Settings =
       parseNormalizeSettings(SettingsText ? SettingsText : "");
   Expected<BundlePolicy> Policy =
@@ -198,6 +200,7 @@ Expected<std::string> normalize(Module &M, const char *SettingsText) {
   if (Settings.VerifyOutput)
     if (Error E = verifyRewrittenFunctions(M, Result->Bundles))
       return E;
+  Lost = Result->Bundles.numLost() != 0;
   std::string Report;
   raw_string_ostream OS(Report);
   Result->printReport(OS, M.getModuleIdentifier(), Settings.PerCallSiteReport);
@@ -271,10 +274,12 @@ IRSStatus IRSNormalizeBundles(LLVMModuleRef MRef, const char *Policy,
   Expected<Module *> M = moduleArg(MRef, OutReportJSON, "IRSNormalizeBundles");
   if (!M)
     return fail(M.takeError(), OutReportJSON, ErrorMessage);
-  Expected<std::string> Report = normalize(**M, Policy);
+  bool Lost = false;
+  Expected<std::string> Report = normalize(**M, Policy, Lost);
   if (!Report)
     return fail(Report.takeError(), OutReportJSON, ErrorMessage);
-  return succeed(IRSStatusOk, *Report, OutReportJSON, ErrorMessage);
+  return succeed(Lost ? IRSStatusFindings : IRSStatusOk, *Report, OutReportJSON,
+                 ErrorMessage);
 }
 
 IRSStatus IRSRestoreBundles(LLVMModuleRef MRef, char **OutStatsJSON,

@@ -44,7 +44,8 @@ Expected<RestoreJobResult> runRestore(const RestoreRequest &Req,
   if (S.Lost)
     Diags.warning(Job.InputName + ": " + Twine(S.Lost) +
                   " stashed bundles could not be restored (their operand "
-                  "record was lost)");
+                  "marker was lost, or their record is damaged or would "
+                  "break the IR)");
   Job.Module = std::move(LM->M);
   return Job;
 }

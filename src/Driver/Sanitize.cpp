@@ -128,6 +128,10 @@ void reportSanitized(DiagnosticHandler &Diags, const SanitizeResult &Result,
   for (const std::string &Note : Result.Notes)
     Diags.note(Note);
   Diags.progress(InputName + ": " + Result.summary());
+  if (unsigned Lost = Result.Bundles.numLost())
+    Diags.warning(InputName + ": " + Twine(Lost) +
+                  " bundles stashed by an earlier run could not be restored "
+                  "(the report's notes say why)");
 }
 
 Error writeSanitizeReport(StringRef ReportPath, const SanitizeResult &Result,

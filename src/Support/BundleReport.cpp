@@ -33,6 +33,14 @@ unsigned BundleReport::count(BundleAction A) const {
   return N;
 }
 
+unsigned BundleReport::numLost() const {
+  unsigned N = 0;
+  for (const CallSiteRecord &S : Sites)
+    for (const BundleRecord &B : S.Bundles)
+      N += B.Lost;
+  return N;
+}
+
 static void writeBundle(json::OStream &J, const BundleRecord &B) {
   J.object([&] {
     J.attribute("action", actionName(B.Action));

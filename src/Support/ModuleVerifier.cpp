@@ -7,6 +7,8 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/BuiltinGCs.h"
+#include "llvm/IR/GCStrategy.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Verifier.h"
 
@@ -57,6 +59,23 @@ const Function *functionWithUncheckableTBAATag(const Module &M) {
   return nullptr;
 }
 
+/// A function whose garbage collector LLVM does not know: the verifier
+/// aborts on its gc.relocate calls (getGCStrategy's report_fatal_error;
+/// found by the restore fuzz target).
+const Function *functionWithUnknownGC(const Module &M) {
+  linkAllBuiltinGCs();
+  for (const Function &F : M) {
+    if (!F.hasGC())
+      continue;
+    auto Known = GCRegistry::entries();
+    if (llvm::none_of(Known, [&](const GCRegistry::entry &E) {
+          return E.getName() == F.getGC();
+        }))
+      return &F;
+  }
+  return nullptr;
+}
+
 } // namespace
 
 std::optional<std::string> verifierProblem(const Module &M,
@@ -64,6 +83,10 @@ std::optional<std::string> verifierProblem(const Module &M,
   if (const Function *F = functionWithUncheckableTBAATag(M))
     return ("a !tbaa tag in @" + F->getName() +
             " has no first operand, or reaches a null one")
+        .str();
+  if (const Function *F = functionWithUnknownGC(M))
+    return ("@" + F->getName() + " uses the garbage collector '" +
+            escapeForMessage(F->getGC()) + "', which LLVM does not know")
         .str();
   // A silent run first: only a module with a problem is printed from.
   if (!verifyModule(M, nullptr, BrokenDebugInfo))

@@ -4,7 +4,10 @@
 #include "ir-sanitize/Transforms/GCSafeRegion.h"
 #include "ir-sanitize/Transforms/Utils/BundleStash.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Statepoint.h"
 
 #include <optional>
 
@@ -13,40 +16,65 @@ using namespace llvm;
 namespace irs {
 namespace {
 
+/// Why the IR requires \p B to stay on \p CB ("" when it may go): the
+/// verifier wants exactly one deopt bundle on these intrinsics, gc.relocate
+/// calls name a statepoint's gc-live operands by index, and a token operand
+/// ties the bundle to its producer (convergence control, funclets,
+/// preallocated arguments).
+std::string whyRequired(const CallBase &CB, const OperandBundleUse &B) {
+  Intrinsic::ID ID = CB.getIntrinsicID();
+  uint32_t Tag = B.getTagID();
+  if (Tag == LLVMContext::OB_deopt &&
+      (ID == Intrinsic::experimental_deoptimize ||
+       ID == Intrinsic::experimental_guard))
+    return "the verifier requires one deopt bundle on " + calleeName(CB);
+  if (Tag == LLVMContext::OB_gc_live && isa<GCStatepointInst>(CB) &&
+      !cast<GCStatepointInst>(CB).getGCRelocates().empty())
+    return "gc.relocate calls refer to its operands";
+  if (!canStash(B))
+    return "a token operand ties it to the instruction that made it";
+  return "";
+}
+
 /// The action actually applied to bundle \p B of \p CB: the policy's, unless
 /// it cannot be carried out there (then keep, with the reason in \p Note).
 BundleAction effectiveAction(const CallBase &CB, const OperandBundleUse &B,
                              const BundlePolicy &Policy, std::string &Note) {
   BundleAction A = Policy.actionFor(B.getTagName());
-  if (A == BundleAction::Lower) {
+  if (A == BundleAction::Keep)
+    return A;
+  Note = A == BundleAction::Stash ? whyCannotStash(CB, B) : "";
+  if (Note.empty())
+    Note = whyRequired(CB, B);
+  if (Note.empty() && A == BundleAction::Lower) {
     if (B.getTagName() != GCTransitionTag)
       Note = "lower is defined only for gc-transition";
     else if (B.Inputs.size() > 1)
       Note = "gc-transition with more than one operand is not a Julia form";
     else
       Note = whyCannotWrapInGCSafeRegion(CB);
-  } else if (A == BundleAction::Stash && !canStash(B)) {
-    Note = "a token operand cannot be stashed";
   }
   return Note.empty() ? A : BundleAction::Keep;
 }
 
-/// Applies the policy to one call; returns whether it changed anything.
-bool normalizeCall(CallBase &Call, const BundlePolicy &Policy,
-                   StashKeyAllocator &Keys,
+/// The report's entries for the bundles a record held that could not be
+/// restored: dropped, with why.
+void reportLost(ArrayRef<LostBundle> Lost, CallSiteRecord &Site) {
+  for (const LostBundle &L : Lost)
+    Site.Bundles.push_back({L.Tag.empty() ? "<unknown>" : L.Tag, 0,
+                            BundleAction::Drop, "stashed bundle lost: " + L.Why,
+                            /*Lost=*/true});
+}
+
+/// Applies the policy to one call, \p Restored saying what came back from
+/// its record (null without one); returns whether it changed anything.
+bool normalizeCall(CallBase &Call, const RestoreOutcome *Restored,
+                   const BundlePolicy &Policy, StashKeyAllocator &Keys,
                    std::optional<GCSafeFunctions> &GCSafe,
                    BundleReport *Report) {
-  // A call stashed by an earlier run gets its bundles back first, so that
-  // the policy of this run decides about all of them.
   CallBase *CB = &Call;
-  bool Changed = false;
-  uint64_t OldKey = 0;
-  if (hasStashRecord(*CB)) {
-    RestoreOutcome Out = restoreStashedBundles(*CB);
-    CB = Out.Call;
-    OldKey = Out.Key;
-    Changed = true;
-  }
+  bool Changed = Restored != nullptr;
+  uint64_t OldKey = Restored ? Restored->Key : 0;
   CallSiteRecord Site;
   if (Report && Report->siteDetail())
     Site = {CB->getFunction()->getName().str(),
@@ -69,6 +97,8 @@ bool normalizeCall(CallBase &Call, const BundlePolicy &Policy,
     Lower |= Rec.Action == BundleAction::Lower;
     Site.Bundles.push_back(std::move(Rec));
   }
+  if (Restored)
+    reportLost(Restored->Lost, Site);
   if (Report)
     Report->addCallSite(std::move(Site));
   if (Kept.size() == CB->getNumOperandBundles())
@@ -86,6 +116,29 @@ bool normalizeCall(CallBase &Call, const BundlePolicy &Policy,
   return true;
 }
 
+/// Puts back the bundles an earlier run stashed from \p Calls (replacing
+/// those calls in the list), so that the policy of this run decides about
+/// all of them. Returns each restored call's outcome by its index.
+DenseMap<unsigned, RestoreOutcome>
+restoreEarlierStash(Function &F, MutableArrayRef<CallBase *> Calls) {
+  SmallVector<CallBase *, 8> Recorded;
+  SmallVector<unsigned, 8> Index;
+  for (unsigned I = 0, E = Calls.size(); I != E; ++I)
+    if (hasStashRecord(*Calls[I])) {
+      Recorded.push_back(Calls[I]);
+      Index.push_back(I);
+    }
+  DenseMap<unsigned, RestoreOutcome> Outcomes;
+  if (Recorded.empty())
+    return Outcomes;
+  std::vector<RestoreOutcome> Out = restoreStashedBundles(F, Recorded);
+  for (unsigned K = 0, E = Out.size(); K != E; ++K) {
+    Calls[Index[K]] = Out[K].Call;
+    Outcomes[Index[K]] = std::move(Out[K]);
+  }
+  return Outcomes;
+}
+
 } // namespace
 
 bool normalizeBundles(Module &M, const BundlePolicy &Policy,
@@ -93,9 +146,15 @@ bool normalizeBundles(Module &M, const BundlePolicy &Policy,
   StashKeyAllocator Keys(M);
   std::optional<GCSafeFunctions> GCSafe;
   bool Changed = false;
-  for (Function &F : M)
-    for (CallBase *CB : bundledCalls(F, Policy.Scope))
-      Changed |= normalizeCall(*CB, Policy, Keys, GCSafe, Report);
+  for (Function &F : M) {
+    SmallVector<CallBase *, 8> Calls = bundledCalls(F, Policy.Scope);
+    DenseMap<unsigned, RestoreOutcome> Restored = restoreEarlierStash(F, Calls);
+    for (unsigned I = 0, E = Calls.size(); I != E; ++I) {
+      auto It = Restored.find(I);
+      const RestoreOutcome *Out = It == Restored.end() ? nullptr : &It->second;
+      Changed |= normalizeCall(*Calls[I], Out, Policy, Keys, GCSafe, Report);
+    }
+  }
   return Changed;
 }
 

@@ -16,11 +16,12 @@ RestoreStats restoreBundles(Module &M) {
     for (Instruction &I : instructions(F))
       if (auto *CB = dyn_cast<CallBase>(&I); CB && hasStashRecord(*CB))
         Recorded.push_back(CB);
-    for (CallBase *CB : Recorded) {
-      RestoreOutcome Out = restoreStashedBundles(*CB);
+    if (Recorded.empty())
+      continue;
+    for (const RestoreOutcome &Out : restoreStashedBundles(F, Recorded)) {
       ++Stats.Calls;
       Stats.Bundles += Out.Restored;
-      Stats.Lost += Out.Lost;
+      Stats.Lost += Out.Lost.size();
     }
   }
   Stats.OrphanMarkers = eraseStashMarkers(M);

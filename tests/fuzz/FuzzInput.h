@@ -11,12 +11,17 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/Twine.h"
+#include "llvm/AsmParser/LLParser.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
 #include <cstdlib>
+#include <memory>
 #include <string>
 
 namespace irs::fuzz {
@@ -57,6 +62,22 @@ inline const std::string &writeScratchFile(const uint8_t *Data, size_t Size,
     fail("cannot write " + Path + ": " + EC.message());
   OS.write(reinterpret_cast<const char *>(Data), Size);
   return Path;
+}
+
+/// The module \p Text holds, or null: parsed as a host holds it, without the
+/// parser's debug-info upgrade (which verifies and aborts on a broken
+/// module). The text is copied: the lexer reads up to a terminating NUL.
+inline std::unique_ptr<llvm::Module> parseText(llvm::StringRef Text,
+                                               llvm::LLVMContext &Ctx) {
+  std::string Copy(Text);
+  llvm::SMDiagnostic Diag;
+  llvm::SourceMgr SM;
+  SM.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBuffer(Copy), llvm::SMLoc());
+  auto M = std::make_unique<llvm::Module>("fuzz", Ctx);
+  if (llvm::LLParser(Copy, SM, Diag, M.get(), nullptr, Ctx)
+          .Run(/*UpgradeDebugInfo=*/false))
+    return nullptr;
+  return M;
 }
 
 } // namespace irs::fuzz

@@ -22,7 +22,9 @@ struct BundleRecord {
   std::string Tag;
   unsigned NumOperands = 0;
   BundleAction Action = BundleAction::Keep;
-  std::string Note; ///< Why the requested action was not applied, if so.
+  std::string Note;  ///< Why the requested action was not applied, if so.
+  bool Lost = false; ///< A stashed bundle whose record could not be restored
+                     ///< (reported as dropped, Note saying why).
 };
 
 /// A call's place in the source, from its debug location. File points into
@@ -57,6 +59,8 @@ public:
 
   unsigned numBundles() const;
   unsigned count(BundleAction A) const;
+  /// Stashed bundles of an earlier run that could not be restored.
+  unsigned numLost() const;
 
   /// The report is streamed, not built as a json::Value: a tree costs
   /// several KB and about 100 us per call site, more than the pass itself on

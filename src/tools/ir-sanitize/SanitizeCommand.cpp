@@ -59,7 +59,9 @@ public:
     if (!Job)
       return reportError(Job.takeError(), ToolName);
     keepUntilExit(std::move(Job->Module));
-    return exitCode(ExitCode::Ok);
+    // A bundle an earlier run stashed and this one could not restore.
+    bool Lost = Job->Result.Bundles.numLost() != 0;
+    return exitCode(Lost ? ExitCode::Findings : ExitCode::Ok);
   }
 
 private:

@@ -8,12 +8,15 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 
 #include "../TestSupport.h"
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <string>
 #include <thread>
 #include <vector>
@@ -430,5 +433,59 @@ TEST_CASE("C API: derivative accesses reordered and accumulations merged",
           IRSStatusBadInput);
     CHECK(printed(wrap(M.get())) == Before);
     CHECK(optimizeDerivatives(nullptr, "").Status == IRSStatusUsage);
+  }
+}
+
+namespace {
+
+/// The .ll files of a test input folder, sorted.
+std::vector<std::string> inputFiles(StringRef Dir) {
+  std::vector<std::string> Files;
+  std::error_code EC;
+  for (sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC;
+       It.increment(EC))
+    if (StringRef(It->path()).ends_with(".ll"))
+      Files.push_back(It->path());
+  std::sort(Files.begin(), Files.end());
+  return Files;
+}
+
+bool verifies(LLVMModuleRef M) { return !verifyModule(*unwrap(M), &errs()); }
+
+} // namespace
+
+TEST_CASE("C API: forged stash records are lost bundles, never a crash or a "
+          "broken module",
+          "[CAPI]") {
+  // The inputs of tools/restore/forged-records.test (issue 21, defects 1-6)
+  // and tools/ir-sanitize/required-bundles.test (defect 17): a crash here is
+  // a crash of the host.
+  std::vector<std::string> Files =
+      inputFiles(IRS_SOURCE_DIR "/tests/lit/tools/restore/Inputs/forged");
+  for (const std::string &F :
+       inputFiles(IRS_SOURCE_DIR
+                  "/tests/lit/tools/ir-sanitize/Inputs/required-bundles"))
+    Files.push_back(F);
+  REQUIRE(Files.size() >= 10);
+  for (const std::string &File : Files) {
+    INFO(File);
+    // Restore alone, then each policy followed by restore.
+    for (const char *Policy :
+         {(const char *)nullptr, "", "scope=all",
+          "scope=all;deopt=drop;gc-live=drop;gc-transition=drop"}) {
+      INFO((Policy ? Policy : "(restore only)"));
+      LLVMContextRef Ctx = LLVMContextCreate();
+      LLVMModuleRef M = parseFile(Ctx, File.c_str());
+      if (Policy) {
+        Call C = normalize(M, Policy);
+        CHECK((C.Status == IRSStatusOk || C.Status == IRSStatusFindings));
+        CHECK(verifies(M));
+      }
+      Call R = restore(M);
+      CHECK((R.Status == IRSStatusOk || R.Status == IRSStatusFindings));
+      CHECK(verifies(M));
+      LLVMDisposeModule(M);
+      LLVMContextDispose(Ctx);
+    }
   }
 }

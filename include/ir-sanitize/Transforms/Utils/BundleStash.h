@@ -24,6 +24,14 @@
 // disambiguates). Operand bundles with a token operand cannot be passed to a
 // call and are never stashed.
 //
+// Records and markers are untrusted input (any tool or person may have
+// written them): every record is decoded and checked before the IR changes
+// (key, entry shape, tags, positions, operand kinds, marker signature, uses
+// and identity), the restored calls of a function must pass the verifier or
+// their bundles count as lost, and no instruction that has uses or that a
+// record still names is erased. A bundle that cannot be restored is lost
+// (counted, with a reason), never invented, and never a crash.
+//
 //===----------------------------------------------------------------------===//
 #ifndef IR_SANITIZE_TRANSFORMS_UTILS_BUNDLESTASH_H
 #define IR_SANITIZE_TRANSFORMS_UTILS_BUNDLESTASH_H
@@ -34,6 +42,8 @@
 #include "llvm/IR/Module.h"
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 namespace irs {
 
@@ -50,6 +60,12 @@ struct StashedBundle {
 /// Whether \p B can be stashed (token-typed operands cannot).
 bool canStash(const llvm::OperandBundleUse &B);
 
+/// Why \p B cannot be stashed from \p CB ("" when it can): a token operand,
+/// or a function-local operand while the marker's name is taken by another
+/// symbol or declaration.
+std::string whyCannotStash(const llvm::CallBase &CB,
+                           const llvm::OperandBundleUse &B);
+
 /// Hands out record keys not yet used in a module.
 class StashKeyAllocator {
 public:
@@ -61,7 +77,8 @@ private:
 };
 
 /// Records \p Bundles on \p CB (which no longer carries them), inserting the
-/// marker call before \p CB when an operand is function-local. A non-zero
+/// marker call before \p CB when an operand is function-local (callers check
+/// whyCannotStash first). A non-zero
 /// \p ReuseKey (the key of a record just restored from this call) keeps
 /// re-stashing the same bundles idempotent.
 void recordStashedBundles(llvm::CallBase &CB,
@@ -71,20 +88,35 @@ void recordStashedBundles(llvm::CallBase &CB,
 /// Whether \p CB carries a stash record.
 bool hasStashRecord(const llvm::CallBase &CB);
 
+/// A recorded bundle that could not be restored.
+struct LostBundle {
+  std::string Tag; ///< "" when the record did not say.
+  std::string Why;
+};
+
 struct RestoreOutcome {
   llvm::CallBase *Call = nullptr; ///< The call now in place of the old one.
   unsigned Restored = 0;          ///< Bundles put back.
-  unsigned Lost = 0; ///< Bundles whose operand marker could not be found.
-  uint64_t Key = 0;  ///< The record's key.
+  std::vector<LostBundle> Lost;   ///< Bundles that could not be put back.
+  uint64_t Key = 0;               ///< The record's key.
 };
 
-/// Re-attaches the bundles recorded on \p CB at their original positions and
-/// removes the record and its marker. A bundle whose record is damaged or
-/// whose marker is gone is counted as lost and not re-attached.
+/// Re-attaches the bundles recorded on \p Calls (calls in \p F carrying a
+/// record) at their original positions, removes their records and the
+/// markers no record names any more. Every record is checked before the IR
+/// changes; a bundle whose record is damaged, whose marker is gone or
+/// forged, or whose return would make \p F fail the verifier is lost.
+/// Returns one outcome per call, in order.
+std::vector<RestoreOutcome>
+restoreStashedBundles(llvm::Function &F,
+                      llvm::ArrayRef<llvm::CallBase *> Calls);
+
+/// The same for one call.
 RestoreOutcome restoreStashedBundles(llvm::CallBase &CB);
 
 /// Erases marker calls left without a record (e.g. their call was deleted)
-/// and the marker declaration once unused. Returns how many were erased.
+/// and without uses, and the marker declaration once unused. Returns how
+/// many were erased.
 unsigned eraseStashMarkers(llvm::Module &M);
 
 /// Replaces \p CB by an identical call or invoke carrying \p Bundles instead
