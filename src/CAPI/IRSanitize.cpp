@@ -13,9 +13,9 @@
 #include "ir-sanitize/Driver/Restore.h"
 #include "ir-sanitize/Driver/Sanitize.h"
 #include "ir-sanitize/Support/BundlePolicy.h"
-#include "ir-sanitize/Support/ToolError.h"
 #include "ir-sanitize/Support/ModuleVerifier.h"
 #include "ir-sanitize/Support/ModuleWriter.h"
+#include "ir-sanitize/Support/ToolError.h"
 #include "ir-sanitize/Transforms/DerivativeAccesses.h"
 #include "ir-sanitize/Transforms/KernelSplat.h"
 
@@ -177,10 +177,12 @@ std::string toJSONText(const json::Value &V) {
 Expected<std::string> normalize(Module &M, const char *SettingsText) {
   NormalizeSettings Settings =
       parseNormalizeSettings(SettingsText ? SettingsText : "");
+  // Policy errors name the entry; the prefix names the function, as the
+  // other entry points' option errors do.
   Expected<BundlePolicy> Policy =
       BundlePolicy::fromPassParameters(Settings.Policy);
   if (!Policy)
-    return Policy.takeError();
+    return usage("IRSNormalizeBundles: " + toString(Policy.takeError()));
   if (Settings.VerifyInput)
     if (Error E = verifyInput(M))
       return E;
