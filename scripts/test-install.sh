@@ -4,6 +4,8 @@
 # package, runs it on the examples and checks that what it gets through the C
 # interface equals what the command line writes for the same input: check
 # JSON, bundle report, launch manifest, the rewritten and the restored module.
+# Then checks the Julia example's ccalls against the installed header and
+# library, and builds embed-c with pkg-config alone from the moved prefix.
 #
 #   scripts/test-install.sh [BUILD_DIR]      (default build/llvm-19)
 set -euo pipefail
@@ -97,4 +99,40 @@ run_case examples/cuda_ccall_gc_transition_autodiff.ll ""
 for k in examples/kernels/*.ll; do
   run_case "$k" ""
 done
+
+# The Julia example, which cannot run here: its ccalls against the installed
+# header and library, its manifest fields against a manifest the installed
+# command wrote; a wrong argument type must be caught.
+julia_check() {
+  python3 scripts/check-julia-ccalls.py "$W/prefix/include/ir-sanitize-c/IRSanitize.h" \
+    "$W/prefix/lib/libIRSanitize.so" --manifest "$W/cli-bcast_add_2d/manifest.json" "$@"
+}
+julia_check examples/julia/sanitize.jl
+sed 's/(Ref{Cuint}, /(Ref{Cint}, /' examples/julia/sanitize.jl > "$W/wrong.jl"
+if julia_check "$W/wrong.jl" 2>/dev/null; then
+  echo "test-install: check-julia-ccalls.py missed a wrong argument type" >&2; exit 1
+fi
+
+# pkg-config alone, from the install moved elsewhere: ir-sanitize.pc finds
+# its prefix from its own place, so the consumer compiles, links and runs
+# against the moved tree and gets what the CMake consumer got.
+mv "$W/prefix" "$W/moved"
+pc() { PKG_CONFIG_LIBDIR="$W/moved/lib/pkgconfig" PKG_CONFIG_PATH= pkg-config "$@" ir-sanitize; }
+[ -e "$(pc --variable=includedir)/ir-sanitize-c/IRSanitize.h" ] ||
+  { echo "test-install: ir-sanitize.pc does not follow the moved prefix:" \
+    "includedir=$(pc --variable=includedir)" >&2; exit 1; }
+# shellcheck disable=SC2046 # pkg-config prints several words on purpose.
+cc examples/embed-c/main.c $(pc --cflags) -o "$W/embed-c-pc" $(pc --libs) \
+  -Wl,-rpath,"$(pc --variable=libdir)"
+ldd "$W/embed-c-pc" | grep -q "$W/moved/.*libIRSanitize" ||
+  { echo "test-install: the pkg-config consumer does not use the moved library" >&2; exit 1; }
+in=examples/cuda_ccall_gc_transition_fwddiff.ll
+mkdir -p "$W/pc"
+"$W/embed-c-pc" "$in" "$W/pc" "gc-transition=stash;scope=all" > "$W/pc/stdout"
+for f in "$W/c-$(basename "$in" .ll)"/*; do
+  case $f in *.dis) continue ;; esac
+  cmp -s "$f" "$W/pc/$(basename "$f")" || { echo "test-install: pkg-config" \
+    "consumer: $(basename "$f") differs from the CMake consumer's" >&2; exit 1; }
+done
+echo "test-install: pkg-config consumer from a moved prefix = CMake consumer"
 echo "test-install: OK"

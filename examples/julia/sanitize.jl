@@ -2,7 +2,9 @@
 # on, so this file has never been run. Every call below is made, in the same
 # order and with the same arguments, by examples/embed-c/main.c, which
 # scripts/test-install.sh builds against the installed package and checks
-# against the command line (including the argument repacking at the end).
+# against the command line (including the argument repacking at the end);
+# scripts/check-julia-ccalls.py checks each ccall below against the installed
+# header and library (names, argument and return types, argument counts).
 #
 # How GPUCompiler.jl or Enzyme.jl would call ir-sanitize in-process, on the
 # LLVM.Module it is compiling. libIRSanitize must be built against Julia's

@@ -181,10 +181,12 @@ Expected<std::string> normalize(Module &M, const char *SettingsText,
                                 bool &Lost) {
   NormalizeSettings Settings =
       parseNormalizeSettings(SettingsText ? SettingsText : "");
+  // Policy errors name the entry; the prefix names the function, as the
+  // other entry points' option errors do.
   Expected<BundlePolicy> Policy =
       BundlePolicy::fromPassParameters(Settings.Policy);
   if (!Policy)
-    return Policy.takeError();
+    return usage("IRSNormalizeBundles: " + toString(Policy.takeError()));
   if (Settings.VerifyInput)
     if (Error E = verifyInput(M))
       return E;

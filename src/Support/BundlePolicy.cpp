@@ -59,7 +59,7 @@ Error BundlePolicy::applySetting(StringRef Setting) {
   auto [Tag, Action] = Setting.rsplit('=');
   if (Tag.empty() || Action.empty() || !Setting.contains('='))
     return makeToolError(ExitCode::Usage,
-                         "--bundle expects TAG=ACTION, got '" + Setting + "'");
+                         "expected TAG=ACTION, got '" + Setting + "'");
   std::optional<BundleAction> A = parseActionName(Action);
   if (!A)
     return makeToolError(ExitCode::Usage,
@@ -70,6 +70,13 @@ Error BundlePolicy::applySetting(StringRef Setting) {
                          "'lower' is defined only for the gc-transition "
                          "bundle, not for '" +
                              Tag + "'");
+  // A repeated setting may repeat its action, never contradict it.
+  auto Earlier = Actions.find(Tag);
+  if (Earlier != Actions.end() && Earlier->second != *A)
+    return makeToolError(ExitCode::Usage,
+                         "tag '" + Tag + "' given two actions: '" + Tag + "=" +
+                             actionName(Earlier->second) + "' and '" + Setting +
+                             "'");
   setAction(Tag, *A);
   return Error::success();
 }

@@ -40,6 +40,10 @@ if int(config.llvm_major) < 21:
 # aborts) can be switched off (-disable-auto-upgrade-debug-info).
 if int(config.llvm_major) >= 17:
     config.available_features.add("bitcode-upgrade-switch")
+# LLVM 19 added llvm.tanh: the Enzyme snapshot differentiates libdevice's
+# __nv_tanhf only as that intrinsic (before 19 it has no rule for it).
+if int(config.llvm_major) >= 19:
+    config.available_features.add("llvm-tanh-intrinsic")
 # Enzyme: the CMake-configured plugin or $ENZYME_PLUGIN; tests that run the
 # real Enzyme say `REQUIRES: enzyme`. The fake plugins need no Enzyme.
 config.substitutions.append(("%fake-plugins", config.fake_plugins_dir))

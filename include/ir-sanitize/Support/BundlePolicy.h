@@ -44,11 +44,13 @@ std::optional<BundleScope> parseScopeName(llvm::StringRef Name);
 class BundlePolicy {
 public:
   BundleAction actionFor(llvm::StringRef Tag) const;
+  /// Sets (or, unlike applySetting, overrides) the action for \p Tag.
   void setAction(llvm::StringRef Tag, BundleAction A) { Actions[Tag] = A; }
 
   /// Parses "TAG=ACTION" and applies it. Errors (unknown action, lower on a
-  /// tag other than gc-transition, empty tag) are ToolErrors with
-  /// ExitCode::Usage.
+  /// tag other than gc-transition, empty tag, a tag already given another
+  /// action) are ToolErrors with ExitCode::Usage whose messages name
+  /// the setting, never the option or parameter it came from.
   llvm::Error applySetting(llvm::StringRef Setting);
 
   /// Parses opt pass parameters: ';'-separated "scope=ccalls|all" and

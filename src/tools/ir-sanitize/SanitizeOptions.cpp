@@ -15,9 +15,8 @@ namespace irs::cli {
 
 SanitizeConfig sanitizeConfig(const SanitizeOptions &Opts) {
   SanitizeConfig Config;
+  Config.Policy = Opts.Policy;
   Config.Policy.Scope = *parseScopeName(Opts.Scope);
-  for (const std::string &Setting : Opts.BundleActions)
-    cantFail(Config.Policy.applySetting(Setting));
   Config.Splat = !Opts.NoSplat;
   Config.Kernels = Opts.Kernels;
   return Config;
@@ -40,9 +39,10 @@ void addSanitizeOptions(CLI::App &App, SanitizeOptions &Opts) {
                  "TAG=ACTION, ACTION in keep|drop|stash|lower (repeatable). "
                  "Defaults: jl_roots=keep, gc-transition=lower, others stash")
       ->type_name("TAG=ACTION")
-      ->check([](const std::string &Setting) -> std::string {
-        BundlePolicy P;
-        if (Error E = P.applySetting(Setting))
+      // Applied as they are parsed, so that one tag given two actions is
+      // refused too (applying a setting again changes nothing).
+      ->check([&Opts](const std::string &Setting) -> std::string {
+        if (Error E = Opts.Policy.applySetting(Setting))
           return toString(std::move(E));
         return "";
       });

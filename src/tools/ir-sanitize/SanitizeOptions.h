@@ -9,6 +9,7 @@
 #define IR_SANITIZE_TOOLS_SANITIZEOPTIONS_H
 
 #include "ir-sanitize/Driver/Sanitize.h"
+#include "ir-sanitize/Support/BundlePolicy.h"
 
 #include "llvm/ADT/StringRef.h"
 
@@ -22,9 +23,10 @@ namespace irs::cli {
 struct SanitizeOptions {
   // Bundle normalization.
   std::vector<std::string> BundleActions; ///< "TAG=ACTION", repeatable.
-  std::string Scope = "ccalls";           ///< "ccalls" | "all".
-  std::string ReportPath;                 ///< --report=FILE (JSON).
-  bool Quiet = false;                     ///< -q: no summary on stderr.
+  BundlePolicy Policy;          ///< BundleActions, applied while parsing.
+  std::string Scope = "ccalls"; ///< "ccalls" | "all".
+  std::string ReportPath;       ///< --report=FILE (JSON).
+  bool Quiet = false;           ///< -q: no summary on stderr.
   // Kernel splat.
   bool NoSplat = false;             ///< --no-splat
   std::vector<std::string> Kernels; ///< --kernel NAME, repeatable.

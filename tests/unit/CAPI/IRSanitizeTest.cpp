@@ -307,6 +307,38 @@ define void @also_rewritten() {
         IRSStatusUsage);
 }
 
+TEST_CASE("C API: policy errors name the policy entry, never a "
+          "command-line flag",
+          "[CAPI]") {
+  LLVMContextRef Ctx = LLVMContextCreate();
+  LLVMModuleRef M = parseFile(Ctx, HostModule);
+  std::string Original = printed(M);
+  for (const char *Policy :
+       {"=stash", "gc-transition", "gc-transition=", "jl_roots=lower",
+        "gc-transition=explode", "scope=some", "no-verify-input;=stash"}) {
+    Call Bad = normalize(M, Policy);
+    INFO(Policy << ": " << Bad.Message);
+    CHECK(Bad.Status == IRSStatusUsage);
+    CHECK(Bad.Message.rfind("IRSNormalizeBundles: ", 0) == 0);
+    CHECK(Bad.Message.find("--") == std::string::npos);
+  }
+  CHECK(normalize(M, "=stash").Message ==
+        "IRSNormalizeBundles: expected TAG=ACTION, got '=stash'");
+
+  // One tag, two different actions: refused, naming both, nothing changed.
+  Call Conflict = normalize(M, "gc-transition=lower;gc-transition=drop");
+  CHECK(Conflict.Status == IRSStatusUsage);
+  CHECK_FALSE(Conflict.HasJSON);
+  CHECK(Conflict.Message.find("'gc-transition=lower'") != std::string::npos);
+  CHECK(Conflict.Message.find("'gc-transition=drop'") != std::string::npos);
+  CHECK(Conflict.Message.find("--") == std::string::npos);
+  CHECK(printed(M) == Original);
+  // The same action twice is one action.
+  CHECK(normalize(M, "gc-transition=drop;gc-transition=drop").Status ==
+        IRSStatusOk);
+  LLVMContextDispose(Ctx);
+}
+
 TEST_CASE("C API: splat one kernel or all, with a manifest", "[CAPI]") {
   LLVMContextRef Ctx = LLVMContextCreate();
   LLVMModuleRef M = parseFile(Ctx, KernelModule);

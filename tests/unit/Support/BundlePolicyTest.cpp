@@ -52,6 +52,48 @@ TEST_CASE("BundlePolicy rejects malformed settings as usage errors",
   CHECK(P.actionFor("gc-transition") == BundleAction::Lower);
 }
 
+TEST_CASE("BundlePolicy refuses one tag given two different actions",
+          "[BundlePolicy]") {
+  BundlePolicy P;
+  REQUIRE(succeeded(P.applySetting("gc-transition=lower")));
+  REQUIRE(succeeded(P.applySetting("gc-transition=lower"))); // Same: fine.
+  Error Conflict = P.applySetting("gc-transition=drop");
+  std::string Message = toString(std::move(Conflict));
+  CHECK(Message.find("'gc-transition=lower'") != std::string::npos);
+  CHECK(Message.find("'gc-transition=drop'") != std::string::npos);
+  CHECK(codeOf(P.applySetting("gc-transition=drop")) == ExitCode::Usage);
+  CHECK(P.actionFor("gc-transition") == BundleAction::Lower);
+  // A setting that only repeats a default is still a setting.
+  REQUIRE(succeeded(P.applySetting("jl_roots=keep")));
+  CHECK(codeOf(P.applySetting("jl_roots=stash")) == ExitCode::Usage);
+  // Other tags are independent.
+  REQUIRE(succeeded(P.applySetting("deopt=drop")));
+
+  auto Params = BundlePolicy::fromPassParameters(
+      "gc-transition=lower;gc-transition=drop");
+  REQUIRE_FALSE(static_cast<bool>(Params));
+  CHECK(codeOf(Params.takeError()) == ExitCode::Usage);
+  auto Same =
+      BundlePolicy::fromPassParameters("gc-transition=drop;gc-transition=drop");
+  REQUIRE(static_cast<bool>(Same));
+  CHECK(Same->actionFor("gc-transition") == BundleAction::Drop);
+}
+
+TEST_CASE("BundlePolicy messages name the setting, not a command-line flag",
+          "[BundlePolicy]") {
+  for (const char *Setting : {"=stash", "gc-transition", "gc-transition=",
+                              "jl_roots=lower", "gc-transition=explode"}) {
+    BundlePolicy P;
+    std::string Message = toString(P.applySetting(Setting));
+    INFO(Message);
+    CHECK_FALSE(Message.empty());
+    CHECK(Message.find("--") == std::string::npos);
+  }
+  BundlePolicy P;
+  CHECK(toString(P.applySetting("=stash")) ==
+        "expected TAG=ACTION, got '=stash'");
+}
+
 TEST_CASE("BundlePolicy parses opt pass parameters", "[BundlePolicy]") {
   auto P = BundlePolicy::fromPassParameters("gc-transition=stash;scope=all");
   REQUIRE(static_cast<bool>(P));
