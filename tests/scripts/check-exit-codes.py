@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Check every list of exit codes against include/ir-sanitize/Support/ExitCodes.def.
 
-- ir-sanitize-gpurun: the codes of its Exit enum (main.cpp, which takes them
+- ir-sanitize-gpurun: the codes of its Exit enum (ir-sanitize-gpurun.cpp, which takes them
   from irs::ExitCode) are the codes its --help footer lists;
 - every docs/CommandGuide page's EXIT STATUS table (rows `| 0 | meaning |`)
   lists codes of the .def with the .def's meaning, only codes that command
@@ -50,7 +50,7 @@ def runner_codes(main_cpp, codes, problems):
     """The runner's codes: its Exit enum's, which its --help must list."""
     enum = re.search(r"enum Exit \{(.*?)\};", main_cpp, re.S)
     if not enum:
-        problems.append("ir-sanitize-gpurun: main.cpp has no 'enum Exit'")
+        problems.append("ir-sanitize-gpurun: ir-sanitize-gpurun.cpp has no 'enum Exit'")
         return set()
     names = re.findall(r"irs::ExitCode::(\w+)", enum.group(1))
     for n in names:
@@ -92,7 +92,7 @@ def main():
             problems.append("ExitCodes.def: a brief for unknown code %s" % n)
     cli = {codes[n][0] for n in briefs if n in codes}
     runner = runner_codes(read(os.path.join(
-        src, "src", "tools", "ir-sanitize-gpurun", "main.cpp")), codes, problems)
+        src, "src", "tools", "ir-sanitize-gpurun", "ir-sanitize-gpurun.cpp")), codes, problems)
 
     pages = sorted(p for p in glob.glob(os.path.join(docs, "*.md"))
                    if os.path.basename(p) != "index.md")

@@ -28,7 +28,7 @@ namespace irs::test {
 /// registers each test case with it as SKIP_RETURN_CODE (tests/CMakeLists.txt).
 constexpr int SkipExitCode = 77;
 
-/// The name of the test case running now (set by main.cpp's listener).
+/// The name of the test case running now (set by UnitTestMain.cpp's listener).
 inline std::string &currentTestCase() {
   static std::string Name;
   return Name;

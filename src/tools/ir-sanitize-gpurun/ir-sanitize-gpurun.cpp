@@ -1,4 +1,4 @@
-//===- main.cpp - ir-sanitize-gpurun: run a gpu-check plan on a GPU -------===//
+//===- ir-sanitize-gpurun.cpp - Run a gpu-check plan on a GPU ------------===//
 //
 // Loads the PTX and the plan that `ir-sanitize gpu-check --emit-dir DIR`
 // wrote, runs the checks on a CUDA device and prints a table (and JSON with

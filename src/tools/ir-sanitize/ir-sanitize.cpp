@@ -1,4 +1,4 @@
-//===- main.cpp - The ir-sanitize command line ----------------------------===//
+//===- ir-sanitize.cpp - The ir-sanitize command line ---------------------===//
 //
 // A thin front end: parse the command line, dispatch to one command, turn every
 // failure into one line on stderr and a documented exit code.
