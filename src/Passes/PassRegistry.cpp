@@ -14,6 +14,7 @@
 #include "ir-sanitize/Transforms/StoreSinkVersioning.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <optional>
 
@@ -232,12 +233,12 @@ std::optional<bool> addParsed(StringRef Name, StringRef PassName,
 
 bool parseModulePass(StringRef Name, ModulePassManager &MPM,
                      const PassSinks &Sinks) {
-#define MODULE_PASS(NAME, CREATE_PASS)                                         \
+#define MODULE_PASS(NAME, CREATE_PASS, DESC)                                   \
   if (Name == NAME) {                                                          \
     MPM.addPass(CREATE_PASS);                                                  \
     return true;                                                               \
   }
-#define MODULE_PASS_WITH_PARAMS(NAME, CREATE_PASS, PARSER, PARAMS)             \
+#define MODULE_PASS_WITH_PARAMS(NAME, CREATE_PASS, PARSER, PARAMS, DESC)       \
   if (std::optional<bool> Added =                                              \
           addParsed(Name, NAME, MPM, PARSER, CREATE_PASS, Sinks.Diags))        \
     return *Added;
@@ -247,12 +248,12 @@ bool parseModulePass(StringRef Name, ModulePassManager &MPM,
 
 bool parseFunctionPass(StringRef Name, FunctionPassManager &FPM,
                        const PassSinks &Sinks) {
-#define FUNCTION_PASS(NAME, CREATE_PASS)                                       \
+#define FUNCTION_PASS(NAME, CREATE_PASS, DESC)                                 \
   if (Name == NAME) {                                                          \
     FPM.addPass(CREATE_PASS);                                                  \
     return true;                                                               \
   }
-#define FUNCTION_PASS_WITH_PARAMS(NAME, CREATE_PASS, PARSER, PARAMS)           \
+#define FUNCTION_PASS_WITH_PARAMS(NAME, CREATE_PASS, PARSER, PARAMS, DESC)     \
   if (std::optional<bool> Added =                                              \
           addParsed(Name, NAME, FPM, PARSER, CREATE_PASS, Sinks.Diags))        \
     return *Added;
@@ -280,15 +281,33 @@ void registerIRSanitizePasses(PassBuilder &PB, const PassSinks &Given) {
 
 const std::vector<RegisteredPass> &registeredPasses() {
   static const std::vector<RegisteredPass> Passes = {
-#define MODULE_PASS(NAME, CREATE_PASS) {NAME, "module", ""},
-#define MODULE_PASS_WITH_PARAMS(NAME, CREATE_PASS, PARSER, PARAMS)             \
-  {NAME, "module", PARAMS},
-#define FUNCTION_PASS(NAME, CREATE_PASS) {NAME, "function", ""},
-#define FUNCTION_PASS_WITH_PARAMS(NAME, CREATE_PASS, PARSER, PARAMS)           \
-  {NAME, "function", PARAMS},
+#define MODULE_PASS(NAME, CREATE_PASS, DESC) {NAME, "module", "", DESC},
+#define MODULE_PASS_WITH_PARAMS(NAME, CREATE_PASS, PARSER, PARAMS, DESC)       \
+  {NAME, "module", PARAMS, DESC},
+#define FUNCTION_PASS(NAME, CREATE_PASS, DESC) {NAME, "function", "", DESC},
+#define FUNCTION_PASS_WITH_PARAMS(NAME, CREATE_PASS, PARSER, PARAMS, DESC)     \
+  {NAME, "function", PARAMS, DESC},
 #include "ir-sanitize/Passes/PassRegistry.def"
   };
   return Passes;
+}
+
+void printRegisteredPasses(raw_ostream &OS) {
+  for (StringRef Unit : {"module", "function"}) {
+    for (bool WithParams : {false, true}) {
+      OS << (Unit == "module" ? "Module" : "Function") << " passes"
+         << (WithParams ? " with params" : "") << ":\n";
+      for (const RegisteredPass &P : registeredPasses()) {
+        bool HasParams = *P.Params != '\0';
+        if (P.Unit != Unit || HasParams != WithParams)
+          continue;
+        OS << "  " << P.Name;
+        if (WithParams)
+          OS << '<' << P.Params << '>';
+        OS << " - " << P.Description << "\n";
+      }
+    }
+  }
 }
 
 Error runPipeline(Module &M, StringRef Text, const PassSinks &Sinks,

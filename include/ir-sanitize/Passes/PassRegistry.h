@@ -32,7 +32,8 @@
 
 namespace llvm {
 class TargetMachine;
-}
+class raw_ostream;
+} // namespace llvm
 
 namespace irs {
 
@@ -59,13 +60,21 @@ struct PassSinks {
 void registerIRSanitizePasses(llvm::PassBuilder &PB,
                               const PassSinks &Sinks = {});
 
-/// One registered pass: what the docs' pass table lists.
+/// One registered pass: what `--print-passes` and the docs' pass table list.
 struct RegisteredPass {
   const char *Name;
-  const char *Unit;   ///< "module" or "function".
-  const char *Params; ///< "" for none; see PassRegistry.def.
+  const char *Unit;        ///< "module" or "function".
+  const char *Params;      ///< "" for none; see PassRegistry.def.
+  const char *Description; ///< One line.
 };
+/// Every pass of PassRegistry.def, in its order.
 const std::vector<RegisteredPass> &registeredPasses();
+
+/// Writes registeredPasses() to \p OS as `opt --print-passes` lists LLVM's
+/// (as PassBuilder::printPassNames): under a heading per IR unit, with and
+/// without parameters, one `  NAME` or `  NAME<PARAMS>` per line, followed
+/// by ` - DESCRIPTION`.
+void printRegisteredPasses(llvm::raw_ostream &OS);
 
 /// Text of a pass parameter value: the characters a pipeline's syntax
 /// reserves (`,;<>()=%` and blanks) as %XX, which the parsers decode.

@@ -9,6 +9,7 @@
 #include "SanitizeOptions.h"
 
 #include "ir-sanitize/Driver/Sanitize.h"
+#include "ir-sanitize/Passes/PassRegistry.h"
 #include "ir-sanitize/Passes/Pipelines.h"
 #include "ir-sanitize/Support/ModuleReader.h"
 #include "ir-sanitize/Support/ModuleVerifier.h"
@@ -38,9 +39,16 @@ public:
                  "print the pass pipeline this command runs, as `opt "
                  "-load-pass-plugin=IRSanitize.so -passes='...'` takes it, "
                  "and exit");
+    App.add_flag("--print-passes", PrintPasses,
+                 "print every pass the opt plugin accepts, with its "
+                 "parameters, and exit");
   }
 
   int run() override {
+    if (PrintPasses) {
+      printRegisteredPasses(outs());
+      return exitCode(ExitCode::Ok);
+    }
     if (PrintPipeline) {
       SanitizeConfig C = sanitizeConfig(Opts);
       outs() << sanitizePipeline(C.Policy, C.Splat, C.Kernels) << "\n";
@@ -70,6 +78,7 @@ private:
   std::string Emit;
   SanitizeOptions Opts;
   bool PrintPipeline = false;
+  bool PrintPasses = false;
 };
 
 } // namespace

@@ -5,6 +5,7 @@
 #include "ir-sanitize/Support/ToolError.h"
 
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
 using namespace irs;
@@ -40,6 +41,28 @@ TEST_CASE("every pass of PassRegistry.def parses by its name", "[Passes]") {
       CHECK(parses("function(" + Text + ")"));
     CHECK(parses(Text));
   }
+}
+
+TEST_CASE("every pass of PassRegistry.def prints on one line", "[Passes]") {
+  std::string Text;
+  raw_string_ostream OS(Text);
+  printRegisteredPasses(OS);
+  for (const RegisteredPass &P : registeredPasses()) {
+    INFO(P.Name);
+    // NAME<PARAMS> is one word, so that the line reads as `WORD - TEXT`.
+    CHECK(StringRef(P.Params).find_first_of(" \t") == StringRef::npos);
+    CHECK_FALSE(StringRef(P.Description).empty());
+    std::string Line = std::string("  ") + P.Name;
+    if (*P.Params)
+      Line += std::string("<") + P.Params + ">";
+    Line += std::string(" - ") + P.Description + "\n";
+    CHECK(Text.find(Line) != std::string::npos);
+  }
+  CHECK(
+      StringRef(Text).starts_with("Module passes:\n  ir-sanitize-restore - "));
+  CHECK(StringRef(Text).contains("\nFunction passes with params:\n  "
+                                 "ir-sanitize-merge-accumulations<"
+                                 "[reassociate-fp]> - "));
 }
 
 TEST_CASE("an invalid pass parameter is a warning and the element unknown",
