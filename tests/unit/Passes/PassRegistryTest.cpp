@@ -1,7 +1,7 @@
 #include "../TestSupport.h"
+#include "PassTestSupport.h"
 
 #include "ir-sanitize/Passes/PassRegistry.h"
-#include "ir-sanitize/Passes/Pipelines.h"
 #include "ir-sanitize/Support/ToolError.h"
 
 #include "llvm/Passes/PassBuilder.h"
@@ -9,23 +9,7 @@
 
 using namespace llvm;
 using namespace irs;
-
-namespace {
-
-/// Whether \p Text parses with the registry; its warnings into \p Diags.
-bool parses(StringRef Text, irs::DiagnosticHandler *Diags = nullptr) {
-  PassBuilder PB;
-  PassSinks Sinks;
-  Sinks.Diags = Diags;
-  registerIRSanitizePasses(PB, Sinks);
-  ModulePassManager MPM;
-  Error E = PB.parsePassPipeline(MPM, Text);
-  bool OK = !E;
-  consumeError(std::move(E));
-  return OK;
-}
-
-} // namespace
+using namespace irs::test;
 
 TEST_CASE("every pass of PassRegistry.def parses by its name", "[Passes]") {
   const std::vector<RegisteredPass> &Passes = registeredPasses();
@@ -86,20 +70,6 @@ TEST_CASE("pass parameter values escape the pipeline syntax", "[Passes]") {
   CHECK(escapePassParameter("a,b") == "a%2Cb");
 }
 
-TEST_CASE("sanitizePipeline says what sanitizeModule runs", "[Passes]") {
-  BundlePolicy Policy;
-  CHECK(sanitizePipeline(Policy, true, {}) ==
-        "ir-sanitize-bundles,ir-sanitize-splat");
-  CHECK(sanitizePipeline(Policy, false, {}) == "ir-sanitize-bundles");
-  cantFail(Policy.applySetting("gc-transition=stash"));
-  cantFail(Policy.applySetting("foo=drop"));
-  Policy.Scope = BundleScope::All;
-  std::string Text = sanitizePipeline(Policy, true, {"k", "odd;name"});
-  CHECK(Text == "ir-sanitize-bundles<foo=drop;gc-transition=stash;scope=all>,"
-                "ir-sanitize-splat<kernel=k;kernel=odd%3Bname>");
-  CHECK(parses(Text));
-}
-
 TEST_CASE("runPipeline hands the splat's failure back with its exit code",
           "[Passes]") {
   LLVMContext Ctx;
@@ -123,19 +93,4 @@ define ptx_kernel void @k({ i32, float } %a) {
   CHECK_FALSE(errorToBool(std::move(Failure)));
   REQUIRE(Manifest.Kernels.size() == 1);
   CHECK(Manifest.Kernels[0].Params.size() == 2);
-}
-
-TEST_CASE("derivativePipeline orders the derivative passes", "[Passes]") {
-  DerivativePipelineOptions O;
-  CHECK(derivativePipeline(O) ==
-        "function(ir-sanitize-store-sink-versioning,ir-sanitize-merge-"
-        "accumulations<reassociate-fp>,early-cse)");
-  O.SinkStores = O.MergeAccumulations = false;
-  CHECK(derivativePipeline(O).empty());
-  O.GridStride = true;
-  O.ThreadsPerMultiprocessor = 1536;
-  CHECK(derivativePipeline(O) ==
-        "ir-sanitize-grid-stride<reassociate-fp;threads-per-multiprocessor="
-        "1536>,function(ir-sanitize-invariant-division)");
-  CHECK(parses(derivativePipeline(O)));
 }

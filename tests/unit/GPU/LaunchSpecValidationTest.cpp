@@ -1,0 +1,89 @@
+#include "../TestSupport.h"
+#include "LaunchSpecSample.h"
+
+#include "ir-sanitize/GPU/LaunchSpec.h"
+#include "ir-sanitize/Support/ModuleReader.h"
+
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/Support/FileSystem.h"
+
+using namespace llvm;
+using namespace irs;
+using namespace irs::test;
+
+TEST_CASE("a spec that does not fit the kernel is rejected before running",
+          "[LaunchSpecValidation]") {
+  AddKernel A;
+  auto Check = [&](std::string Text, StringRef Expected) {
+    auto S = parse(Text);
+    REQUIRE(static_cast<bool>(S));
+    std::string Msg = errorOf(validateSpec(*S, A.K, "spec.json"));
+    INFO(Msg);
+    CHECK(Msg.find("spec.json: ") == 0);
+    CHECK(Msg.find(Expected.str()) != std::string::npos);
+  };
+  std::string Good = addSpec(1024, 1024);
+  // The unedited spec fits: each rejection below is its edit's.
+  auto GoodSpec = parse(Good);
+  REQUIRE(static_cast<bool>(GoodSpec));
+  CHECK(errorText(validateSpec(*GoodSpec, A.K, "spec.json")) == "");
+  auto Replace = [&](StringRef From, StringRef To) {
+    std::string S = Good;
+    size_t At = S.find(From.str());
+    REQUIRE(At != std::string::npos);
+    return S.replace(At, From.size(), To.str());
+  };
+  // Unknown leaf path, listing the kernel's.
+  Check(Replace("\"2.0.1.1.0\"", "\"2.0.9\""), "unknown leaf path '2.0.9'");
+  // A buffer smaller than its array's dims say.
+  Check(addSpec(1024, 1000), "buffer 'y' has 1000 elements but leaf 2.0.1.0.0 "
+                             "declares an array of 1024");
+  // Type mismatches between a value and its leaf.
+  Check(Replace("\"1.3\": 1024", "\"1.3\": 1.5"),
+        "(i64): 1.5 is not an integer the leaf can hold");
+  // Beyond int64: llvm::json holds it as a double that getAsInteger() would
+  // round to INT64_MIN; it must be rejected, not saturated.
+  Check(Replace("\"1.3\": 1024", "\"1.3\": -9223372036854775809"),
+        "(i64): -9.2233720368547758e+18 is not an integer the leaf can hold");
+  Check(Replace("\"1.3\": 1024", "\"1.3\": 18446744073709551616"),
+        "is not an integer the leaf can hold");
+  Check(Replace("\"2.0.0.0.0\": \"buffer:x\"", "\"2.0.0.0.0\": 1.5"),
+        "a float value needs a float leaf");
+  Check(Replace("\"2.0.0.1.0\": 1", "\"2.0.0.1.0\": \"buffer:x\""),
+        "a buffer address needs a pointer leaf");
+  Check(Replace("\"2.0.0.1.0\": 1", "\"2.0.0.1.0\": 300"), "300 does not fit");
+  Check(Replace("\"buffer:y\"", "\"buffer:z\""), "no buffer named 'z'");
+  Check(Replace("\"2.0.0.0.0\": \"buffer:x\"", "\"2.0.0.0.0\": 0"),
+        "buffer 'x' is not bound");
+  Check(Replace("\"wrt\": true", "\"wrt\": false"), "need at least one 'wrt'");
+}
+
+TEST_CASE("CUDAnative arrays ({dims, {i64 ptr}}) declare their extent too",
+          "[LaunchSpecValidation]") {
+  std::string Path =
+      std::string(IRS_CORPUS_DIR) + "/mmba_broadcast.repaired.ll";
+  if (!sys::fs::exists(Path))
+    IRS_SKIP("corpus not found at " << IRS_CORPUS_DIR);
+  LLVMContext Ctx;
+  auto L = readModule(Path, Ctx);
+  REQUIRE(static_cast<bool>(L));
+  KernelManifest K = manifestFor(*L->M->getFunction("ptxcall_Kernel_3"));
+  auto Spec = [](unsigned XCount) {
+    return R"({"threads": 64, "buffers": {
+      "d": {"type": "f32", "count": 64, "output": true},
+      "x": {"type": "f32", "count": )" +
+           std::to_string(XCount) + R"(, "wrt": true}},
+      "args": {"0.0.0": 8, "0.0.1": 8, "0.1.0": "buffer:d",
+               "1.0.0.0": 8, "1.0.0.1": 8, "1.0.1.0": "buffer:x"}})";
+  };
+  auto Good = parse(Spec(64));
+  REQUIRE(static_cast<bool>(Good));
+  CHECK(errorText(validateSpec(*Good, K, "spec.json")) == "");
+  // The i64 that holds the address counts as a pointer leaf.
+  CHECK(isDupLeaf(*Good, *K.findByPath("1.0.1.0")));
+  auto Small = parse(Spec(63));
+  REQUIRE(static_cast<bool>(Small));
+  CHECK(errorText(validateSpec(*Small, K, "spec.json"))
+            .find("buffer 'x' has 63 elements but leaf 1.0.1.0 declares an "
+                  "array of 64") != std::string::npos);
+}

@@ -1,0 +1,61 @@
+#include "../TestSupport.h"
+#include "PassTestSupport.h"
+
+#include "ir-sanitize/Passes/Pipelines.h"
+
+using namespace llvm;
+using namespace irs;
+using namespace irs::test;
+
+TEST_CASE("sanitizePipeline says what sanitizeModule runs", "[Pipelines]") {
+  BundlePolicy Policy;
+  CHECK(sanitizePipeline(Policy, true, {}) ==
+        "ir-sanitize-bundles,ir-sanitize-splat");
+  CHECK(sanitizePipeline(Policy, false, {}) == "ir-sanitize-bundles");
+  cantFail(Policy.applySetting("gc-transition=stash"));
+  cantFail(Policy.applySetting("foo=drop"));
+  Policy.Scope = BundleScope::All;
+  std::string Text = sanitizePipeline(Policy, true, {"k", "odd;name"});
+  CHECK(Text == "ir-sanitize-bundles<foo=drop;gc-transition=stash;scope=all>,"
+                "ir-sanitize-splat<kernel=k;kernel=odd%3Bname>");
+  CHECK(parses(Text));
+}
+
+TEST_CASE("derivativeWrapperPipeline names the function, mode and activities",
+          "[Pipelines]") {
+  std::string Text = derivativeWrapperPipeline(
+      "f(x)", DiffMode::Reverse, {Activity::Dup, Activity::Const});
+  CHECK(Text == "ir-sanitize-derivative-wrapper<fn=f%28x%29;mode=reverse;"
+                "activity=dup.const>");
+  CHECK(parses(Text));
+  CHECK(derivativeWrapperPipeline("g", DiffMode::Forward, {}) ==
+        "ir-sanitize-derivative-wrapper<fn=g;mode=forward;activity=>");
+}
+
+TEST_CASE("the Enzyme cleanup pipeline parses", "[Pipelines]") {
+  CHECK(parses(EnzymeCleanupPipeline));
+}
+
+TEST_CASE("derivativePipeline orders the derivative passes", "[Pipelines]") {
+  DerivativePipelineOptions O;
+  CHECK(derivativePipeline(O) ==
+        "function(ir-sanitize-store-sink-versioning,ir-sanitize-merge-"
+        "accumulations<reassociate-fp>,early-cse)");
+  O.MergeAccumulations = false;
+  CHECK(derivativePipeline(O) ==
+        "function(ir-sanitize-store-sink-versioning,early-cse)");
+  O.SinkStores = false;
+  O.MergeAccumulations = true;
+  CHECK(derivativePipeline(O) ==
+        "function(ir-sanitize-merge-accumulations<reassociate-fp>)");
+  O.SinkStores = O.MergeAccumulations = false;
+  CHECK(derivativePipeline(O).empty());
+  O.GridStride = true;
+  CHECK(derivativePipeline(O) == "ir-sanitize-grid-stride<reassociate-fp>,"
+                                 "function(ir-sanitize-invariant-division)");
+  O.ThreadsPerMultiprocessor = 1536;
+  CHECK(derivativePipeline(O) ==
+        "ir-sanitize-grid-stride<reassociate-fp;threads-per-multiprocessor="
+        "1536>,function(ir-sanitize-invariant-division)");
+  CHECK(parses(derivativePipeline(O)));
+}

@@ -1,0 +1,269 @@
+// The runner's plan reader (nlohmann-json, no LLVM) must agree with the
+// writer (src/GPU/RunPlan.cpp, llvm::json) on every field and every word of
+// the vocabulary, and must reject every number out of range rather than
+// truncate, saturate or wrap it.
+#include "PlanReader.h"
+
+#include "../../GPU/RunPlanSample.h"
+
+#include "ir-sanitize/GPU/RunPlan.h"
+
+#include "llvm/Support/JSON.h"
+
+#include <catch2/catch.hpp>
+
+#include <functional>
+#include <string>
+
+using namespace llvm;
+using namespace irs::test;
+
+namespace {
+
+/// The sample plan's text after \p Edit changed its JSON.
+std::string edited(const std::function<void(json::Object &)> &Edit) {
+  Expected<json::Value> V = json::parse(printed(samplePlan()));
+  REQUIRE(static_cast<bool>(V));
+  Edit(*V->getAsObject());
+  std::string Text;
+  raw_string_ostream(Text) << *V;
+  return Text;
+}
+
+json::Object &at(json::Object &O, StringRef Key, size_t I) {
+  return *(*O.getArray(Key))[I].getAsObject();
+}
+
+/// The first kernel's second parameter's first relocation.
+json::Object &firstReloc(json::Object &Plan) {
+  json::Object &Param = at(at(Plan, "kernels", 0), "params", 1);
+  return at(Param, "relocs", 0);
+}
+
+std::string replaced(std::string Text, const std::string &From,
+                     const std::string &To) {
+  size_t At = Text.find(From);
+  REQUIRE(At != std::string::npos);
+  return Text.replace(At, From.size(), To);
+}
+
+std::string rejection(const std::string &Text) {
+  gpurun::Plan R;
+  std::string Error;
+  CHECK_FALSE(gpurun::parsePlan(Text, R, Error));
+  return Error;
+}
+
+} // namespace
+
+TEST_CASE("a written plan reads back identically in the runner",
+          "[PlanReader]") {
+  irs::RunPlan P = samplePlan();
+  std::string Text = printed(P);
+  gpurun::Plan R;
+  std::string Error;
+  REQUIRE(gpurun::parsePlan(Text, R, Error));
+  CHECK(R.Kernel == P.Kernel);
+  CHECK(R.Threads == 1u << 20);
+  CHECK(R.DerivativeChecks);
+  CHECK(R.DerivativesSkipped.empty());
+  CHECK(R.FdStep == 1e-3);
+  CHECK(R.ForwardTolerance == 2e-3);
+  CHECK(R.ReverseTolerance == 1e-5);
+  REQUIRE(R.Buffers.size() == P.Spec.Buffers.size());
+  for (size_t I = 0; I < R.Buffers.size(); ++I) {
+    const irs::BufferSpec &W = P.Spec.Buffers[I];
+    CHECK(R.Buffers[I].Name == W.Name);
+    CHECK(R.Buffers[I].Type == W.Type);
+    CHECK(R.Buffers[I].Count == W.Count);
+    CHECK(R.Buffers[I].Init == W.Init);
+    CHECK(R.Buffers[I].Seed == W.Seed);
+    CHECK(R.Buffers[I].Output == W.Output);
+    CHECK(R.Buffers[I].Wrt == W.Wrt);
+  }
+  REQUIRE(R.Launches.size() == P.Kernels.size());
+  for (const irs::PlannedKernel &K : P.Kernels) {
+    const gpurun::KernelLaunch *L = R.launch(K.Role);
+    REQUIRE(L);
+    CHECK(L->File == K.PTXFile);
+    CHECK(L->Entry == K.Entry);
+    CHECK(L->GridStrideEntry == K.GridStrideEntry.value_or(""));
+    CHECK(L->GradientOnly == K.GradientOnly);
+    REQUIRE(L->Params.size() == K.Params.size());
+    for (size_t I = 0; I < K.Params.size(); ++I) {
+      CHECK(L->Params[I].Bytes == K.Params[I].Bytes);
+      REQUIRE(L->Params[I].Relocs.size() == K.Params[I].Relocs.size());
+      for (size_t J = 0; J < K.Params[I].Relocs.size(); ++J) {
+        CHECK(L->Params[I].Relocs[J].Offset == K.Params[I].Relocs[J].Offset);
+        CHECK(R.Buffers[L->Params[I].Relocs[J].BufferIndex].Name ==
+              K.Params[I].Relocs[J].Buffer);
+        CHECK(L->Params[I].Relocs[J].Shadow == K.Params[I].Relocs[J].Shadow);
+        CHECK(L->Params[I].Relocs[J].Access == K.Params[I].Relocs[J].Access);
+      }
+    }
+  }
+}
+
+TEST_CASE("a grid launch and a primal-only plan with a reason read back",
+          "[PlanReader]") {
+  irs::RunPlan P = samplePlan();
+  P.Spec.Threads = 0;
+  P.Spec.Grid = {2147483647, 65535, 65535};
+  P.Spec.Block = {1024, 1, 1};
+  P.Spec.DerivativeChecks = false;
+  P.DerivativesSkipped = "no Enzyme plugin";
+  P.Kernels.resize(2);
+  gpurun::Plan R;
+  std::string Error;
+  REQUIRE(gpurun::parsePlan(printed(P), R, Error));
+  CHECK(R.Threads == 0);
+  CHECK(R.Grid[0] == 2147483647u);
+  CHECK(R.Grid[2] == 65535u);
+  CHECK(R.Block[0] == 1024u);
+  CHECK_FALSE(R.DerivativeChecks);
+  CHECK(R.DerivativesSkipped == "no Enzyme plugin");
+  CHECK_FALSE(R.launch(irs::KernelRole::Forward));
+}
+
+TEST_CASE("the runner rejects out-of-range plan numbers by field",
+          "[PlanReader]") {
+  auto Rejects = [](const std::string &Text, const std::string &Expected) {
+    std::string Error = rejection(Text);
+    INFO(Error);
+    CHECK(Error.find(Expected) == 0);
+  };
+  // Offset + 8 wrapped past 2^64 and passed the bounds check.
+  Rejects(edited([](json::Object &P) {
+            firstReloc(P)["offset"] = uint64_t(18446744073709551608ULL);
+          }),
+          "kernels[0].params[1].relocs[0].offset: an 8-byte address at "
+          "18446744073709551608 does not fit the 16-byte parameter");
+  Rejects(edited([](json::Object &P) { firstReloc(P)["offset"] = 9; }),
+          "kernels[0].params[1].relocs[0].offset: an 8-byte address at 9");
+  // Grid and block sizes were truncated to 32 bits.
+  auto Grid = [](std::vector<int64_t> G, std::vector<int64_t> B) {
+    return edited([&](json::Object &P) {
+      P["launch"] =
+          json::Object{{"grid", json::Array(G)}, {"block", json::Array(B)}};
+    });
+  };
+  Rejects(Grid({4294967296LL, 1, 1}, {1, 1, 1}),
+          "launch.grid[0]: must be an integer from 1 to 2147483647, not "
+          "4294967296");
+  Rejects(Grid({1, 1, 1}, {4294967297LL, 1, 1}), "launch.block[0]: must be");
+  Rejects(Grid({1, 65536, 1}, {1, 1, 1}), "launch: grid exceeds");
+  Rejects(Grid({1, 1, 1}, {64, 32, 1}), "launch: block exceeds");
+  Rejects(Grid({1, 1}, {1, 1, 1}), "launch.grid: must have 3 sizes");
+  Rejects(Grid({0, 1, 1}, {1, 1, 1}), "launch.grid[0]: must be an integer");
+  Rejects(edited([](json::Object &P) {
+            P["launch"] = json::Object{{"threads", UINT64_MAX}};
+          }),
+          "launch.threads: must be an integer from 1 to 549755813632");
+  // Non-finite and non-positive reals; JSON has no inf, and nlohmann refuses
+  // 1e999 rather than reading it as inf.
+  std::string Text = printed(samplePlan());
+  Rejects(replaced(Text, "\"fd_step\": 0.001", "\"fd_step\": 1e999"),
+          "fd_step: not valid JSON: [json.exception.out_of_range.406] number "
+          "overflow parsing '1e999'");
+  Rejects(replaced(Text, "\"offset\": 0", "\"offset\": 1e999"),
+          "kernels[0].params[1].relocs[0].offset: not valid JSON");
+  Rejects(replaced(Text, "\"fd_step\": 0.001", "\"fd_step\": -0.001"),
+          "fd_step: must be a finite positive number");
+  // Huge decimal strings become floats in the JSON reader: not integers.
+  Rejects(
+      replaced(Text, "\"count\": 1000", "\"count\": 1" + std::string(40, '0')),
+      "buffers[0].count: must be an integer from 1 to");
+  Rejects(replaced(Text, "\"count\": 1000", "\"count\": 1000.5"),
+          "buffers[0].count: must be an integer");
+  Rejects(replaced(Text, "\"count\": 1000", "\"count\": -1"),
+          "buffers[0].count: must be an integer");
+  // Count * element size wrapped (and crashed the runner).
+  Rejects(replaced(Text, "\"count\": 1000", "\"count\": 4611686018427387904"),
+          "buffers[0].count: 4611686018427387904 elements exceed the limit of "
+          "17179869184 bytes for all buffers together");
+  Rejects(edited([](json::Object &P) {
+            at(at(P, "kernels", 0), "params", 0)["size"] = 4097;
+          }),
+          "kernels[0].params[0].size: must be an integer from 1 to 4096");
+}
+
+TEST_CASE("the runner rejects malformed plans by field", "[PlanReader]") {
+  auto Rejects = [](const std::string &Text, const std::string &Expected) {
+    std::string Error = rejection(Text);
+    INFO(Error);
+    CHECK(Error.find(Expected) == 0);
+  };
+  Rejects("irs-gpu-plan 1\n", "plan: not valid JSON");
+  Rejects("[]", "plan: must be an object");
+  Rejects(std::string(50000, '[') + std::string(50000, ']'),
+          "plan: JSON nested deeper than 64 levels");
+  Rejects(edited([](json::Object &P) { P["version"] = 1; }),
+          "version: plan version 1 is not supported (this runner reads "
+          "version 2)");
+  Rejects(edited([](json::Object &P) { P["format"] = "something"; }),
+          "format: not an ir-sanitize run plan");
+  // nlohmann keeps the last of two equal keys; a plan must not mean two
+  // things.
+  std::string Text = printed(samplePlan());
+  Rejects(replaced(Text, "\"checks\": \"all\"",
+                   "\"checks\": \"all\", \"checks\": \"primal\""),
+          "checks: appears twice");
+  Rejects(replaced(Text, "\"offset\": 0", "\"offset\": 0, \"offset\": 8"),
+          "kernels[0].params[1].relocs[0].offset: appears twice");
+  Rejects(replaced(Text, "\"count\": 1000", "\"count\": 1000, \"seed\": 1"),
+          "buffers[0].seed: appears twice");
+  Rejects(edited([](json::Object &P) { P["extra"] = 1; }),
+          "extra: unknown field");
+  Rejects(edited([](json::Object &P) { P.erase("kernel"); }),
+          "kernel: missing");
+  Rejects(edited([](json::Object &P) { at(P, "buffers", 1)["type"] = "f16"; }),
+          "buffers[1].type: unknown element type 'f16' (expected f32, f64, "
+          "i32, i64 or u8)");
+  Rejects(edited([](json::Object &P) { at(P, "buffers", 1)["name"] = "b0"; }),
+          "buffers[1].name: 'b0' declared twice");
+  Rejects(edited([](json::Object &P) { firstReloc(P)["buffer"] = "nobuf"; }),
+          "kernels[0].params[1].relocs[0].buffer: unknown buffer 'nobuf'");
+  Rejects(edited([](json::Object &P) { firstReloc(P)["address"] = "both"; }),
+          "kernels[0].params[1].relocs[0].address: unknown address kind");
+  Rejects(edited([](json::Object &P) { firstReloc(P)["access"] = "rw"; }),
+          "kernels[0].params[1].relocs[0].access: unknown memory access");
+  Rejects(edited([](json::Object &P) { firstReloc(P)["access"] = 3; }),
+          "kernels[0].params[1].relocs[0].access: ");
+  Rejects(edited([](json::Object &P) {
+            at(at(P, "kernels", 0), "params", 1)["bytes"] = "00";
+          }),
+          "kernels[0].params[1].bytes: must be 32 lowercase hex digits");
+  Rejects(
+      edited([](json::Object &P) { at(P, "kernels", 1)["role"] = "original"; }),
+      "kernels[1].role: role 'original' appears twice");
+  Rejects(edited([](json::Object &P) {
+            at(P, "kernels", 1)["ptx"] = "../../etc/passwd";
+          }),
+          "kernels[1].ptx: must name a file in the plan directory");
+  // A grid-stride version is a second entry, named.
+  for (const char *Entry : {"", "k_reverse"})
+    Rejects(edited([&](json::Object &P) {
+              at(P, "kernels", 3)["grid_stride_entry"] = Entry;
+            }),
+            "kernels[3].grid_stride_entry: must name a second entry");
+  Rejects(edited([](json::Object &P) {
+            at(P, "kernels", 3)["grid_stride_entry"] = 7;
+          }),
+          "kernels[3].grid_stride_entry: must be a string");
+  // Only a reverse kernel leaves primal outputs unwritten.
+  Rejects(edited([](json::Object &P) {
+            at(P, "kernels", 2)["gradient_only"] = true;
+          }),
+          "kernels[2].gradient_only: only a reverse kernel");
+  Rejects(
+      edited([](json::Object &P) { at(P, "kernels", 3)["gradient_only"] = 1; }),
+      "kernels[3].gradient_only: must be");
+  Rejects(edited([](json::Object &P) { P.getArray("kernels")->pop_back(); }),
+          "kernels: \"checks\": \"all\" needs a 'forward' and a 'reverse'");
+  Rejects(edited([](json::Object &P) {
+            json::Array &Kernels = *P.getArray("kernels");
+            Kernels[1] = Kernels.back(); // the splat becomes a reverse
+            Kernels.pop_back();
+          }),
+          "kernels: the plan needs an 'original' and a 'splat' kernel");
+}
