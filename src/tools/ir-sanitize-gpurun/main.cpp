@@ -13,6 +13,7 @@
 
 #include "ir-sanitize/Support/ExitCode.h"
 #include "ir-sanitize/Support/InputFile.h"
+#include "ir-sanitize/Support/MessageText.h"
 
 #include <cerrno>
 #include <climits>
@@ -69,7 +70,8 @@ struct Options {
 };
 
 int fail(int Code, const std::string &Message) {
-  std::cerr << "ir-sanitize-gpurun: error: " << Message << "\n";
+  std::cerr << "ir-sanitize-gpurun: error: " << irs::keepOnOneLine(Message)
+            << "\n";
   return Code;
 }
 
