@@ -78,7 +78,7 @@ Expected<std::unique_ptr<MemoryBuffer>> readInputBuffer(StringRef Path,
     return badInput(Name, Problem);
   if (Contents.empty())
     return badInput(Name, "file is empty");
-  return MemoryBuffer::getMemBufferCopy(Contents, Path);
+  return MemoryBuffer::getMemBufferCopy(Contents, Name); // "<stdin>" for -
 }
 
 /// The parsers' deferred debug-info upgrade, done here after verification
