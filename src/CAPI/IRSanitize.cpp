@@ -14,6 +14,7 @@
 #include "ir-sanitize/Driver/Sanitize.h"
 #include "ir-sanitize/Passes/DerivativeAccesses.h"
 #include "ir-sanitize/Support/BundlePolicy.h"
+#include "ir-sanitize/Support/Messages.h"
 #include "ir-sanitize/Support/ModuleReader.h"
 #include "ir-sanitize/Support/ModuleVerifier.h"
 #include "ir-sanitize/Support/ModuleWriter.h"
@@ -85,7 +86,7 @@ IRSStatus fail(Error E, char **Out, char **ErrorMessage) {
   if (Out)
     *Out = nullptr;
   if (ErrorMessage)
-    *ErrorMessage = copyString(Message);
+    *ErrorMessage = copyString(keepOnOneLine(Message));
   return Status;
 }
 
@@ -108,8 +109,8 @@ Error verify(const Module &M, ExitCode Code, StringRef What) {
   std::optional<std::string> Problem = verifierProblem(M);
   if (!Problem)
     return Error::success();
-  return makeToolError(Code,
-                       M.getModuleIdentifier() + ": " + What + ": " + *Problem);
+  return makeToolError(Code, escapeForMessage(M.getModuleIdentifier()) + ": " +
+                                 What + ": " + *Problem);
 }
 
 /// A module that fails the verifier is refused before anything changes it:

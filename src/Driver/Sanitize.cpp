@@ -166,12 +166,13 @@ Expected<SanitizeJobResult> runSanitize(const SanitizeRequest &Req,
   Expected<SanitizeResult> Result = sanitizeModule(*LM->M, Req.Config);
   if (!Result)
     return Result.takeError();
-  reportSanitized(Diags, *Result, LM->DisplayName);
   SanitizeOutputs Out = sanitizeOutputs(Req, *Result, *LM, /*WithReport=*/true);
-  reportDebugInfoForm(Diags, *LM->M, LM->DbgForm);
-  // Module, manifest and report appear together or not at all.
+  // Module, manifest and report appear together or not at all; the summary
+  // only once they have (an exit-4 failure reports no success first).
   if (Error E = writeSanitizeOutputs(*LM->M, *Result, Out))
     return E;
+  reportSanitized(Diags, *Result, LM->DisplayName);
+  reportDebugInfoForm(Diags, *LM->M, LM->DbgForm);
   reportMissingManifest(Diags, *Result, Out);
   return SanitizeJobResult{LM->DisplayName, std::move(*Result),
                            std::move(LM->M)};

@@ -4,9 +4,9 @@
 #include "ir-sanitize/Support/BoundedJSON.h"
 #include "ir-sanitize/Support/ToolError.h"
 
+#include "ir-sanitize/Support/InputFile.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/MemoryBuffer.h"
 
 #include <algorithm>
 #include <cmath>
@@ -273,11 +273,10 @@ Expected<LaunchSpec> LaunchSpec::fromJSON(const json::Value &V,
 }
 
 Expected<LaunchSpec> LaunchSpec::readFile(StringRef Path) {
-  auto Buf = MemoryBuffer::getFile(Path, /*IsText=*/true);
-  if (!Buf)
-    return specError(Path, "cannot read the launch spec: " +
-                               Buf.getError().message());
-  Expected<json::Value> V = parseBoundedJSON((*Buf)->getBuffer(), Path);
+  std::string Text, Problem;
+  if (!readInputFile(Path.str(), LaunchSpecInput, Text, Problem))
+    return specError(Path, "cannot read the launch spec: " + Problem);
+  Expected<json::Value> V = parseBoundedJSON(Text, Path);
   if (!V)
     return V.takeError();
   return fromJSON(*V, Path);

@@ -3,6 +3,7 @@
 
 #include "ir-sanitize/Passes/Pipelines.h"
 #include "ir-sanitize/Support/AnalysisManagers.h"
+#include "ir-sanitize/Support/InputFile.h"
 #include "ir-sanitize/Support/LLVMCompat.h"
 #include "ir-sanitize/Support/ModuleReader.h"
 #include "ir-sanitize/Support/ModuleVerifier.h"
@@ -111,11 +112,11 @@ static Error codegenError(const Twine &Msg) {
 }
 
 Error linkLibdevice(Module &M, StringRef Path) {
-  auto Buf = MemoryBuffer::getFile(Path);
-  if (!Buf)
-    return codegenError(Path + ": " + Buf.getError().message());
+  std::string Bitcode, Problem;
+  if (!readInputFile(Path.str(), ModuleInput, Bitcode, Problem))
+    return codegenError(Path + ": " + Problem);
   Expected<std::unique_ptr<Module>> Lib =
-      parseBitcodeFile((*Buf)->getMemBufferRef(), M.getContext());
+      parseBitcodeFile(MemoryBufferRef(Bitcode, Path), M.getContext());
   if (!Lib)
     return codegenError(Path + ": " + toString(Lib.takeError()));
   // libdevice says nvptx64-nvidia-gpulibs; take the kernel's to link quietly.

@@ -1,12 +1,12 @@
 //===- LaunchManifest.cpp - Where splatted kernel parameters live ---------===//
 #include "ir-sanitize/Support/LaunchManifest.h"
+#include "ir-sanitize/Support/InputFile.h"
 
 #include "ir-sanitize/Support/AtomicOutput.h"
 #include "ir-sanitize/Support/BoundedJSON.h"
 #include "ir-sanitize/Support/ToolError.h"
 
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <charconv>
@@ -233,11 +233,10 @@ Expected<LaunchManifest> LaunchManifest::fromJSON(const json::Value &V) {
 }
 
 Expected<LaunchManifest> LaunchManifest::readFile(StringRef Path) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
-  if (!Buf)
-    return makeToolError(ExitCode::BadInput,
-                         Path + ": " + Buf.getError().message());
-  Expected<json::Value> V = parseBoundedJSON((*Buf)->getBuffer(), Path);
+  std::string Text, Problem;
+  if (!readInputFile(Path.str(), LaunchManifestInput, Text, Problem))
+    return makeToolError(ExitCode::BadInput, Path + ": " + Problem);
+  Expected<json::Value> V = parseBoundedJSON(Text, Path);
   if (!V)
     return V.takeError();
   Expected<LaunchManifest> M = fromJSON(*V);

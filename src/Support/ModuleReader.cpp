@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ir-sanitize/Support/ModuleReader.h"
+#include "ir-sanitize/Support/InputFile.h"
 #include "ir-sanitize/Support/LLVMCompat.h"
 #include "ir-sanitize/Support/Messages.h"
 #include "ir-sanitize/Support/ModuleVerifier.h"
@@ -66,22 +67,18 @@ DebugInfoForm detectDebugInfoForm(MemoryBufferRef Buf, bool IsBitcode) {
   return DebugInfoForm::Records;
 }
 
+/// The file's bytes; only a regular file (or stdin) within the module limit.
 Expected<std::unique_ptr<MemoryBuffer>> readInputBuffer(StringRef Path,
                                                         StringRef Name) {
-  if (Path != "-") {
-    sys::fs::file_status Status;
-    if (std::error_code EC = sys::fs::status(Path, Status))
-      return badInput(Name, EC.message());
-    if (sys::fs::is_directory(Status))
-      return badInput(Name, "is a directory, not an IR file");
-  }
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
-      MemoryBuffer::getFileOrSTDIN(Path, /*IsText=*/false);
-  if (!Buf)
-    return badInput(Name, Buf.getError().message());
-  if ((*Buf)->getBufferSize() == 0)
+  std::string Contents, Problem;
+  bool Read = Path == "-"
+                  ? readStandardInput(ModuleInput, Contents, Problem)
+                  : readInputFile(Path.str(), ModuleInput, Contents, Problem);
+  if (!Read)
+    return badInput(Name, Problem);
+  if (Contents.empty())
     return badInput(Name, "file is empty");
-  return std::move(*Buf);
+  return MemoryBuffer::getMemBufferCopy(Contents, Name); // "<stdin>" for -
 }
 
 /// The parsers' deferred debug-info upgrade, done here after verification

@@ -2,11 +2,11 @@
 #include "PlanRunner.h"
 #include "Bandwidth.h"
 
+#include "ir-sanitize/Support/InputFile.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 
 namespace gpurun {
 
@@ -24,12 +24,10 @@ LaunchGeometry geometryOf(const Plan &P) {
 }
 
 std::string readFile(const std::string &Path) {
-  std::ifstream In(Path, std::ios::binary);
-  if (!In)
-    throw CudaError("cannot read '" + Path + "'");
-  std::ostringstream S;
-  S << In.rdbuf();
-  return S.str();
+  std::string Text, Problem;
+  if (!irs::readInputFile(Path, irs::PTXInput, Text, Problem))
+    throw CudaError("cannot read '" + Path + "': " + Problem);
+  return Text;
 }
 
 std::string formatDouble(double V) {

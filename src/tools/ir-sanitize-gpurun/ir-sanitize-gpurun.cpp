@@ -12,6 +12,8 @@
 #include "Report.h"
 
 #include "ir-sanitize/Support/ExitCode.h"
+#include "ir-sanitize/Support/InputFile.h"
+#include "ir-sanitize/Support/MessageText.h"
 
 #include <cerrno>
 #include <climits>
@@ -19,7 +21,6 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
-#include <sstream>
 #include <string>
 
 using namespace gpurun;
@@ -69,7 +70,8 @@ struct Options {
 };
 
 int fail(int Code, const std::string &Message) {
-  std::cerr << "ir-sanitize-gpurun: error: " << Message << "\n";
+  std::cerr << "ir-sanitize-gpurun: error: " << irs::keepOnOneLine(Message)
+            << "\n";
   return Code;
 }
 
@@ -142,28 +144,23 @@ std::string planPath(const std::string &Dir) {
   return Dir + "/" + irs::plan::FileName;
 }
 
-bool readable(const std::string &Path) {
-  return static_cast<bool>(std::ifstream(Path, std::ios::binary));
-}
-
-/// Reads DIR/plan.json into \p P; on failure the one-line error.
+/// Reads DIR/plan.json into \p P and checks that each PTX file is a regular
+/// file within the limit; on failure the one-line error.
 bool loadPlan(const std::string &Dir, Plan &P, std::string &Error) {
-  std::string PlanPath = planPath(Dir);
-  std::ifstream In(PlanPath, std::ios::binary);
-  if (!In) {
-    Error = PlanPath + ": cannot read the run plan";
+  std::string PlanPath = planPath(Dir), Text, Problem;
+  if (!irs::readInputFile(PlanPath, irs::RunPlanInput, Text, Problem)) {
+    Error = PlanPath + ": cannot read the run plan: " + Problem;
     return false;
   }
-  std::stringstream Text;
-  Text << In.rdbuf(); // an empty plan is reported as invalid JSON below
-  if (!parsePlan(Text.str(), P, Error)) {
+  // An empty plan is reported as invalid JSON.
+  if (!parsePlan(Text, P, Error)) {
     Error = PlanPath + ": " + Error;
     return false;
   }
   for (const auto &[Role, L] : P.Launches)
-    if (!readable(Dir + "/" + L.File)) {
+    if (!irs::readInputFile(Dir + "/" + L.File, irs::PTXInput, Text, Problem)) {
       Error = Dir + "/" + L.File + ": cannot read the " + irs::spelling(Role) +
-              " kernel's PTX";
+              " kernel's PTX: " + Problem;
       return false;
     }
   return true;

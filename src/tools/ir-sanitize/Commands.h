@@ -11,6 +11,7 @@
 #define IR_SANITIZE_TOOLS_COMMANDS_H
 
 #include "ir-sanitize/Support/Diagnostics.h"
+#include "ir-sanitize/Support/MessageText.h"
 #include "ir-sanitize/Support/ToolError.h"
 
 #include "llvm/ADT/StringRef.h"

@@ -24,15 +24,21 @@ namespace {
 
 void reportFailure(StringRef InputName, StringRef What, const EnzymeResult &R,
                    StringRef WorkDir) {
-  errs() << ToolName << ": error: " << InputName << ": Enzyme " << What << " "
-         << R.summary() << "\n";
-  if (!R.Diagnosis.Phase.empty())
-    errs() << ToolName << ": note: phase: " << R.Diagnosis.Phase
-           << (R.Diagnosis.Frame.empty() ? "" : ", in " + R.Diagnosis.Frame)
-           << "\n";
-  errs() << ToolName << ": note: Enzyme's log: " << R.LogPath << "\n";
-  errs() << ToolName << ": note: module given to Enzyme kept in " << WorkDir
+  errs() << ToolName << ": error: "
+         << keepOnOneLine((InputName + ": Enzyme " + What + " ").str() +
+                          R.summary())
          << "\n";
+  if (!R.Diagnosis.Phase.empty())
+    errs() << ToolName << ": note: phase: "
+           << keepOnOneLine(R.Diagnosis.Phase +
+                            (R.Diagnosis.Frame.empty()
+                                 ? ""
+                                 : ", in " + R.Diagnosis.Frame))
+           << "\n";
+  errs() << ToolName << ": note: Enzyme's log: " << keepOnOneLine(R.LogPath)
+         << "\n";
+  errs() << ToolName << ": note: module given to Enzyme kept in "
+         << keepOnOneLine(WorkDir) << "\n";
 }
 
 class EnzymeCommand : public Command {

@@ -159,10 +159,10 @@ public:
   explicit GPUCheckDiagnostics(bool Quiet) : Quiet(Quiet) {}
   void handle(DiagnosticKind Kind, const std::string &Message) override {
     if (Kind == DiagnosticKind::Note && !Quiet)
-      errs() << ToolName << ": " << Message << "\n";
+      errs() << ToolName << ": " << keepOnOneLine(Message) << "\n";
     else if (Kind == DiagnosticKind::Warning ||
              (Kind == DiagnosticKind::Progress && !Quiet))
-      errs() << ToolName << ": gpu-check: " << Message << "\n";
+      errs() << ToolName << ": gpu-check: " << keepOnOneLine(Message) << "\n";
   }
 
 private:

@@ -118,8 +118,10 @@ int ReduceCommand::run() {
   // Why nothing was written; the logs are kept.
   ExitCode Code = Job->Verdict->Code;
   errs() << ToolName << ": " << (Code == ExitCode::Findings ? "" : "error: ")
-         << Job->InputName << ": " << Job->Verdict->Message << "\n";
-  errs() << ToolName << ": note: logs kept in " << Job->WorkDir << "\n";
+         << keepOnOneLine(Job->InputName + ": " + Job->Verdict->Message)
+         << "\n";
+  errs() << ToolName << ": note: logs kept in " << keepOnOneLine(Job->WorkDir)
+         << "\n";
   return exitCode(Code);
 }
 

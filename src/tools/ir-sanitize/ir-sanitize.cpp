@@ -8,6 +8,7 @@
 
 #include "ir-sanitize/Config.h"
 #include "ir-sanitize/Support/ExitCode.h"
+#include "ir-sanitize/Support/MessageText.h"
 #include "ir-sanitize/Support/ProcessHooks.h"
 #include "ir-sanitize/Support/ToolError.h"
 
@@ -53,7 +54,7 @@ int reportError(Error E, StringRef Tool, ExitCode Default) {
       Code = exitCode(EI.isA<ToolError>()
                           ? static_cast<const ToolError &>(EI).code()
                           : Default);
-    errs() << Tool << ": error: " << EI.message() << "\n";
+    errs() << Tool << ": error: " << keepOnOneLine(EI.message()) << "\n";
   });
   return Code < 0 ? exitCode(Default) : Code;
 }
@@ -65,7 +66,7 @@ void CLIDiagnosticHandler::handle(DiagnosticKind Kind,
   errs() << ToolName << ": ";
   if (Kind != DiagnosticKind::Progress)
     errs() << diagnosticKindName(Kind) << ": ";
-  errs() << Message << "\n";
+  errs() << keepOnOneLine(Message) << "\n";
 }
 
 } // namespace irs::cli
@@ -120,7 +121,9 @@ int main(int argc, char **argv) {
   } catch (const CLI::CallForVersion &E) {
     return App.exit(E);
   } catch (const CLI::ParseError &E) {
-    llvm::errs() << ToolName << ": error: " << E.what() << " (see --help)\n";
+    // CLI11 quotes the offending argument raw.
+    llvm::errs() << ToolName << ": error: " << keepOnOneLine(E.what())
+                 << " (see --help)\n";
     return exitCode(ExitCode::Usage);
   }
 

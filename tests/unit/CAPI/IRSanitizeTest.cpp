@@ -199,6 +199,34 @@ TEST_CASE("C API: a module that fails the verifier is refused untouched",
   CHECK(CB->getNumOperandBundles() == 1);
 }
 
+// Module identifiers and option strings come from the caller: a newline or
+// an escape sequence in them stays escaped in the one-line message.
+TEST_CASE("C API: messages escape module identifiers and option strings",
+          "[CAPI]") {
+  auto OneLine = [](const std::string &Message) {
+    return Message.find_first_of("\n\x1b") == std::string::npos;
+  };
+  LLVMContext Ctx;
+  std::unique_ptr<Module> M = brokenBundledCall(Ctx);
+  M->setModuleIdentifier("evil\nname\x1b[31m");
+  LLVMModuleRef Ref = wrap(M.get());
+  for (const Call &C : {normalize(Ref, nullptr), check(Ref, nullptr),
+                        splat(Ref, nullptr), restore(Ref)}) {
+    CHECK(C.Status == IRSStatusBadInput);
+    CHECK(StringRef(C.Message).starts_with("evil\\0Aname\\1B[31m: invalid IR"));
+    CHECK(OneLine(C.Message));
+  }
+  LLVMContextRef Good = LLVMContextCreate();
+  LLVMModuleRef H = parseFile(Good, HostModule);
+  for (const Call &C : {normalize(H, "gc-transition=ex\nplode\x1b[31m"),
+                        check(H, "co\nlor\x1b=red"), splat(H, "k\n\x1b")}) {
+    CHECK(C.Status == IRSStatusUsage);
+    CHECK(StringRef(C.Message).contains("\\0A"));
+    CHECK(OneLine(C.Message));
+  }
+  LLVMContextDispose(Good);
+}
+
 // LLVM 19's verifier crashes printing a #dbg_ record without a location;
 // the module is refused with one line instead (found by the module fuzzer).
 TEST_CASE("C API: a debug value without a location is refused, not printed",

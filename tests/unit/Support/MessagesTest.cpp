@@ -18,3 +18,11 @@ TEST_CASE("firstLine keeps the first line without trailing blanks",
   CHECK(firstLine("only") == "only");
   CHECK(firstLine("") == "");
 }
+
+TEST_CASE("keepOnOneLine escapes control bytes but never escapes twice",
+          "[Messages]") {
+  CHECK(keepOnOneLine("a\nb\x1b[0m") == "a\\0Ab\\1B[0m");
+  std::string Escaped = escapeForMessage("evil\nname\\");
+  CHECK(keepOnOneLine("'" + Escaped + "' in x") == "'" + Escaped + "' in x");
+  CHECK(keepOnOneLine("plain \\ text") == "plain \\ text");
+}

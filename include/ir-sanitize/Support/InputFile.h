@@ -1,0 +1,118 @@
+//===- InputFile.h - Reading input files safely, without LLVM ---*- C++ -*-===//
+//
+// Every file ir-sanitize and ir-sanitize-gpurun read (modules, launch specs,
+// launch manifests, run plans, PTX) goes through readInputFile: only a
+// regular file is read (a FIFO would block, a device such as /dev/zero never
+// ends, a directory is no file), and none larger than its kind's limit, so
+// that a hostile path cannot hang the tool or exhaust its memory. The file
+// is opened with O_NONBLOCK, so that opening a FIFO cannot block, and
+// checked with fstat on that descriptor, so that nothing can swap the file
+// between check and read. LLVM-free: the runner uses it too.
+//
+//===----------------------------------------------------------------------===//
+#ifndef IR_SANITIZE_SUPPORT_INPUTFILE_H
+#define IR_SANITIZE_SUPPORT_INPUTFILE_H
+
+#include <cerrno>
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace irs {
+
+/// A kind of input and the most bytes one may have. The limits are stated
+/// in docs/CommandGuide and docs/run-plan.md; change them there too.
+struct InputKind {
+  const char *What;
+  uint64_t MaxBytes;
+};
+
+inline constexpr uint64_t MiB = uint64_t(1) << 20;
+inline constexpr InputKind ModuleInput{"IR file", 2048 * MiB};
+inline constexpr InputKind LaunchSpecInput{"launch spec", 16 * MiB};
+inline constexpr InputKind LaunchManifestInput{"launch manifest", 64 * MiB};
+inline constexpr InputKind RunPlanInput{"run plan", 64 * MiB};
+inline constexpr InputKind PTXInput{"PTX file", 512 * MiB};
+
+namespace detail {
+
+/// Appends what \p FD holds to \p Contents; false, with \p Problem, when it
+/// holds more than \p Kind allows or cannot be read.
+inline bool readAll(int FD, const InputKind &Kind, std::string &Contents,
+                    std::string &Problem) {
+  char Chunk[1 << 16];
+  for (;;) {
+    ssize_t N = ::read(FD, Chunk, sizeof(Chunk));
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N < 0) {
+      Problem = std::strerror(errno);
+      return false;
+    }
+    if (N == 0)
+      return true;
+    if (Contents.size() + uint64_t(N) > Kind.MaxBytes) {
+      Problem = std::string("larger than the ") + Kind.What + " limit of " +
+                std::to_string(Kind.MaxBytes / MiB) + " MiB";
+      return false;
+    }
+    Contents.append(Chunk, static_cast<size_t>(N));
+  }
+}
+
+inline const char *notRegular(mode_t Mode) {
+  if (S_ISDIR(Mode))
+    return "is a directory, not a regular file";
+  if (S_ISFIFO(Mode))
+    return "is a FIFO, not a regular file";
+  if (S_ISSOCK(Mode))
+    return "is a socket, not a regular file";
+  if (S_ISCHR(Mode) || S_ISBLK(Mode))
+    return "is a device, not a regular file";
+  return S_ISREG(Mode) ? nullptr : "is not a regular file";
+}
+
+} // namespace detail
+
+/// Reads \p Path, a regular file of at most \p Kind's limit, into
+/// \p Contents; false, with \p Problem (a phrase without the file name),
+/// otherwise.
+inline bool readInputFile(const std::string &Path, const InputKind &Kind,
+                          std::string &Contents, std::string &Problem) {
+  Contents.clear();
+  int FD = ::open(Path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (FD < 0) {
+    Problem = std::strerror(errno);
+    return false;
+  }
+  struct stat St;
+  bool Ok = false;
+  if (::fstat(FD, &St) != 0)
+    Problem = std::strerror(errno);
+  else if (const char *Why = detail::notRegular(St.st_mode))
+    Problem = Why;
+  else if (uint64_t(St.st_size) > Kind.MaxBytes)
+    Problem = std::string("larger than the ") + Kind.What + " limit of " +
+              std::to_string(Kind.MaxBytes / MiB) + " MiB";
+  else {
+    Contents.reserve(static_cast<size_t>(St.st_size));
+    Ok = detail::readAll(FD, Kind, Contents, Problem); // it may have grown
+  }
+  ::close(FD);
+  return Ok;
+}
+
+/// Standard input (a pipe or a terminal is fine there), with the same limit.
+inline bool readStandardInput(const InputKind &Kind, std::string &Contents,
+                              std::string &Problem) {
+  Contents.clear();
+  return detail::readAll(STDIN_FILENO, Kind, Contents, Problem);
+}
+
+} // namespace irs
+
+#endif
