@@ -17,6 +17,7 @@
 #include "ir-sanitize/Support/ModuleReader.h"
 #include "ir-sanitize/Support/ModuleVerifier.h"
 #include "ir-sanitize/Support/ModuleWriter.h"
+#include "ir-sanitize/Support/OutputSafety.h"
 #include "ir-sanitize/Support/ToolError.h"
 #include "ir-sanitize/Transforms/GridStrideCoarsening.h"
 #include "ir-sanitize/Transforms/KernelSplat.h"
@@ -550,8 +551,36 @@ void runOnDevice(const GPUCheckRequest &R, GPUCheckResult &Result) {
 
 } // namespace
 
+namespace {
+
+/// The files of \p R: the directory's (the header lists them) are outputs
+/// that --manifest and --report must not name.
+JobFiles gpuCheckFiles(const GPUCheckRequest &R) {
+  JobFiles Files;
+  Files.Inputs = {{"the input", R.InputPath},
+                  {"--spec", R.SpecPath},
+                  {"--enzyme-plugin", R.Build.PluginPath}};
+  const std::string &Dir = R.Build.EmitDir;
+  if (!Dir.empty()) {
+    for (const char *Name :
+         {"manifest.json", "original.ptx", "splat.ptx", "derivatives.ptx",
+          "derivatives.input.ll", "derivatives.enzyme.ll", "enzyme.log",
+          "plan.json"})
+      Files.Outputs.push_back({"--emit-dir", pathIn(Dir, Name)});
+    Files.OutputDirs.push_back({"--emit-dir", Dir});
+  }
+  Files.Outputs.push_back({"--manifest", R.Build.ManifestPath});
+  Files.Outputs.push_back({"--report", R.ReportPath});
+  return Files;
+}
+
+} // namespace
+
 Expected<GPUCheckResult> runGPUCheck(const GPUCheckRequest &R,
                                      DiagnosticHandler &Diags) {
+  if (!R.PrintStages)
+    if (Error E = checkDistinctFiles(gpuCheckFiles(R)))
+      return E;
   Expected<LaunchSpec> Spec = LaunchSpec::readFile(R.SpecPath);
   if (!Spec)
     return Spec.takeError();
