@@ -90,7 +90,7 @@ void printCheckText(raw_ostream &OS, StringRef Name,
 Expected<CheckJobResult> runCheck(const CheckRequest &Req, LLVMContext &Ctx,
                                   DiagnosticHandler &) {
   JobFiles Files;
-  Files.Inputs.push_back({"the input", Req.Input});
+  Files.ModuleInput = {"the input", Req.Input};
   Files.Outputs.push_back({"-o", Req.Output}); // findings, not a module
   if (Error E = checkDistinctFiles(Files))
     return E;

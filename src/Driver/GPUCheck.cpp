@@ -373,8 +373,7 @@ Expected<std::string> createBeside(StringRef Final, StringRef Tag) {
   if (std::error_code EC = sys::fs::create_directories(Model))
     return cannotCreate(escapeForMessage(Final), EC.message());
   sys::path::append(Model, "." + sys::path::filename(Final) + "." + Tag +
-                               std::to_string(sys::Process::getProcessId()) +
-                               "-%%%%%%");
+                               std::to_string(sys::Process::getProcessId()));
   SmallString<256> Dir;
   if (std::error_code EC = sys::fs::createUniqueDirectory(Model, Dir))
     return cannotCreate(escapeForMessage(Final), EC.message());
@@ -520,7 +519,7 @@ Expected<std::string> buildGPUCheck(GPUCheckInput &In, Module &Sanitized,
   if (E) {
     if (Staging && isFindings(E)) // Enzyme failed: keep what its message names.
       Staging->release();
-    return std::move(E);
+    return E;
   }
   if (Staging)
     Staging->release(); // Renamed to Final.
@@ -654,8 +653,8 @@ namespace {
 /// that --manifest and --report must not name.
 JobFiles gpuCheckFiles(const GPUCheckRequest &R) {
   JobFiles Files;
-  Files.Inputs = {{"the input", R.InputPath},
-                  {"--spec", R.SpecPath},
+  Files.ModuleInput = {"the input", R.InputPath};
+  Files.Inputs = {{"--spec", R.SpecPath},
                   {"--enzyme-plugin", R.Build.PluginPath}};
   const std::string &Dir = R.Build.EmitDir;
   if (!Dir.empty()) {

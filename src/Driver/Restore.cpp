@@ -28,7 +28,7 @@ Expected<RestoreJobResult> runRestore(const RestoreRequest &Req,
                                       LLVMContext &Ctx,
                                       DiagnosticHandler &Diags) {
   JobFiles Files;
-  Files.Inputs.push_back({"the input", Req.Input});
+  Files.ModuleInput = {"the input", Req.Input};
   Files.ModuleOutput = {"-o", Req.Output};
   if (Error E = checkDistinctFiles(Files))
     return E;

@@ -166,7 +166,7 @@ void reportMissingManifest(DiagnosticHandler &Diags,
 
 JobFiles sanitizeJobFiles(const SanitizeRequest &Req) {
   JobFiles Files;
-  Files.Inputs.push_back({"the input", Req.Input});
+  Files.ModuleInput = {"the input", Req.Input};
   Files.ModuleOutput = {"-o", Req.Output};
   if (!Req.ManifestPath.empty())
     Files.Outputs.push_back({"--manifest", Req.ManifestPath});

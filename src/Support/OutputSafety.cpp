@@ -61,7 +61,8 @@ Error clash(const JobFile &Out, const JobFile &Other, StringRef What) {
 /// Whether \p Path lies inside directory \p Dir (or is it).
 bool inside(StringRef Path, StringRef Dir) {
   std::string P = canonicalPath(Path), D = canonicalPath(Dir);
-  return P == D || StringRef(P).starts_with(D + sys::path::get_separator());
+  return P == D ||
+         StringRef(P).starts_with((D + sys::path::get_separator()).str());
 }
 
 } // namespace
@@ -74,7 +75,12 @@ bool sameFile(StringRef A, StringRef B) {
 }
 
 Error checkDistinctFiles(const JobFiles &Files) {
-  std::vector<const JobFile *> Outputs;
+  std::vector<const JobFile *> Inputs, Outputs;
+  if (comparable(Files.ModuleInput))
+    Inputs.push_back(&Files.ModuleInput);
+  for (const JobFile &F : Files.Inputs)
+    if (comparable(F))
+      Inputs.push_back(&F);
   if (comparable(Files.ModuleOutput))
     Outputs.push_back(&Files.ModuleOutput);
   for (const JobFile &F : Files.Outputs)
@@ -84,19 +90,18 @@ Error checkDistinctFiles(const JobFiles &Files) {
     for (size_t J = 0; J != I; ++J)
       if (sameFile(Outputs[I]->Path, Outputs[J]->Path))
         return clash(*Outputs[J], *Outputs[I], "name the same file");
-    if (Outputs[I] == &Files.ModuleOutput)
-      continue;
-    for (const JobFile &In : Files.Inputs)
-      if (comparable(In) && sameFile(Outputs[I]->Path, In.Path))
-        return clash(*Outputs[I], In,
+    for (const JobFile *In : Inputs)
+      if ((In != &Files.ModuleInput || Outputs[I] != &Files.ModuleOutput) &&
+          sameFile(Outputs[I]->Path, In->Path))
+        return clash(*Outputs[I], *In,
                      "name the same file (an output would overwrite an "
                      "input)");
   }
   for (const JobFile &Dir : Files.OutputDirs)
     if (!Dir.Path.empty())
-      for (const JobFile &In : Files.Inputs)
-        if (comparable(In) && inside(In.Path, Dir.Path))
-          return clash(Dir, In,
+      for (const JobFile *In : Inputs)
+        if (inside(In->Path, Dir.Path))
+          return clash(Dir, *In,
                        "overlap (the directory is replaced as a whole)");
   return Error::success();
 }

@@ -25,10 +25,12 @@ struct JobFile {
 
 /// The files a job reads and writes.
 struct JobFiles {
-  std::vector<JobFile> Inputs;
+  /// The module read, which ModuleOutput alone may name.
+  JobFile ModuleInput;
+  std::vector<JobFile> Inputs; ///< Every other file read (spec, plugin).
   std::vector<JobFile> Outputs;
-  /// The module output (-o), which may name an input: the documented way to
-  /// rewrite a module in place (it is written only once the job succeeded).
+  /// The module output (-o), which may name ModuleInput: the documented way
+  /// to rewrite a module in place (written only once the job succeeded).
   JobFile ModuleOutput;
   /// Directories the job replaces as a whole: no input may lie inside one.
   std::vector<JobFile> OutputDirs;
@@ -39,11 +41,11 @@ struct JobFiles {
 /// parent directories resolved).
 bool sameFile(llvm::StringRef A, llvm::StringRef B);
 
-/// Checks that no output of \p Files is an input (ModuleOutput excepted) or
-/// another output, and that no input lies inside an output directory. "-"
-/// and outputs written in place (devices such as /dev/null, FIFOs) are not
-/// compared. The error is a ToolError with ExitCode::Usage, one line naming
-/// both files.
+/// Checks that no output of \p Files is an input (ModuleOutput may be
+/// ModuleInput) or another output, and that no input lies inside an output
+/// directory. "-" and outputs written in place (devices such as /dev/null,
+/// FIFOs) are not compared. The error is a ToolError with ExitCode::Usage, one
+/// line naming both files.
 llvm::Error checkDistinctFiles(const JobFiles &Files);
 
 } // namespace irs

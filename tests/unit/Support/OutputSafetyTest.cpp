@@ -41,8 +41,8 @@ TEST_CASE("sameFile compares existing files by inode, others by canonical "
           "[OutputSafety]") {
   Scratch S;
   CHECK(sameFile(S.at("in.ll"), S.at("link.ll")));
-  CHECK(sameFile(S.at("new.ll"), S.Dir + "/sub/../new.ll"));
-  CHECK(sameFile(S.at("new.ll"), S.Dir + "/./new.ll"));
+  CHECK(sameFile(S.at("new.ll"), S.at("sub/../new.ll")));
+  CHECK(sameFile(S.at("new.ll"), S.at("./new.ll")));
   CHECK_FALSE(sameFile(S.at("new.ll"), S.at("other.ll")));
   CHECK_FALSE(sameFile(S.at("in.ll"), S.at("new.ll")));
 }
@@ -52,7 +52,7 @@ TEST_CASE("checkDistinctFiles refuses an output that is an input or another "
           "[OutputSafety]") {
   Scratch S;
   JobFiles F;
-  F.Inputs = {{"the input", S.at("in.ll")}};
+  F.ModuleInput = {"the input", S.at("in.ll")};
   F.ModuleOutput = {"-o", S.at("out.ll")};
   F.Outputs = {{"--report", S.at("r.json")}};
   CHECK(!checkDistinctFiles(F));
@@ -73,6 +73,11 @@ TEST_CASE("checkDistinctFiles refuses an output that is an input or another "
   F.ModuleOutput = {"-o", S.at("link.ll")};
   CHECK(!checkDistinctFiles(F));
   F.Outputs = {{"--manifest", S.at("in.ll")}};
+  CHECK(codeOf(checkDistinctFiles(F)) == ExitCode::Usage);
+  // Nor may -o name any other input (a plugin, a spec).
+  F.Outputs = {};
+  F.ModuleInput = {"the input", S.at("other.ll")};
+  F.Inputs = {{"--enzyme-plugin", S.at("in.ll")}};
   CHECK(codeOf(checkDistinctFiles(F)) == ExitCode::Usage);
 }
 
@@ -98,7 +103,7 @@ TEST_CASE("checkDistinctFiles refuses an input inside an output directory",
   F.OutputDirs = {{"--emit-dir", std::string(S.Dir)}};
   CHECK(codeOf(checkDistinctFiles(F)) == ExitCode::Usage);
   // A sibling whose name starts with the directory's is not inside it.
-  F.OutputDirs = {{"--emit-dir", S.Dir + "/in"}};
+  F.OutputDirs = {{"--emit-dir", S.at("in")}};
   CHECK(!checkDistinctFiles(F));
 }
 
