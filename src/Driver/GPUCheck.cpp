@@ -438,6 +438,42 @@ bool isFindings(Error &E) {
   return Findings;
 }
 
+/// Sets Opts.EmitDir to where \p Write is to write the directory and
+/// returns where it is once written: \p Requested (a new temporary directory
+/// when empty). A requested directory is built beside its place and renamed
+/// there once complete: a failed run leaves the old directory (or none),
+/// never old and new files mixed.
+Expected<std::string> buildPlanDir(StringRef Requested, bool Force,
+                                   GPUCheckOptions &Opts,
+                                   function_ref<Error()> Write) {
+  std::string Final = Requested.str();
+  while (Final.size() > 1 && sys::path::is_separator(Final.back()))
+    Final.pop_back();
+  Expected<std::string> Dir =
+      Final.empty() ? createTempPlanDir() : createStagingDir(Final, Force);
+  if (!Dir)
+    return Dir.takeError();
+  if (Final.empty())
+    Final = *Dir;
+  std::optional<ScopedWorkDir> Staging; // Removed on failure and signals.
+  if (Final != *Dir)
+    Staging.emplace(*Dir, /*Keep=*/false, orIgnore(Opts.Diags));
+  Opts.EmitDir = *Dir;
+  Opts.ShownDir = Final;
+  Error E = Write();
+  if (!E && Staging)
+    E = commitPlanDir(*Dir, Final);
+  if (E) {
+    if (Staging && isFindings(E)) // Enzyme failed: keep what its message names.
+      Staging->release();
+    return E;
+  }
+  if (Staging)
+    Staging->release(); // Renamed to Final.
+  Opts.EmitDir = Final;
+  return Final;
+}
+
 } // namespace
 
 Expected<GPUCheckInput> sanitizeForGPUCheck(Module &M,
@@ -488,46 +524,23 @@ Expected<std::string> buildGPUCheck(GPUCheckInput &In, Module &Sanitized,
     else
       G.SkipDerivatives = toString(Plugin.takeError());
   }
-  // A requested directory is built beside its place and renamed there once
-  // complete: a failed run leaves the old directory (or none), never old
-  // and new files mixed.
-  std::string Final = Build.EmitDir;
-  while (Final.size() > 1 && sys::path::is_separator(Final.back()))
-    Final.pop_back();
-  Expected<std::string> Dir = Final.empty()
-                                  ? createTempPlanDir()
-                                  : createStagingDir(Final, Build.Force);
+  Expected<std::string> Dir =
+      buildPlanDir(Build.EmitDir, Build.Force, G, [&]() -> Error {
+        LaunchManifest LM;
+        LM.Triple = Triple(Sanitized.getTargetTriple()).str();
+        LM.DataLayout = Sanitized.getDataLayoutStr();
+        LM.Kernels.push_back(In.Kernel);
+        if (Error E = LM.writeFile(pathIn(G.EmitDir, "manifest.json")))
+          return E;
+        return prepareGPUCheck(*In.Original, Sanitized, In.Kernel, Spec, G)
+            .takeError();
+      });
   if (!Dir)
     return Dir.takeError();
-  if (Final.empty())
-    Final = *Dir;
-  std::optional<ScopedWorkDir> Staging; // Removed on failure and signals.
-  if (Final != *Dir)
-    Staging.emplace(*Dir, /*Keep=*/false, orIgnore(G.Diags));
-  G.EmitDir = *Dir;
-  G.ShownDir = Final;
-  LaunchManifest LM;
-  LM.Triple = Triple(Sanitized.getTargetTriple()).str(); // string or Triple
-  LM.DataLayout = Sanitized.getDataLayoutStr();
-  LM.Kernels.push_back(In.Kernel);
-  Error E = LM.writeFile(pathIn(*Dir, "manifest.json"));
-  if (!E)
-    E = prepareGPUCheck(*In.Original, Sanitized, In.Kernel, Spec, G)
-            .takeError();
-  if (!E && Final != *Dir)
-    E = commitPlanDir(*Dir, Final);
-  if (E) {
-    if (Staging && isFindings(E)) // Enzyme failed: keep what its message names.
-      Staging->release();
-    return E;
-  }
-  if (Staging)
-    Staging->release(); // Renamed to Final.
-  G.EmitDir = Final;
   if (!Build.ManifestPath.empty())
     if (Error E = In.Splat.writeFile(Build.ManifestPath))
       return E;
-  return Final;
+  return *Dir;
 }
 
 namespace {
