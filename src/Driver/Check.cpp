@@ -1,5 +1,6 @@
 //===- Check.cpp - `check`: call sites with bundles Enzyme aborts on ------===//
 #include "ir-sanitize/Driver/Check.h"
+#include "ir-sanitize/Support/OutputSafety.h"
 
 #include "ir-sanitize/Analysis/BundleSites.h"
 #include "ir-sanitize/Support/ModuleVerifier.h"
@@ -88,6 +89,11 @@ void printCheckText(raw_ostream &OS, StringRef Name,
 
 Expected<CheckJobResult> runCheck(const CheckRequest &Req, LLVMContext &Ctx,
                                   DiagnosticHandler &) {
+  JobFiles Files;
+  Files.ModuleInput = {"the input", Req.Input};
+  Files.Outputs.push_back({"-o", Req.Output}); // findings, not a module
+  if (Error E = checkDistinctFiles(Files))
+    return E;
   Expected<LoadedModule> LM = readModule(Req.Input, Ctx);
   if (!LM)
     return LM.takeError();

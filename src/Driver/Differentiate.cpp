@@ -371,6 +371,11 @@ Expected<EnzymeJobResult> EnzymeJob::triage() {
 Expected<EnzymeJobResult> runDifferentiate(const EnzymeRequest &Req,
                                            LLVMContext &Ctx,
                                            DiagnosticHandler &Diags) {
+  JobFiles Files = sanitizeJobFiles(Req.Sanitize);
+  Files.Inputs.push_back({"--enzyme-plugin", Req.PluginPath});
+  Files.Outputs.push_back({"--enzyme-log", Req.Enzyme.LogPath});
+  if (Error E = checkDistinctFiles(Files))
+    return E;
   Expected<LoadedModule> LM = readModule(Req.Sanitize.Input, Ctx);
   if (!LM)
     return LM.takeError();

@@ -2,6 +2,7 @@
 #include "ir-sanitize/Driver/GPUCheck.h"
 
 #include "PathIn.h"
+#include "ScopedWorkDir.h"
 
 #include "ir-sanitize/Analysis/ArgumentAccess.h"
 #include "ir-sanitize/Analysis/KernelInfo.h"
@@ -17,6 +18,7 @@
 #include "ir-sanitize/Support/ModuleReader.h"
 #include "ir-sanitize/Support/ModuleVerifier.h"
 #include "ir-sanitize/Support/ModuleWriter.h"
+#include "ir-sanitize/Support/OutputSafety.h"
 #include "ir-sanitize/Support/ToolError.h"
 #include "ir-sanitize/Transforms/GridStrideCoarsening.h"
 #include "ir-sanitize/Transforms/KernelSplat.h"
@@ -27,6 +29,7 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
 #include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/Cloning.h"
@@ -39,6 +42,11 @@ namespace {
 
 void progress(const GPUCheckOptions &Opts, const Twine &Line) {
   orIgnore(Opts.Diags).progress(Line);
+}
+
+/// \p File of the directory as messages name it: where it will be.
+std::string shownPath(const GPUCheckOptions &Opts, StringRef File) {
+  return pathIn(Opts.ShownDir.empty() ? Opts.EmitDir : Opts.ShownDir, File);
 }
 
 Function *kernelIn(Module &M, StringRef Name) {
@@ -106,8 +114,8 @@ Expected<std::string> compileTo(Module &M, StringRef Entry, StringRef File,
   std::string Path = pathIn(Opts.EmitDir, File);
   if (Error E = writeFileAtomically(Path, [&](raw_ostream &OS) { OS << *PTX; }))
     return E;
-  progress(Opts, "wrote " + Path + " (" + Twine(PTX->size() / 1024) + " KB, " +
-                     Opts.PTX.Arch + ")");
+  progress(Opts, "wrote " + shownPath(Opts, File) + " (" +
+                     Twine(PTX->size() / 1024) + " KB, " + Opts.PTX.Arch + ")");
   return PTXName;
 }
 
@@ -187,8 +195,8 @@ Expected<std::unique_ptr<Module>> runEnzymeOn(Module &M,
     return makeToolError(ExitCode::Findings, "Enzyme " + R->summary() +
                                                  " (log: " + Inv.LogPath + ")");
   }
-  progress(Opts,
-           "Enzyme differentiated " + M.getName() + " -> " + Inv.OutputPath);
+  progress(Opts, "Enzyme differentiated " + M.getName() + " -> " +
+                     shownPath(Opts, "derivatives.enzyme.ll"));
   Expected<LoadedModule> Out = readModule(Inv.OutputPath, M.getContext());
   if (!Out)
     return Out.takeError();
@@ -304,7 +312,7 @@ Expected<RunPlan> prepareGPUCheck(Module &Original, Module &Splatted,
   }
   if (Error E = writeRunPlan(Plan, Opts.EmitDir))
     return E;
-  progress(Opts, "wrote " + runPlanPath(Opts.EmitDir));
+  progress(Opts, "wrote " + shownPath(Opts, "plan.json"));
   return Plan;
 }
 
@@ -347,14 +355,69 @@ Expected<Function *> selectKernel(Module &M, const GPUCheckConfig &Config) {
                " (kernels: " + (Names.empty() ? "none" : Names) + ")");
 }
 
-/// A fresh directory, or \p Requested (created if missing).
-Expected<std::string> createEmitDir(StringRef Requested) {
-  if (!Requested.empty()) {
-    if (std::error_code EC = sys::fs::create_directories(Requested))
-      return makeToolError(ExitCode::OutputError,
-                           Requested + ": cannot create: " + EC.message());
-    return Requested.str();
+Error cannotCreate(const Twine &Dir, const Twine &Why) {
+  return makeToolError(ExitCode::OutputError, Dir + ": cannot create: " + Why);
+}
+
+bool isEmptyDir(StringRef Dir) {
+  std::error_code EC;
+  sys::fs::directory_iterator It(Dir, EC), End;
+  return !EC && It == End;
+}
+
+/// A new directory beside \p Final: `.NAME.irs-PID-XXXXXX`.
+Expected<std::string> createBeside(StringRef Final, StringRef Tag) {
+  SmallString<256> Model(sys::path::parent_path(Final));
+  if (Model.empty())
+    Model = ".";
+  if (std::error_code EC = sys::fs::create_directories(Model))
+    return cannotCreate(escapeForMessage(Final), EC.message());
+  sys::path::append(Model, "." + sys::path::filename(Final) + "." + Tag +
+                               std::to_string(sys::Process::getProcessId()));
+  SmallString<256> Dir;
+  if (std::error_code EC = sys::fs::createUniqueDirectory(Model, Dir))
+    return cannotCreate(escapeForMessage(Final), EC.message());
+  return std::string(Dir);
+}
+
+/// Where a requested plan directory is built: checks that \p Final may be
+/// replaced (missing, empty, or \p Force) and creates a directory beside it.
+Expected<std::string> createStagingDir(StringRef Final, bool Force) {
+  sys::fs::file_status Status;
+  if (!sys::fs::status(Final, Status)) {
+    if (!sys::fs::is_directory(Status))
+      return cannotCreate(escapeForMessage(Final), "not a directory");
+    if (!Force && !isEmptyDir(Final))
+      return usage("--emit-dir " + escapeForMessage(Final) +
+                   ": not empty (give --force to replace it as a whole, or "
+                   "another directory)");
   }
+  return createBeside(Final, "irs-");
+}
+
+/// Renames the complete \p Staging to \p Final: onto a missing or empty
+/// directory directly, else by moving the old one aside first (restored if
+/// the new one cannot take its place) and removing it afterwards.
+Error commitPlanDir(StringRef Staging, StringRef Final) {
+  if (!sys::fs::rename(Staging, Final))
+    return Error::success();
+  Expected<std::string> Old = createBeside(Final, "irs-old-");
+  if (!Old)
+    return Old.takeError();
+  if (std::error_code EC = sys::fs::rename(Final, *Old)) {
+    sys::fs::remove(*Old);
+    return cannotCreate(escapeForMessage(Final), EC.message());
+  }
+  if (std::error_code EC = sys::fs::rename(Staging, Final)) {
+    sys::fs::rename(*Old, Final);
+    return cannotCreate(escapeForMessage(Final), EC.message());
+  }
+  sys::fs::remove_directories(*Old);
+  return Error::success();
+}
+
+/// A new temporary directory (no --emit-dir).
+Expected<std::string> createTempPlanDir() {
   SmallString<256> Model, Dir;
   sys::path::system_temp_directory(/*ErasedOnReboot=*/true, Model);
   sys::path::append(Model, "ir-sanitize-gpu-check-%%%%%%");
@@ -362,6 +425,53 @@ Expected<std::string> createEmitDir(StringRef Requested) {
     return makeToolError(ExitCode::OutputError,
                          "cannot create " + Model + ": " + EC.message());
   return std::string(Dir);
+}
+
+/// Whether \p E (passed through) is Enzyme's failure, whose message names
+/// its log in the directory.
+bool isFindings(Error &E) {
+  bool Findings = false;
+  E = handleErrors(std::move(E), [&](std::unique_ptr<ToolError> TE) -> Error {
+    Findings = TE->code() == ExitCode::Findings;
+    return Error(std::move(TE));
+  });
+  return Findings;
+}
+
+/// Sets Opts.EmitDir to where \p Write is to write the directory and
+/// returns where it is once written: \p Requested (a new temporary directory
+/// when empty). A requested directory is built beside its place and renamed
+/// there once complete: a failed run leaves the old directory (or none),
+/// never old and new files mixed.
+Expected<std::string> buildPlanDir(StringRef Requested, bool Force,
+                                   GPUCheckOptions &Opts,
+                                   function_ref<Error()> Write) {
+  std::string Final = Requested.str();
+  while (Final.size() > 1 && sys::path::is_separator(Final.back()))
+    Final.pop_back();
+  Expected<std::string> Dir =
+      Final.empty() ? createTempPlanDir() : createStagingDir(Final, Force);
+  if (!Dir)
+    return Dir.takeError();
+  if (Final.empty())
+    Final = *Dir;
+  std::optional<ScopedWorkDir> Staging; // Removed on failure and signals.
+  if (Final != *Dir)
+    Staging.emplace(*Dir, /*Keep=*/false, orIgnore(Opts.Diags));
+  Opts.EmitDir = *Dir;
+  Opts.ShownDir = Final;
+  Error E = Write();
+  if (!E && Staging)
+    E = commitPlanDir(*Dir, Final);
+  if (E) {
+    if (Staging && isFindings(E)) // Enzyme failed: keep what its message names.
+      Staging->release();
+    return E;
+  }
+  if (Staging)
+    Staging->release(); // Renamed to Final.
+  Opts.EmitDir = Final;
+  return Final;
 }
 
 } // namespace
@@ -403,9 +513,6 @@ Expected<std::string> buildGPUCheck(GPUCheckInput &In, Module &Sanitized,
     return E;
   if (Error E = validateSpec(Spec, In.Kernel, Build.SpecPath))
     return E;
-  if (!Build.ManifestPath.empty())
-    if (Error E = In.Splat.writeFile(Build.ManifestPath))
-      return E;
   if (Spec.DerivativeChecks) {
     PluginSearch Search;
     Search.Explicit = Build.PluginPath;
@@ -417,19 +524,22 @@ Expected<std::string> buildGPUCheck(GPUCheckInput &In, Module &Sanitized,
     else
       G.SkipDerivatives = toString(Plugin.takeError());
   }
-  Expected<std::string> Dir = createEmitDir(Build.EmitDir);
+  Expected<std::string> Dir =
+      buildPlanDir(Build.EmitDir, Build.Force, G, [&]() -> Error {
+        LaunchManifest LM;
+        LM.Triple = Triple(Sanitized.getTargetTriple()).str();
+        LM.DataLayout = Sanitized.getDataLayoutStr();
+        LM.Kernels.push_back(In.Kernel);
+        if (Error E = LM.writeFile(pathIn(G.EmitDir, "manifest.json")))
+          return E;
+        return prepareGPUCheck(*In.Original, Sanitized, In.Kernel, Spec, G)
+            .takeError();
+      });
   if (!Dir)
     return Dir.takeError();
-  G.EmitDir = *Dir;
-  LaunchManifest LM;
-  LM.Triple = Triple(Sanitized.getTargetTriple()).str(); // string or Triple
-  LM.DataLayout = Sanitized.getDataLayoutStr();
-  LM.Kernels.push_back(In.Kernel);
-  if (Error E = LM.writeFile(pathIn(*Dir, "manifest.json")))
-    return E;
-  if (Error E = prepareGPUCheck(*In.Original, Sanitized, In.Kernel, Spec, G)
-                    .takeError())
-    return E;
+  if (!Build.ManifestPath.empty())
+    if (Error E = In.Splat.writeFile(Build.ManifestPath))
+      return E;
   return *Dir;
 }
 
@@ -550,8 +660,36 @@ void runOnDevice(const GPUCheckRequest &R, GPUCheckResult &Result) {
 
 } // namespace
 
+namespace {
+
+/// The files of \p R: the directory's (the header lists them) are outputs
+/// that --manifest and --report must not name.
+JobFiles gpuCheckFiles(const GPUCheckRequest &R) {
+  JobFiles Files;
+  Files.ModuleInput = {"the input", R.InputPath};
+  Files.Inputs = {{"--spec", R.SpecPath},
+                  {"--enzyme-plugin", R.Build.PluginPath}};
+  const std::string &Dir = R.Build.EmitDir;
+  if (!Dir.empty()) {
+    for (const char *Name :
+         {"manifest.json", "original.ptx", "splat.ptx", "derivatives.ptx",
+          "derivatives.input.ll", "derivatives.enzyme.ll", "enzyme.log",
+          "plan.json"})
+      Files.Outputs.push_back({"--emit-dir", pathIn(Dir, Name)});
+    Files.OutputDirs.push_back({"--emit-dir", Dir});
+  }
+  Files.Outputs.push_back({"--manifest", R.Build.ManifestPath});
+  Files.Outputs.push_back({"--report", R.ReportPath});
+  return Files;
+}
+
+} // namespace
+
 Expected<GPUCheckResult> runGPUCheck(const GPUCheckRequest &R,
                                      DiagnosticHandler &Diags) {
+  if (!R.PrintStages)
+    if (Error E = checkDistinctFiles(gpuCheckFiles(R)))
+      return E;
   Expected<LaunchSpec> Spec = LaunchSpec::readFile(R.SpecPath);
   if (!Spec)
     return Spec.takeError();

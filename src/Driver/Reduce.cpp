@@ -408,6 +408,10 @@ ReduceConfig reduceConfig(const ReduceRequest &Req,
 
 Expected<ReduceJobResult> runReduce(const ReduceRequest &Req, LLVMContext &Ctx,
                                     DiagnosticHandler &Diags) {
+  JobFiles Files = sanitizeJobFiles(Req.Sanitize);
+  Files.Inputs.push_back({"--enzyme-plugin", Req.PluginPath});
+  if (Error E = checkDistinctFiles(Files))
+    return E;
   Expected<LoadedModule> LM = readModule(Req.Sanitize.Input, Ctx);
   if (!LM)
     return LM.takeError();

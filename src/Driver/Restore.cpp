@@ -1,5 +1,6 @@
 //===- Restore.cpp - Putting stashed bundles back -------------------------===//
 #include "ir-sanitize/Driver/Restore.h"
+#include "ir-sanitize/Support/OutputSafety.h"
 
 #include "SanitizeSteps.h"
 
@@ -26,6 +27,11 @@ RestoreStats restoreModule(Module &M) {
 Expected<RestoreJobResult> runRestore(const RestoreRequest &Req,
                                       LLVMContext &Ctx,
                                       DiagnosticHandler &Diags) {
+  JobFiles Files;
+  Files.ModuleInput = {"the input", Req.Input};
+  Files.ModuleOutput = {"-o", Req.Output};
+  if (Error E = checkDistinctFiles(Files))
+    return E;
   Expected<LoadedModule> LM = readModule(Req.Input, Ctx);
   if (!LM)
     return LM.takeError();

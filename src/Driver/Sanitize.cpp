@@ -81,6 +81,13 @@ Expected<SanitizeResult> sanitizeModule(Module &M,
   return Result;
 }
 
+namespace {
+/// Where a splat's manifest goes beside a module written to \p Output.
+std::string manifestBeside(StringRef Output) {
+  return (Output + ".manifest.json").str();
+}
+} // namespace
+
 std::string defaultManifestPath(const SanitizeResult &Result,
                                 StringRef Requested, StringRef Output) {
   if (!Result.Splat)
@@ -88,7 +95,7 @@ std::string defaultManifestPath(const SanitizeResult &Result,
   if (!Requested.empty())
     return Requested.str();
   if (!Result.Manifest.Kernels.empty() && Output != "-")
-    return (Output + ".manifest.json").str();
+    return manifestBeside(Output);
   return "";
 }
 
@@ -157,9 +164,23 @@ void reportMissingManifest(DiagnosticHandler &Diags,
                "(output is stdout; use --manifest=FILE)");
 }
 
+JobFiles sanitizeJobFiles(const SanitizeRequest &Req) {
+  JobFiles Files;
+  Files.ModuleInput = {"the input", Req.Input};
+  Files.ModuleOutput = {"-o", Req.Output};
+  if (!Req.ManifestPath.empty())
+    Files.Outputs.push_back({"--manifest", Req.ManifestPath});
+  else if (Req.Output != "-" && Req.Config.Splat)
+    Files.Outputs.push_back({"-o's manifest", manifestBeside(Req.Output)});
+  Files.Outputs.push_back({"--report", Req.ReportPath});
+  return Files;
+}
+
 Expected<SanitizeJobResult> runSanitize(const SanitizeRequest &Req,
                                         LLVMContext &Ctx,
                                         DiagnosticHandler &Diags) {
+  if (Error E = checkDistinctFiles(sanitizeJobFiles(Req)))
+    return E;
   Expected<LoadedModule> LM = readModule(Req.Input, Ctx);
   if (!LM)
     return LM.takeError();

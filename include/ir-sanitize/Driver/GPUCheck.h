@@ -35,7 +35,10 @@
 namespace irs {
 
 struct GPUCheckOptions {
-  std::string EmitDir;      ///< Must exist.
+  std::string EmitDir; ///< Must exist.
+  /// How messages name EmitDir (where it will be once complete); empty:
+  /// EmitDir.
+  std::string ShownDir;
   std::string EnzymePlugin; ///< LLVMEnzyme-<major>.so (already located).
   PTXOptions PTX;
   unsigned EnzymeTimeoutSeconds = 300;
@@ -88,8 +91,13 @@ llvm::Expected<GPUCheckInput> sanitizeForGPUCheck(llvm::Module &M,
 
 /// What buildGPUCheck needs besides the modules.
 struct GPUCheckBuild {
-  std::string SpecPath;     ///< For messages.
-  std::string EmitDir;      ///< Created; empty: a new temporary directory.
+  std::string SpecPath; ///< For messages.
+  /// Built in a directory beside it and renamed into place once complete;
+  /// empty: a new temporary directory.
+  std::string EmitDir;
+  /// Replace an existing non-empty EmitDir (as a whole); without it such a
+  /// directory is a usage error.
+  bool Force = false;
   std::string ManifestPath; ///< Also write the splat manifest here.
   std::string PluginPath;   ///< Explicit Enzyme plugin; empty: searched for.
   /// EmitDir and EnzymePlugin are filled in; SkipDerivatives too when the
@@ -101,6 +109,9 @@ struct GPUCheckBuild {
 /// for derivatives), creates the directory, writes manifest.json and then
 /// everything prepareGPUCheck writes; \p In and \p Sanitized (the module
 /// sanitizeForGPUCheck was given) are consumed. Returns the directory.
+/// A requested EmitDir appears complete or not at all: on failure an
+/// existing one is left as it was; after an Enzyme failure the directory
+/// being built stays beside it (the error names its log).
 llvm::Expected<std::string> buildGPUCheck(GPUCheckInput &In,
                                           llvm::Module &Sanitized,
                                           const LaunchSpec &Spec,

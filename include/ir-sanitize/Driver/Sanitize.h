@@ -18,6 +18,7 @@
 #include "ir-sanitize/Support/LaunchManifest.h"
 #include "ir-sanitize/Support/ModuleReader.h"
 #include "ir-sanitize/Support/ModuleWriter.h"
+#include "ir-sanitize/Support/OutputSafety.h"
 
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
@@ -98,6 +99,10 @@ struct SanitizeRequest {
   std::string ReportPath;   ///< Empty: no report.
   SanitizeConfig Config;
 };
+
+/// The files \p Req reads and writes (the input; -o, --manifest or -o's
+/// default manifest, --report), for checkDistinctFiles.
+JobFiles sanitizeJobFiles(const SanitizeRequest &Req);
 
 /// What a sanitize job read and did.
 struct SanitizeJobResult {

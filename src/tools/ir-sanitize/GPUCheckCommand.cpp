@@ -41,6 +41,7 @@ struct GPUCheckArguments {
   unsigned Repeats = 50;
   unsigned EnzymeTimeout = 300;
   bool NoRun = false;
+  bool Force = false;
   std::string DerivativeOrder = "versioned";
   std::string Accumulation = "merged";
   bool DropPrimalOutputs = false;
@@ -100,6 +101,7 @@ void GPUCheckCommand::addOptions(CLI::App &App) {
   App.add_flag("--drop-primal-outputs", O.DropPrimalOutputs,
                "the reverse kernel need not write output-only buffers "
                "(enzyme_dupnoneed): a gradient-only launch");
+  App.add_flag("--force", O.Force, "replace a non-empty --emit-dir as a whole");
   App.add_flag("--no-run", O.NoRun,
                "only write the directory, even when a GPU is present");
   App.add_flag("--print-pipeline-passes", O.PrintPipeline,
@@ -135,6 +137,7 @@ GPUCheckRequest GPUCheckCommand::request() const {
   R.SpecPath = O.SpecPath;
   R.Sanitize = sanitizeConfig(Opts);
   R.Build.EmitDir = O.EmitDir;
+  R.Build.Force = O.Force;
   R.Build.ManifestPath = Opts.ManifestPath;
   R.Build.PluginPath = O.PluginPath;
   GPUCheckOptions &G = R.Build.Options;

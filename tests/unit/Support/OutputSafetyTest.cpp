@@ -1,0 +1,117 @@
+#include "ir-sanitize/Support/OutputSafety.h"
+#include "ir-sanitize/Support/ToolError.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include "../TestSupport.h"
+
+#include <catch2/catch.hpp>
+
+using namespace llvm;
+using namespace irs;
+using namespace irs::test;
+
+namespace {
+
+/// A fresh directory with an existing file "in.ll" and a link to it.
+struct Scratch {
+  SmallString<128> Dir;
+  Scratch() {
+    REQUIRE(!sys::fs::createUniqueDirectory("irs-outputs", Dir));
+    std::error_code EC;
+    raw_fd_ostream(at("in.ll"), EC) << "x";
+    REQUIRE(!EC);
+    REQUIRE(!sys::fs::create_link("in.ll", at("link.ll")));
+  }
+  ~Scratch() { sys::fs::remove_directories(Dir); }
+  std::string at(StringRef Name) const {
+    SmallString<128> P(Dir);
+    sys::path::append(P, Name);
+    return std::string(P);
+  }
+};
+
+std::string messageOf(Error E) { return toString(std::move(E)); }
+
+} // namespace
+
+TEST_CASE("sameFile compares existing files by inode, others by canonical "
+          "path",
+          "[OutputSafety]") {
+  Scratch S;
+  CHECK(sameFile(S.at("in.ll"), S.at("link.ll")));
+  CHECK(sameFile(S.at("new.ll"), S.at("sub/../new.ll")));
+  CHECK(sameFile(S.at("new.ll"), S.at("./new.ll")));
+  CHECK_FALSE(sameFile(S.at("new.ll"), S.at("other.ll")));
+  CHECK_FALSE(sameFile(S.at("in.ll"), S.at("new.ll")));
+}
+
+TEST_CASE("checkDistinctFiles refuses an output that is an input or another "
+          "output",
+          "[OutputSafety]") {
+  Scratch S;
+  JobFiles F;
+  F.ModuleInput = {"the input", S.at("in.ll")};
+  F.ModuleOutput = {"-o", S.at("out.ll")};
+  F.Outputs = {{"--report", S.at("r.json")}};
+  CHECK(!checkDistinctFiles(F));
+
+  F.Outputs = {{"--report", S.at("out.ll")}};
+  Error E = checkDistinctFiles(F);
+  CHECK(codeOf(checkDistinctFiles(F)) == ExitCode::Usage);
+  CHECK(messageOf(std::move(E)) == "-o " + S.at("out.ll") + " and --report " +
+                                       S.at("out.ll") +
+                                       " name the same file; nothing was "
+                                       "written");
+
+  F.Outputs = {{"--report", S.at("link.ll")}};
+  CHECK(codeOf(checkDistinctFiles(F)) == ExitCode::Usage);
+
+  // -o may name the input; another output may not.
+  F.Outputs = {};
+  F.ModuleOutput = {"-o", S.at("link.ll")};
+  CHECK(!checkDistinctFiles(F));
+  F.Outputs = {{"--manifest", S.at("in.ll")}};
+  CHECK(codeOf(checkDistinctFiles(F)) == ExitCode::Usage);
+  // Nor may -o name any other input (a plugin, a spec).
+  F.Outputs = {};
+  F.ModuleInput = {"the input", S.at("other.ll")};
+  F.Inputs = {{"--enzyme-plugin", S.at("in.ll")}};
+  CHECK(codeOf(checkDistinctFiles(F)) == ExitCode::Usage);
+}
+
+TEST_CASE("checkDistinctFiles leaves stdout, devices and empty paths alone",
+          "[OutputSafety]") {
+  JobFiles F;
+  F.Inputs = {{"the input", "-"}, {"--spec", ""}};
+  F.ModuleOutput = {"-o", "-"};
+  F.Outputs = {{"--report", "-"},
+               {"--manifest", "/dev/null"},
+               {"--log", "/dev/null"},
+               {"--other", ""}};
+  CHECK(!checkDistinctFiles(F));
+}
+
+TEST_CASE("checkDistinctFiles refuses an input inside an output directory",
+          "[OutputSafety]") {
+  Scratch S;
+  JobFiles F;
+  F.Inputs = {{"the input", S.at("in.ll")}};
+  F.OutputDirs = {{"--emit-dir", S.at("plan")}};
+  CHECK(!checkDistinctFiles(F));
+  F.OutputDirs = {{"--emit-dir", std::string(S.Dir)}};
+  CHECK(codeOf(checkDistinctFiles(F)) == ExitCode::Usage);
+  // A sibling whose name starts with the directory's is not inside it.
+  F.OutputDirs = {{"--emit-dir", S.at("in")}};
+  CHECK(!checkDistinctFiles(F));
+}
+
+TEST_CASE("checkDistinctFiles escapes the paths it names", "[OutputSafety]") {
+  JobFiles F;
+  F.ModuleOutput = {"-o", "/nonexistent-dir/a\nb"};
+  F.Outputs = {{"--report", "/nonexistent-dir/a\nb"}};
+  std::string Msg = messageOf(checkDistinctFiles(F));
+  CHECK(Msg.find('\n') == std::string::npos);
+  CHECK(Msg.find("a\\0Ab") != std::string::npos);
+}
