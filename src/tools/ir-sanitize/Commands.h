@@ -1,8 +1,8 @@
 //===- Commands.h - The ir-sanitize subcommands -----------------*- C++ -*-===//
 //
-// ir-sanitize.cpp builds one CLI11 app; each command adds its options to the app (or
-// a subcommand of it) and runs when that is what the user asked for. Every
-// command lives in its own file: it parses its options into the driver's
+// ir-sanitize.cpp builds one CLI11 app; each command adds its options to the
+// app (or a subcommand of it) and runs when that is what the user asked for.
+// Every command lives in its own file: it parses its options into the driver's
 // request, makes one driver call, prints what comes back (the driver's notes
 // arrive through a CLIDiagnosticHandler) and returns a documented exit code.
 //
