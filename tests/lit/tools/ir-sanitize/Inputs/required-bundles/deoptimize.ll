@@ -2,6 +2,7 @@
 ; LLVM's Transforms/Inline/deoptimize-intrinsic.ll); a call into a function
 ; that deoptimizes carries its own, which may go.
 declare i8 @llvm.experimental.deoptimize.i8(...)
+declare void @llvm.experimental.deoptimize.isVoid(...)
 
 define i8 @callee(i1 %c) {
 entry:
