@@ -37,8 +37,10 @@ define void @host({ i32, float } %a) {
         "k: 3 parameters -> 6: #0 a (value, 2 leaves), #2 b (value, 3 leaves)");
   REQUIRE(field(F, "kernel"));
   CHECK(*field(F, "kernel") == json::Value("k"));
-  CHECK(*field(F, "params") == json::Value(3));
-  CHECK(*field(F, "splatted_params") == json::Value(6));
+  // As numbers: LLVM 16 keeps a size_t as uint64, which neither == nor
+  // getAsInteger matches with an int.
+  CHECK(field(F, "params")->getAsNumber() == 3.0);
+  CHECK(field(F, "splatted_params")->getAsNumber() == 6.0);
   CHECK(*field(F, "splat_index") == json::Value(json::Array{0, 2}));
   CHECK(*field(F, "splat_name") == json::Value(json::Array{"a", "b"}));
   CHECK(*field(F, "splat_leaves") == json::Value(json::Array{2, 3}));
