@@ -14,6 +14,7 @@
 #include <cstring>
 #include <dirent.h>
 #include <fcntl.h>
+#include <mutex>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <thread>
@@ -305,11 +306,17 @@ void removeOnInterrupt(StringRef Dir, bool Keep) {
 }
 
 void forgetOnInterrupt(StringRef Dir) {
+  // A forgotten name stays allocated (a handler running now may still read
+  // it) and reachable from here, so that leak checkers do not report it.
+  static std::mutex RetiredLock;
+  static auto *Retired = new std::vector<const char *>;
   for (InterruptCleanup &C : Cleanups) {
     const char *Registered = C.Dir.load();
-    // Left allocated: a handler running now may still read it.
-    if (Registered && Dir == Registered)
-      C.Dir.compare_exchange_strong(Registered, nullptr);
+    if (Registered && Dir == Registered &&
+        C.Dir.compare_exchange_strong(Registered, nullptr)) {
+      std::lock_guard<std::mutex> Guard(RetiredLock);
+      Retired->push_back(Registered);
+    }
   }
 }
 
