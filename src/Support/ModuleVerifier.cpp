@@ -10,6 +10,7 @@
 #include "llvm/IR/BuiltinGCs.h"
 #include "llvm/IR/GCStrategy.h"
 #include "llvm/IR/InstIterator.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Verifier.h"
 
 using namespace llvm;
@@ -59,14 +60,26 @@ const Function *functionWithUncheckableTBAATag(const Module &M) {
   return nullptr;
 }
 
-/// A function whose garbage collector LLVM does not know: the verifier
-/// aborts on its gc.relocate calls (getGCStrategy's report_fatal_error;
-/// found by the restore fuzz target).
+/// Whether \p F calls gc.relocate.
+bool relocates(const Function &F) {
+  for (const Instruction &I : instructions(F))
+    if (isa<GCRelocateInst>(I))
+      return true;
+  return false;
+}
+
+/// A function whose garbage collector LLVM does not know, or that has none
+/// but relocates: the verifier aborts on its gc.relocate calls
+/// (getGCStrategy's report_fatal_error; found by the restore and module
+/// fuzz targets).
 const Function *functionWithUnknownGC(const Module &M) {
   linkAllBuiltinGCs();
   for (const Function &F : M) {
-    if (!F.hasGC())
+    if (!F.hasGC()) {
+      if (relocates(F))
+        return &F;
       continue;
+    }
     auto Known = GCRegistry::entries();
     if (llvm::none_of(Known, [&](const GCRegistry::entry &E) {
           return E.getName() == F.getGC();
@@ -84,10 +97,15 @@ std::optional<std::string> verifierProblem(const Module &M,
     return ("a !tbaa tag in @" + F->getName() +
             " has no first operand, or reaches a null one")
         .str();
-  if (const Function *F = functionWithUnknownGC(M))
+  if (const Function *F = functionWithUnknownGC(M)) {
+    if (!F->hasGC())
+      return ("@" + F->getName() +
+              " calls gc.relocate but names no garbage collector")
+          .str();
     return ("@" + F->getName() + " uses the garbage collector '" +
             escapeForMessage(F->getGC()) + "', which LLVM does not know")
         .str();
+  }
   // A silent run first: only a module with a problem is printed from.
   if (!verifyModule(M, nullptr, BrokenDebugInfo))
     return std::nullopt;
