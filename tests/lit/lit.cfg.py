@@ -26,9 +26,7 @@ config.substitutions.append(("%corpus", os.path.join(config.shared_dir, "corpus"
 config.substitutions.append(("%examples", os.path.join(config.irs_src_root, "examples")))
 # Tests are grouped as LLVM's: tools/<command>/ and Transforms/<Pass>/, each
 # folder with its own Inputs/ (%S/Inputs); Inputs/ here holds what all share
-# (%inputs/expect-exit, %plan). The old spelling of expect-exit's path, from
-# before the regrouping, still works.
-config.substitutions.append(("%inputs/bundles/expect-exit", os.path.join(config.test_source_root, "Inputs", "expect-exit")))
+# (%inputs/expect-exit, %plan).
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
 config.available_features.add("llvm-%s" % config.llvm_major)
 # Up to LLVM 20, kernels keep their !nvvm.annotations entries ("kernel",
