@@ -14,6 +14,11 @@
 #   bench/bench.sh gpu table REPORTS...
 #       here: one Markdown table of all reports (ratios, bandwidth, checks)
 #
+# IRS_BENCH_CASES (names, space-separated) picks cases; default all. The
+# in-place cases: `y .= x .+ y` (inplace), the same with y an output but
+# not differentiated (inplace_output: y's shadow is cleared and accumulated
+# into), and `b .= -b .- b` (nested_inplace: b written and read twice).
+#
 # The timings are benchmarks, not assertions: the runner reports medians,
 # ratios to the original primal kernel (targets: splat <= 1.02, forward
 # <= 1.5, reverse <= 2.0) and bandwidth against the device's peak.
@@ -30,21 +35,33 @@ specs=$here/examples/specs
 cases=(
   "bcast_add_1d|$kernels/bcast_add_1d.ll|$specs/bcast_add_1d.json|"
   "bcast_add_1d_inplace|$kernels/bcast_add_1d.ll|$specs/bcast_add_1d_inplace.json|"
+  "bcast_add_1d_inplace_output|$kernels/bcast_add_1d.ll|$specs/bcast_add_1d_inplace_output.json|"
   "bcast_add_1d_self|$kernels/bcast_add_1d.ll|$specs/bcast_add_1d_self.json|"
   "bcast_neg_sub_nested|$kernels/bcast_neg_sub_nested.ll|$specs/bcast_neg_sub_nested.json|"
+  "bcast_neg_sub_nested_inplace|$kernels/bcast_neg_sub_nested.ll|$specs/bcast_neg_sub_nested_inplace.json|"
   "bcast_add_2d|$kernels/bcast_add_2d.ll|$specs/bcast_add_2d.json|1.2.1,2.0.0.0.2.1,2.1.1.0"
   "ka_mul|$kernels/ka_mul.ll|$specs/ka_mul.json|1.1.0.0.0.0"
   "bcast_dual|$kernels/bcast_dual.ll|$specs/bcast_dual.json|"
   "mmba_broadcast|$corpus/mmba_broadcast.repaired.ll|$specs/mmba_broadcast.json|0.0.1,1.0.0.1,4.1.0"
 )
 
-usage() { sed -n '2,21p' "$0" >&2; exit 2; }
+usage() { sed -n '2,26p' "$0" >&2; exit 2; }
+
+# selected: the cases IRS_BENCH_CASES names (all without it).
+selected() {
+  local c name
+  for c in "${cases[@]}"; do
+    name=${c%%|*}
+    case " ${IRS_BENCH_CASES:-$name} " in *" $name "*) echo "$c" ;; esac
+  done
+}
 
 prepare() {
   local plans=$1 build=${2:-$here/build/llvm-19}
   local flags=("${@:3}")
   mkdir -p "$plans/specs"
-  for c in "${cases[@]}"; do
+  local c
+  while read -r c; do
     IFS='|' read -r name input spec paths <<<"$c"
     for s in $sizes; do
       local dir=$plans/$name.n$s scaled=$plans/specs/$name.n$s.json
@@ -55,7 +72,7 @@ prepare() {
         --emit-dir "$dir" --no-run "${flags[@]}" >/dev/null
       echo "prepared $dir"
     done
-  done
+  done < <(selected)
 }
 
 run() {
@@ -63,7 +80,8 @@ run() {
   local repeats=${4:-50} status=0 summary=$2/summary.txt
   mkdir -p "$reports"
   : >"$summary"
-  for c in "${cases[@]}"; do
+  local c
+  while read -r c; do
     IFS='|' read -r name _ _ _ <<<"$c"
     for s in $sizes; do
       local dir=$plans/$name.n$s
@@ -72,7 +90,7 @@ run() {
       "$runner" "$dir" --repeats "$repeats" \
         --report "$reports/$name.n$s.json" >>"$summary" 2>&1 || status=1
     done
-  done
+  done < <(selected)
   cat "$summary"
   return $status
 }

@@ -101,12 +101,14 @@ IRSStatus IRSSplatKernels(LLVMModuleRef M, const char *KernelName,
  *  optimisation pipeline, before code generation (what `ir-sanitize
  *  gpu-check` does to its derivatives): in every function, loads and atomics
  *  before stores where this thread's addresses are disjoint, checked at run
- *  time (StoreSinkVersioning), then two atomic additions into one element
- *  made one (AccumulationMerging; floating-point sums reassociated). Options:
- *  NULL / "" for both, or ';'-separated `order=versioned|generated`
- *  (generated: no reordering) and `accumulation=merged|separate`. The result
- *  is {"versioned":N,"reordered":N,"address_checks":N,"joined_branches":N,
- *  "merged_accumulations":N,"guarded_merges":N}. The module is verified
+ *  time, and a clear and an accumulation of one element made one store where
+ *  the addresses are equal (in place; StoreSinkVersioning), then two atomic
+ *  additions into one element made one (AccumulationMerging; floating-point
+ *  sums reassociated). Options: NULL / "" for both, or ';'-separated
+ *  `order=versioned|generated` (generated: no reordering) and
+ *  `accumulation=merged|separate`. The result is
+ *  {"versioned":N,"in_place":N,"reordered":N,"address_checks":N,
+ *  "joined_branches":N,"merged_accumulations":N,"guarded_merges":N}. The module is verified
  *  before (IRSStatusBadInput) and after (IRSStatusVerifierFailed). */
 IRSStatus IRSOptimizeDerivativeAccesses(LLVMModuleRef M, const char *Options,
                                         char **OutStatsJSON,

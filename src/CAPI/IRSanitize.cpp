@@ -362,6 +362,7 @@ IRSStatus IRSOptimizeDerivativeAccesses(LLVMModuleRef MRef, const char *Options,
   if (Error E = verifyOutput(**M))
     return fail(std::move(E), OutStatsJSON, ErrorMessage);
   json::Object Doc{{"versioned", Stats.Sink.Versioned},
+                   {"in_place", Stats.Sink.InPlace},
                    {"reordered", Stats.Sink.Reordered},
                    {"address_checks", Stats.Sink.Checks},
                    {"joined_branches", Stats.Sink.Joined},

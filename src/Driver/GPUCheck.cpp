@@ -372,6 +372,10 @@ Expected<std::string> createBeside(StringRef Final, StringRef Tag) {
     Model = ".";
   if (std::error_code EC = sys::fs::create_directories(Model))
     return cannotCreate(escapeForMessage(Final), EC.message());
+  // createUniqueDirectory puts a relative model under the temporary
+  // directory, not beside Final.
+  if (std::error_code EC = sys::fs::make_absolute(Model))
+    return cannotCreate(escapeForMessage(Final), EC.message());
   sys::path::append(Model, "." + sys::path::filename(Final) + "." + Tag +
                                std::to_string(sys::Process::getProcessId()));
   SmallString<256> Dir;

@@ -259,69 +259,296 @@ void annotateDisjoint(ArrayRef<std::pair<Instruction *, Instruction *>> Pairs,
   }
 }
 
-/// Gives \p R a reordered copy selected by \p Pairs' disjointness; the
-/// original run stays as the fallback. Returns the block after both.
-BasicBlock *version(Run &R, ArrayRef<Instruction *> Order,
-                    ArrayRef<std::pair<Instruction *, Instruction *>> Pairs,
-                    ArrayRef<Instruction *> Hoisted) {
-  Instruction *First = R.Insts.front();
-  for (Instruction *I : Hoisted)
-    I->moveBefore(First);
-  BasicBlock *Pre = First->getParent();
-  IRBuilder<> B(First);
-  Value *AllDisjoint = nullptr;
-  DenseMap<Value *, Value *> AsInt;
+using AccessPair = std::pair<Instruction *, Instruction *>;
+
+/// A clear and the accumulations into one element: `store c, p` and, later
+/// in the run, `atomicrmw fadd p, v1`, `atomicrmw fadd p, v2`, ... (Enzyme's
+/// reverse of an in-place broadcast: d_dest[i] = 0, then d_y[i] += g with
+/// d_y == d_dest, once per occurrence of y). Where this thread's addresses
+/// are all equal, the in-place version makes them one `store (c + v1) + v2`
+/// at the last atomic's place; the header says why that has the original's
+/// outcomes.
+struct ClearThenAdd {
+  StoreInst *Clear;
+  SmallVector<AtomicRMWInst *, 2> Adds;
+};
+
+/// The in-place version's plan: the pairs folded, and those that must be
+/// disjoint for the fold and the reordering to be exact.
+struct InPlacePlan {
+  SmallVector<ClearThenAdd, 4> Folds;
+  SmallVector<AccessPair, 8> Disjoint;
+};
+
+/// Whether \p X, \p Y (in this order in the run) can be one store where
+/// their addresses are equal: the same type, the atomic's old value unused,
+/// and the stored value computed before the run (the fold moves it to the
+/// atomic's place, which the fast order may put before its definition).
+bool foldable(Instruction *X, Instruction *Y, const Run &R) {
+  auto *S = dyn_cast<StoreInst>(X);
+  auto *A = dyn_cast<AtomicRMWInst>(Y);
+  if (!S || !A || A->getOperation() != AtomicRMWInst::FAdd || !A->use_empty() ||
+      S->getValueOperand()->getType() != A->getValOperand()->getType())
+    return false;
+  auto *C = dyn_cast<Instruction>(S->getValueOperand());
+  return !C || !is_contained(R.Insts, C);
+}
+
+/// The checked pairs that fold: per clear, its foldable accumulations in
+/// run order (\p Pairs lists them so), each accumulation in one fold.
+SmallVector<ClearThenAdd, 4> findFolds(const Run &R,
+                                       ArrayRef<AccessPair> Pairs) {
+  SmallVector<ClearThenAdd, 4> Folds;
+  SmallPtrSet<Instruction *, 8> Folded;
   for (auto [X, Y] : Pairs) {
-    Value *D = disjoint(B, X, Y, AsInt);
-    AllDisjoint = AllDisjoint ? B.CreateAnd(AllDisjoint, D) : D;
+    if (Folded.count(Y) || !foldable(X, Y, R))
+      continue;
+    auto It =
+        find_if(Folds, [&](const ClearThenAdd &F) { return F.Clear == X; });
+    if (It == Folds.end())
+      It = Folds.insert(Folds.end(), {cast<StoreInst>(X), {}});
+    It->Adds.push_back(cast<AtomicRMWInst>(Y));
+    Folded.insert(Y);
   }
-  AllDisjoint->setName("accesses.disjoint");
-  BasicBlock *Ordered =
-      SplitBlock(Pre, First, static_cast<DominatorTree *>(nullptr), nullptr,
-                 nullptr, Pre->getName() + ".ordered");
-  BasicBlock *Join =
-      SplitBlock(Ordered, R.End, static_cast<DominatorTree *>(nullptr), nullptr,
-                 nullptr, Pre->getName() + ".join");
-  ValueToValueMapTy VMap;
-  BasicBlock *Fast = CloneBasicBlock(Ordered, VMap, "", Pre->getParent());
-  Fast->setName(Pre->getName() + ".fast");
-  Fast->moveAfter(Pre);
-  for (Instruction &I : *Fast)
+  return Folds;
+}
+
+/// The in-place version of run \p R, or nothing when no checked pair can be
+/// folded. Folding is exact when nothing between a clear and its last
+/// accumulation touches the element but the fold itself (checked); the
+/// reordering then needs the checked pairs without the folded clears, each
+/// accumulation now standing for its part of the new store.
+std::optional<InPlacePlan> planInPlace(const Run &R, ArrayRef<AccessPair> Pairs,
+                                       BatchAAResults &AA) {
+  InPlacePlan P;
+  P.Folds = findFolds(R, Pairs);
+  if (P.Folds.empty())
+    return std::nullopt;
+  SmallPtrSet<Instruction *, 8> Cleared;
+  for (const ClearThenAdd &F : P.Folds)
+    Cleared.insert(F.Clear);
+  for (auto [X, Y] : Pairs)
+    if (!Cleared.count(X) && !Cleared.count(Y))
+      P.Disjoint.push_back({X, Y});
+  for (const ClearThenAdd &F : P.Folds) {
+    auto Between = make_range(std::next(find(R.Insts, F.Clear)),
+                              find(R.Insts, F.Adds.back()));
+    for (Instruction *Z : Between) {
+      if (!isAccess(kindOf(*Z)) || is_contained(F.Adds, Z))
+        continue;
+      AliasResult AR =
+          AA.alias(MemoryLocation::get(Z), MemoryLocation::get(F.Clear));
+      if (AR == AliasResult::MustAlias)
+        return std::nullopt;
+      if (AR != AliasResult::NoAlias)
+        P.Disjoint.push_back({F.Clear, Z});
+    }
+  }
+  return P;
+}
+
+/// The tests the versions branch on, computed before the run, sharing each
+/// address's conversion and each pair's disjointness and equality.
+class RunTests {
+public:
+  explicit RunTests(Instruction *Before) : B(Before) {}
+
+  /// The conjunction of \p Pairs' disjointness and what \p Folds need: a
+  /// fold of one accumulation, that its address is the clear's; of several,
+  /// that one is and each is that or disjoint from it. Named \p Name.
+  Value *all(ArrayRef<AccessPair> Pairs, ArrayRef<ClearThenAdd> Folds,
+             const Twine &Name) {
+    Value *All = nullptr;
+    auto And = [&](Value *V) { All = All ? B.CreateAnd(All, V) : V; };
+    for (const ClearThenAdd &F : Folds) {
+      if (F.Adds.size() == 1) {
+        And(equal(F.Clear, F.Adds.front()));
+        continue;
+      }
+      Value *Any = nullptr;
+      for (AtomicRMWInst *Add : F.Adds) {
+        Value *Eq = equal(F.Clear, Add);
+        Any = Any ? B.CreateOr(Any, Eq) : Eq;
+        And(B.CreateOr(Eq, disjoint({F.Clear, Add})));
+      }
+      And(Any);
+    }
+    for (AccessPair P : Pairs)
+      And(disjoint(P));
+    All->setName(Name);
+    return All;
+  }
+
+  /// This thread's addresses of \p Clear and \p Add are equal.
+  Value *equal(Instruction *Clear, Instruction *Add) {
+    Value *&E = Equal[{Clear, Add}];
+    if (!E)
+      E = B.CreateICmpEQ(asInt(Clear), asInt(Add),
+                         addressOf(Add)->getName() + ".inplace");
+    return E;
+  }
+
+private:
+  Value *asInt(Instruction *I) {
+    Value *&V = AsInt[addressOf(I)];
+    if (!V)
+      V = B.CreatePtrToInt(addressOf(I),
+                           I->getModule()->getDataLayout().getIntPtrType(
+                               addressOf(I)->getType()),
+                           addressOf(I)->getName() + ".int");
+    return V;
+  }
+  Value *disjoint(AccessPair P) {
+    Value *&D = Disjoint[P];
+    if (!D)
+      D = irs::disjoint(B, P.first, P.second, AsInt);
+    return D;
+  }
+
+  IRBuilder<> B;
+  DenseMap<Value *, Value *> AsInt;
+  DenseMap<AccessPair, Value *> Disjoint, Equal;
+};
+
+/// A copy of block \p Ordered named \p Suffix, placed after \p After, its
+/// run's instructions in \p Order; what \p Pairs' test proved is stated.
+BasicBlock *reorderedCopy(BasicBlock *Ordered, BasicBlock *After,
+                          StringRef Suffix, ArrayRef<Instruction *> Order,
+                          ArrayRef<AccessPair> Pairs, ValueToValueMapTy &VMap) {
+  BasicBlock *Copy = CloneBasicBlock(Ordered, VMap, "", Ordered->getParent());
+  Copy->setName(After->getName() + Suffix);
+  Copy->moveAfter(After);
+  for (Instruction &I : *Copy)
     RemapInstruction(&I, VMap,
                      RF_IgnoreMissingLocals | RF_NoModuleLevelChanges);
   for (Instruction *I : Order)
-    cast<Instruction>(VMap[I])->moveBefore(Fast->getTerminator());
-  annotateDisjoint(Pairs, VMap);
+    cast<Instruction>(VMap[I])->moveBefore(Copy->getTerminator());
+  if (!Pairs.empty())
+    annotateDisjoint(Pairs, VMap);
+  return Copy;
+}
 
-  Instruction *OldBr = Pre->getTerminator();
-  BranchInst::Create(Fast, Ordered, AllDisjoint, OldBr)
-      ->setMetadata(VersionedBranch, MDNode::get(Pre->getContext(), {}));
-  OldBr->eraseFromParent();
+/// In the in-place copy: each fold's clear goes, and the accumulations into
+/// its element become a sum (in their order, each adding as its atomic
+/// would) stored to it at the last one's place. Of several accumulations,
+/// those into another element (disjoint, tested) stay atomics, under their
+/// own test.
+void foldClearsIntoAdds(ArrayRef<ClearThenAdd> Folds, ValueToValueMapTy &VMap,
+                        RunTests &Tests) {
+  for (const ClearThenAdd &F : Folds) {
+    Value *Sum = F.Clear->getValueOperand();
+    for (AtomicRMWInst *Orig : F.Adds) {
+      auto *Add = cast<AtomicRMWInst>(VMap[Orig]);
+      IRBuilder<> B(Add);
+      Value *Added = B.CreateFAdd(Sum, Add->getValOperand(), "accumulated");
+      if (F.Adds.size() == 1) {
+        Sum = Added;
+      } else {
+        Value *Eq = Tests.equal(F.Clear, Orig);
+        Sum = B.CreateSelect(Eq, Added, Sum, "accumulated");
+        Instruction *Elsewhere = SplitBlockAndInsertIfThen(
+            B.CreateNot(Eq), Add, /*Unreachable=*/false);
+        Add->moveBefore(Elsewhere);
+        B.SetInsertPoint(Elsewhere->getParent()->getSingleSuccessor(),
+                         Elsewhere->getParent()->getSingleSuccessor()->begin());
+      }
+      if (Orig == F.Adds.back()) {
+        StoreInst *St = B.CreateAlignedStore(Sum, F.Clear->getPointerOperand(),
+                                             F.Clear->getAlign());
+        St->copyMetadata(*F.Clear, {LLVMContext::MD_dbg});
+      }
+      if (F.Adds.size() == 1)
+        Add->eraseFromParent();
+    }
+    cast<Instruction>(VMap[F.Clear])->eraseFromParent();
+  }
+}
 
+/// A conditional branch to \p Then or \p Else, marked as a versioned run's.
+void branchVersions(Value *Cond, BasicBlock *Then, BasicBlock *Else,
+                    BasicBlock *From) {
+  Instruction *Old = From->getTerminator();
+  BranchInst::Create(Then, Else, Cond, Old)
+      ->setMetadata(VersionedBranch, MDNode::get(From->getContext(), {}));
+  Old->eraseFromParent();
+}
+
+/// Values of \p Ordered used after it come through phis in \p Join, one
+/// incoming value per copy.
+void joinCopies(BasicBlock *Ordered, BasicBlock *Join,
+                ArrayRef<std::pair<BasicBlock *, ValueToValueMapTy *>> Copies) {
   IRBuilder<> JB(&Join->front());
   for (Instruction &I : *Ordered) {
     if (I.isTerminator() || I.getType()->isVoidTy())
       continue;
     auto UsedOutside = [&](Use &U) {
-      auto *User = cast<Instruction>(U.getUser());
-      return User->getParent() != Ordered && User->getParent() != Fast;
+      BasicBlock *UB = cast<Instruction>(U.getUser())->getParent();
+      return UB != Ordered &&
+             none_of(Copies, [&](const auto &C) { return C.first == UB; });
     };
     if (none_of(I.uses(), UsedOutside))
       continue;
-    PHINode *Phi = JB.CreatePHI(I.getType(), 2, I.getName());
+    PHINode *Phi = JB.CreatePHI(I.getType(), Copies.size() + 1, I.getName());
     I.replaceUsesWithIf(Phi, UsedOutside);
-    Phi->addIncoming(VMap[&I], Fast);
+    for (auto [Block, VMap] : Copies)
+      Phi->addIncoming((*VMap)[&I], Block);
     Phi->addIncoming(&I, Ordered);
   }
+}
+
+/// Gives \p R a reordered copy selected by \p Pairs' disjointness and, with
+/// \p InPlace, a folded copy selected by its test; the original run stays as
+/// the fallback. Returns the block after them.
+BasicBlock *version(Run &R, ArrayRef<Instruction *> Order,
+                    ArrayRef<AccessPair> Pairs,
+                    const std::optional<InPlacePlan> &InPlace,
+                    ArrayRef<Instruction *> Hoisted) {
+  Instruction *First = R.Insts.front();
+  for (Instruction *I : Hoisted)
+    I->moveBefore(First);
+  BasicBlock *Pre = First->getParent();
+  RunTests Tests(First);
+  Value *AllDisjoint = Tests.all(Pairs, {}, "accesses.disjoint");
+  Value *Equal =
+      InPlace ? Tests.all(InPlace->Disjoint, InPlace->Folds, "accesses.inplace")
+              : nullptr;
+  auto Split = [&](BasicBlock *BB, Instruction *At, StringRef Suffix) {
+    return SplitBlock(BB, At, static_cast<DominatorTree *>(nullptr), nullptr,
+                      nullptr, Pre->getName() + Suffix);
+  };
+  BasicBlock *Ordered = Split(Pre, First, ".ordered");
+  BasicBlock *Join = Split(Ordered, R.End, ".join");
+  ValueToValueMapTy FastMap, InPlaceMap;
+  BasicBlock *Fast =
+      reorderedCopy(Ordered, Pre, ".fast", Order, Pairs, FastMap);
+  SmallVector<std::pair<BasicBlock *, ValueToValueMapTy *>, 2> Copies = {
+      {Fast, &FastMap}};
+  BasicBlock *Else = Ordered;
+  if (InPlace) {
+    BasicBlock *Test =
+        BasicBlock::Create(Pre->getContext(), Pre->getName() + ".inplace.test",
+                           Pre->getParent(), Ordered);
+    BranchInst::Create(Ordered, Test);
+    BasicBlock *Folded =
+        reorderedCopy(Ordered, Test, "", Order, InPlace->Disjoint, InPlaceMap);
+    Folded->setName(Pre->getName() + ".inplace");
+    Instruction *FoldedEnd = Folded->getTerminator();
+    foldClearsIntoAdds(InPlace->Folds, InPlaceMap, Tests);
+    branchVersions(Equal, Folded, Ordered, Test);
+    Copies.push_back({FoldedEnd->getParent(), &InPlaceMap});
+    Else = Test;
+  }
+  branchVersions(AllDisjoint, Fast, Else, Pre);
+  joinCopies(Ordered, Join, Copies);
   return Join;
 }
 
-/// Whether \p BB is the original order of a run an earlier run versioned.
-bool isFallbackOfVersionedRun(const BasicBlock &BB) {
+/// Whether \p BB is a version of a run an earlier run versioned (its
+/// original order, or a copy, whose order is already chosen).
+bool isVersionOfVersionedRun(const BasicBlock &BB) {
   const BasicBlock *Pre = BB.getSinglePredecessor();
   const auto *Br = Pre ? dyn_cast<BranchInst>(Pre->getTerminator()) : nullptr;
-  return Br && Br->getMetadata(VersionedBranch) && Br->isConditional() &&
-         Br->getSuccessor(1) == &BB;
+  return Br && Br->getMetadata(VersionedBranch) && Br->isConditional();
 }
 
 /// Reorders or versions the first suitable run at or after \p From; returns
@@ -344,19 +571,31 @@ std::optional<BasicBlock::iterator> transformNextRun(BasicBlock::iterator From,
     ++Stats.Reordered;
     return Next;
   }
+  std::optional<InPlacePlan> InPlace = planInPlace(*R, *Pairs, AA);
   SmallSetVector<Instruction *, 16> Hoisted;
-  for (auto [X, Y] : *Pairs) {
-    if (addressOf(X)->getType() != addressOf(Y)->getType() ||
-        !hoistAddress(addressOf(X), *R, Hoisted) ||
-        !hoistAddress(addressOf(Y), *R, Hoisted))
-      return Next;
-  }
+  auto Hoist = [&](ArrayRef<AccessPair> Checked) {
+    return all_of(Checked, [&](AccessPair P) {
+      return addressOf(P.first)->getType() == addressOf(P.second)->getType() &&
+             hoistAddress(addressOf(P.first), *R, Hoisted) &&
+             hoistAddress(addressOf(P.second), *R, Hoisted);
+    });
+  };
+  if (!Hoist(*Pairs))
+    return Next;
+  if (InPlace && !Hoist(InPlace->Disjoint))
+    InPlace.reset();
   // Hoisted instructions leave the run; the rest is what gets copied.
   erase_if(R->Insts, [&](Instruction *I) { return Hoisted.count(I); });
   erase_if(Order, [&](Instruction *I) { return Hoisted.count(I); });
-  BasicBlock *Join = version(*R, Order, *Pairs, Hoisted.getArrayRef());
+  BasicBlock *Join = version(*R, Order, *Pairs, InPlace, Hoisted.getArrayRef());
   ++Stats.Versioned;
   Stats.Checks += Pairs->size();
+  if (InPlace) {
+    ++Stats.InPlace;
+    for (const ClearThenAdd &F : InPlace->Folds)
+      Stats.Checks += F.Adds.size();
+    Stats.Checks += InPlace->Disjoint.size();
+  }
   return Join->begin(); // The rest of the block.
 }
 
@@ -441,7 +680,7 @@ PreservedAnalyses StoreSinkVersioningPass::run(Function &F,
   for (BasicBlock &BB : F)
     Blocks.push_back(&BB);
   for (BasicBlock *BB : Blocks) {
-    if (isFallbackOfVersionedRun(*BB))
+    if (isVersionOfVersionedRun(*BB))
       continue;
     std::optional<BasicBlock::iterator> At = BB->begin();
     while (At)

@@ -44,6 +44,7 @@ namespace irs {
 struct StoreSinkStats {
   unsigned Versioned = 0; ///< Runs given a fast and an ordered version.
   unsigned Reordered = 0; ///< Runs reordered without a check (proven disjoint).
+  unsigned InPlace = 0;   ///< Versioned runs also given an in-place version.
   unsigned Checks = 0;    ///< Address pairs compared at run time.
   unsigned Joined = 0;    ///< `if (c) A; if (c) B` made `if (c) {A; B}`.
 };

@@ -411,8 +411,7 @@ TEST_CASE("C API: calls on modules of different contexts run concurrently",
     std::vector<std::string> Results = {Error};
     if (Kernels)
       Results = {check(Host, nullptr).JSON, normalize(Host, "scope=all").JSON,
-                 splat(Kernels, nullptr).JSON, printed(Host),
-                 printed(Kernels)};
+                 splat(Kernels, nullptr).JSON, printed(Host), printed(Kernels)};
     LLVMContextDispose(Ctx);
     return Results;
   };
