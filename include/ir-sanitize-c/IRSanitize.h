@@ -108,8 +108,9 @@ IRSStatus IRSSplatKernels(LLVMModuleRef M, const char *KernelName,
  *  `order=versioned|generated` (generated: no reordering) and
  *  `accumulation=merged|separate`. The result is
  *  {"versioned":N,"in_place":N,"reordered":N,"address_checks":N,
- *  "joined_branches":N,"merged_accumulations":N,"guarded_merges":N}. The module is verified
- *  before (IRSStatusBadInput) and after (IRSStatusVerifierFailed). */
+ *  "joined_branches":N,"merged_accumulations":N,"guarded_merges":N}. The module
+ * is verified before (IRSStatusBadInput) and after (IRSStatusVerifierFailed).
+ */
 IRSStatus IRSOptimizeDerivativeAccesses(LLVMModuleRef M, const char *Options,
                                         char **OutStatsJSON,
                                         char **ErrorMessage);

@@ -17,10 +17,36 @@
 //
 //   pre:   the run's address arithmetic, hoisted
 //          %disjoint = [p1, p1+s1) and [p2, p2+s2) do not overlap, ...
-//          br %disjoint, label %fast, label %ordered
+//          %inplace  = the clear's and an accumulation's addresses equal, ...
+//          br %disjoint, label %fast, label %inplace.test
 //   fast:  loads; atomics (in their order); stores (in their order)
+//   inplace.test: br %inplace, label %inplace, label %ordered
+//   inplace: as fast, each clear and the accumulations into its element
+//          one store
 //   ordered: the run as it was
 //   join:  phis for the run's values
+//
+// The in-place version is for `y .= f.(x, y)`: d_dest and d_y are one array,
+// so this thread clears d_dest[i] (`store c, p`, c = 0) and then adds into
+// the same element (`atomicrmw fadd p, v monotonic`), which the fast order
+// would swap. Where the addresses are equal (and everything between the two
+// and every pair the reordering swaps is disjoint, tested as for fast), the
+// pair becomes `store c + v, p` at the atomic's place; accumulations into
+// other elements stay atomics, each behind its own equality test. Why this
+// has exactly the original's outcomes (LLVM's memory model; PTX's is no
+// weaker here): within the thread, nothing between the clear and the add
+// touches p, so p holds c when the add reads it and c + v after it, as the
+// store leaves it (the sum is computed as the atomic computes it, so
+// -0.0, NaN and rounding agree; PTX's atom.add.f32 flushes subnormals, the
+// store keeps them). Another thread's access to p during the kernel would
+// race with the original's plain store of c (no happens-before between
+// threads of a launch), so its value after the kernel is undef in LLVM's
+// model whichever store and atomics run; the rewrite changes no outcome of
+// a race-free launch and leaves a racy one racy. The only other difference
+// is the transient value c, which only a racing reader could observe. A
+// partial overlap (an 8-byte clear and a 4-byte accumulation, a byte offset)
+// is neither equal nor disjoint and takes the original order; two aligned
+// accesses of one type overlap only when equal.
 //
 // Before that, `if (c) A; if (c) B` on the same c (Enzyme's primal
 // recomputation, then its derivative) becomes `if (c) {A; B}`, so that both

@@ -19,7 +19,12 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-COUNT-3: ptrtoint
 ; CHECK-NOT:     ptrtoint
 ; CHECK:         %accesses.disjoint = and i1
-; CHECK-NEXT:    br i1 %accesses.disjoint, label %entry.fast, label %entry.ordered
+; The in-place test: d_dest and d_y the same element, the pairs without
+; d_dest's clearing store disjoint.
+; CHECK-NEXT:    %dy.addr.inplace = icmp eq i64 %ddest.addr.int, %dy.addr.int
+; CHECK-NEXT:    and i1 %dy.addr.inplace,
+; CHECK-NEXT:    %accesses.inplace = and i1
+; CHECK-NEXT:    br i1 %accesses.disjoint, label %entry.fast, label %entry.inplace.test
 ; The fast version: every load, then the atomic, then the stores in order.
 ; CHECK:       entry.fast:
 ; CHECK-NEXT:    %y.addr{{[0-9]+}} = getelementptr
@@ -33,7 +38,21 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-NEXT:    store float %sum{{[0-9]+}}, ptr addrspace(1) %dest.addr, align 4, !alias.scope ![[D]], !noalias ![[DN:[0-9]+]]
 ; CHECK-NEXT:    store float 0.000000e+00, ptr addrspace(1) %ddest.addr, align 4, !alias.scope ![[Z:[0-9]+]], !noalias ![[A]]
 ; CHECK-NEXT:    br label %entry.join
-; The generated order, kept for overlapping addresses (y .= x .+ y).
+; CHECK:       entry.inplace.test:
+; CHECK-NEXT:    br i1 %accesses.inplace, label %entry.inplace, label %entry.ordered
+; The in-place version (y .= x .+ y): d_dest's clear and the accumulation
+; into d_y, one element, are one store of 0 + g at the atomic's place.
+; CHECK:       entry.inplace:
+; CHECK-NEXT:    %y.addr{{[0-9]+}} = getelementptr
+; CHECK-NEXT:    %x.val{{[0-9]+}} = load float
+; CHECK-NEXT:    %y.val{{[0-9]+}} = load float
+; CHECK-NEXT:    %sum{{[0-9]+}} = fadd float
+; CHECK-NEXT:    %[[GI:g[0-9]+]] = load float, ptr addrspace(1) %ddest.addr
+; CHECK-NEXT:    %accumulated = fadd float 0.000000e+00, %[[GI]]
+; CHECK-NEXT:    store float %accumulated, ptr addrspace(1) %ddest.addr, align 4{{$}}
+; CHECK-NEXT:    store float %sum{{[0-9]+}}, ptr addrspace(1) %dest.addr
+; CHECK-NEXT:    br label %entry.join
+; The generated order, kept for partly overlapping addresses.
 ; CHECK:       entry.ordered:
 ; CHECK-NEXT:    %x.val = load float
 ; CHECK-NEXT:    %y.addr = getelementptr
@@ -46,7 +65,7 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-NEXT:    br label %entry.join
 ; Values the rest of the block uses come through phis.
 ; CHECK:       entry.join:
-; CHECK-NEXT:    %[[G:g[0-9]+]] = phi float [ %g{{[0-9]+}}, %entry.fast ], [ %g, %entry.ordered ]
+; CHECK-NEXT:    %[[G:g[0-9]+]] = phi float [ %g{{[0-9]+}}, %entry.fast ], [ %[[GI]], %entry.inplace ], [ %g, %entry.ordered ]
 ; CHECK-NEXT:    ret float %[[G]]
 define float @reverse_add(ptr addrspace(1) %x, ptr addrspace(1) %y, ptr addrspace(1) %dy,
                           ptr addrspace(1) %dest, ptr addrspace(1) %ddest, i64 %i) {
@@ -184,7 +203,7 @@ declare void @llvm.nvvm.barrier0() convergent nounwind
 ; become one block and one run: the store to z is versioned with the rest.
 ; CHECK-LABEL: define void @repeated_branch(
 ; CHECK:       body:
-; CHECK:         br i1 %accesses.disjoint, label %body.fast, label %body.ordered
+; CHECK:         br i1 %accesses.disjoint, label %body.fast, label %body.inplace.test
 ; CHECK:       body.fast:
 ; CHECK:         load float
 ; CHECK:         load float, ptr addrspace(1) %dz.addr
