@@ -24,7 +24,7 @@
 # while the command runs and vanish with it however it ends, so no run ever
 # leaves a mount behind, and deleting the root never reaches the repository.
 set -euo pipefail
-repo=$(cd "$(dirname "$0")/.." && pwd -P)
+repo=$(cd "$(dirname "$0")/.." && pwd)
 root=${IRS_TRIXIE_ROOT:-/var/lib/ir-sanitize/trixie}
 mirror=${IRS_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 # The LLVM versions built inside the root (not in Debian 12, in Debian 13).
@@ -50,27 +50,27 @@ check_privileges() {
 in_namespace() {
   local target=$1
   shift
-  local binds=("$repo")
-  [ -d "$repo/../shared" ] && binds+=("$(cd "$repo/../shared" && pwd -P)")
+  # SOURCE TARGET rw|ro: the repository at its path as this shell names it
+  # (symbolic links in it are real folders inside the root), ../shared
+  # beside it, CUDA; only the repository writable.
+  local binds=("$repo" "$repo" rw)
+  [ -d "$repo/../shared" ] && binds+=("$repo/../shared" "$(dirname "$repo")/shared" ro)
+  [ -d /usr/local/cuda/ ] && binds+=(/usr/local/cuda/ /usr/local/cuda ro)
   unshare --mount --propagation private -- bash -euc '
-    target=$1 cuda=$2 nbinds=$3
-    shift 3
+    target=$1 nbinds=$2
+    shift 2
     mount -t proc proc "$target/proc"
     mount --rbind /dev "$target/dev"
-    if [ -f /etc/resolv.conf ] && [ -e "$target/etc/resolv.conf" ]; then
+    if [ -f /etc/resolv.conf ]; then
+      [ -e "$target/etc/resolv.conf" ] || : >"$target/etc/resolv.conf"
       mount --bind /etc/resolv.conf "$target/etc/resolv.conf"
     fi
     for ((i = 0; i < nbinds; i++)); do
-      mkdir -p "$target$1"
-      mount --bind "$1" "$target$1"
-      shift
+      mkdir -p "$target$2"
+      mount --bind -o "$3" "$1" "$target$2"
+      shift 3
     done
-    if [ -n "$cuda" ]; then
-      mkdir -p "$target/usr/local/cuda"
-      mount --bind -o ro "$cuda" "$target/usr/local/cuda"
-    fi
-    exec "$@"' in_namespace "$target" "$(readlink -f /usr/local/cuda 2>/dev/null || true)" \
-    "${#binds[@]}" "${binds[@]}" "$@"
+    exec "$@"' in_namespace "$target" $((${#binds[@]} / 3)) "${binds[@]}" "$@"
 }
 
 # The environment of a command inside the root: a clean one, plus the
