@@ -14,7 +14,7 @@
 #   trixie-root.sh holds V         exit 0 if LLVM V is built inside the root
 #
 # The root is ${IRS_TRIXIE_ROOT:-/var/lib/ir-sanitize/trixie}, kept between
-# runs (about 1.5 GB). Needs root (debootstrap, chroot, mount) and, to make
+# runs (1.7 GB). Needs root (debootstrap, chroot, mount) and, to make
 # it, the network (deb.debian.org, or $IRS_DEBIAN_MIRROR).
 #
 # Inside the root the repository, ../shared (the Enzyme plugins, the corpus)
@@ -45,8 +45,8 @@ check_privileges() {
 }
 
 # in_namespace ROOT CMD...: CMD in a mount namespace of its own where ROOT
-# has /proc, /dev, the host's resolv.conf, and the repository, ../shared and
-# CUDA at their paths here (the last three only in a made root).
+# has /proc, /dev, the host's resolv.conf (for apt), and the repository,
+# ../shared and CUDA at their paths here.
 in_namespace() {
   local target=$1
   shift
@@ -105,8 +105,8 @@ ensure() {
   if [ ! -x "$root/usr/bin/apt-get" ]; then
     if ! command -v debootstrap >/dev/null; then
       echo "== trixie-root: installing debootstrap"
-      apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null 2>&1 ||
-        die "could not install debootstrap (apt-get install debootstrap needs the network)"
+      { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap; } \
+        >/dev/null 2>&1 || die "could not install debootstrap (apt-get install debootstrap needs the network)"
     fi
     # Made beside the root and renamed when complete, so that a root that
     # exists is whole. debootstrap mounts /proc and /sys inside it: in a
