@@ -6,8 +6,11 @@
 # runs everything else (unit tests, runner, fake plugins).
 #
 # Environment:
-#   IRS_LLVM_VERSIONS  the LLVM builds to make, default "19"; "16 19 22" for
-#                      all (Julia 1.11, the default, Julia master)
+#   IRS_LLVM_VERSIONS  the LLVM builds to make, default "19"; "16 18 19 22"
+#                      for all (Julia 1.11, Julia 1.12, the default, Julia
+#                      master). 18 is built inside a Debian 13 root that
+#                      scripts/trixie-root.sh makes (needs root and the
+#                      network; IRS_TRIXIE_ROOT says where)
 #   IRS_CMAKE_ARGS     more configure options (.ci/run: -DIRS_WERROR=ON)
 #   IRS_DEV_TOOLS=1    also the sanitizer and fuzzing tool chain (clang-19,
 #                      libFuzzer) for the asan and fuzz presets (.ci/run)
@@ -18,34 +21,9 @@ cd "$(dirname "$0")/.."
 start=$SECONDS
 versions=${IRS_LLVM_VERSIONS:-19}
 
-# --- Debian packages ---
-packages=(cmake ninja-build g++ python3 ccache catch2 libcli11-dev nlohmann-json3-dev
-  libzstd-dev zlib1g-dev clang-format-19)
-for v in $versions; do
-  packages+=("llvm-$v" "llvm-$v-dev" "llvm-$v-tools")
-done
-[ "${IRS_DEV_TOOLS:-0}" = 1 ] && packages+=(clang-19 libfuzzer-19-dev libclang-rt-19-dev)
-if ! dpkg -s "${packages[@]}" >/dev/null 2>&1; then
-  echo "== setup: installing Debian packages"
-  sudo=""
-  [ "$(id -u)" = 0 ] || sudo=sudo
-  $sudo apt-get update -qq
-  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${packages[@]}" >/dev/null
-fi
-apt_s=$((SECONDS - start))
-
-# --- Builds: what the main job needs (scripts/test.sh builds the rest) ---
-for v in $versions; do
-  echo "== setup: building build/llvm-$v (ir-sanitize and the opt plugin)"
-  # IRS_CMAKE_ARGS is a list of options, split on spaces on purpose.
-  # shellcheck disable=SC2086
-  cmake -S . -B "build/llvm-$v" -G Ninja -DIRS_LLVM_VERSION="$v" \
-    -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER_LAUNCHER=ccache ${IRS_CMAKE_ARGS:-} >/dev/null
-  cmake --build "build/llvm-$v" --target ir-sanitize IRSanitizePlugin
-done
-build_s=$((SECONDS - start - apt_s))
-
 # --- The main job on the shipped example (README: "The main job") ---
+# (defined first: `setup.sh --main-job BUILD MAJOR` runs just this, which is
+# how it runs inside the Debian 13 root)
 # A Julia 1.12 host module whose gc-transition bundle makes Enzyme abort:
 # check finds the call, the rewrite lowers the bundle, Enzyme aborts on the
 # original and differentiates the rewritten module. Files in build/main-job.
@@ -114,12 +92,61 @@ main_job() {
   [ "$ok" = 1 ]
 }
 
+if [ "${1:-}" = --main-job ]; then
+  main_job "$2" "$3"
+  exit
+fi
+
+# --- Debian packages ---
+# What every build needs, here and inside the Debian 13 root.
+packages=(cmake ninja-build g++ python3 ccache pkgconf catch2 libcli11-dev nlohmann-json3-dev
+  libzstd-dev zlib1g-dev)
+host_packages=("${packages[@]}" clang-format-19)
+root_packages=()
+for v in $versions; do
+  llvm=("llvm-$v" "llvm-$v-dev" "llvm-$v-tools")
+  if bash scripts/trixie-root.sh holds "$v"; then
+    root_packages+=("${llvm[@]}")
+  else
+    host_packages+=("${llvm[@]}")
+  fi
+done
+[ "${IRS_DEV_TOOLS:-0}" = 1 ] && host_packages+=(clang-19 libfuzzer-19-dev libclang-rt-19-dev)
+if ! dpkg -s "${host_packages[@]}" >/dev/null 2>&1; then
+  echo "== setup: installing Debian packages"
+  sudo=""
+  [ "$(id -u)" = 0 ] || sudo=sudo
+  $sudo apt-get update -qq
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${host_packages[@]}" >/dev/null
+fi
+apt_s=$((SECONDS - start))
+# LLVM 18: the Debian 13 root, made the first time (scripts/trixie-root.sh).
+if [ ${#root_packages[@]} -gt 0 ]; then
+  bash scripts/trixie-root.sh ensure "${packages[@]}" "${root_packages[@]}"
+fi
+root_s=$((SECONDS - start - apt_s))
+
+# --- Builds: what the main job needs (scripts/test.sh builds the rest) ---
+for v in $versions; do
+  echo "== setup: building build/llvm-$v (ir-sanitize and the opt plugin)"
+  # Where LLVM $v is: here, or inside the Debian 13 root (LLVM 18).
+  # IRS_CMAKE_ARGS is a list of options, split on spaces on purpose.
+  # shellcheck disable=SC2086
+  bash scripts/trixie-root.sh llvm "$v" cmake -S . -B "build/llvm-$v" -G Ninja \
+    -DIRS_LLVM_VERSION="$v" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER_LAUNCHER=ccache \
+    ${IRS_CMAKE_ARGS:-} >/dev/null
+  bash scripts/trixie-root.sh llvm "$v" cmake --build "build/llvm-$v" --target ir-sanitize IRSanitizePlugin
+done
+build_s=$((SECONDS - start - apt_s - root_s))
+
 # Prefer the default build; otherwise the first one made.
 v=19
 case " $versions " in *" 19 "*) ;; *) read -r v _ <<<"$versions" ;; esac
 job_start=$SECONDS
 status=0
-main_job "build/llvm-$v" "$v" || status=$?
-echo "set-up took $((SECONDS - start)) s: packages ${apt_s} s, build ${build_s} s, main job $((SECONDS - job_start)) s"
+bash scripts/trixie-root.sh llvm "$v" bash scripts/setup.sh --main-job "build/llvm-$v" "$v" || status=$?
+root_time=""
+[ ${#root_packages[@]} = 0 ] || root_time=", Debian 13 root ${root_s} s"
+echo "set-up took $((SECONDS - start)) s: packages ${apt_s} s$root_time, build ${build_s} s, main job $((SECONDS - job_start)) s"
 echo "next: bash scripts/test.sh   (builds and runs every test)"
 exit "$status"

@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
 # Builds everything (unit tests, runner, fake plugins...) and runs every test
-# against each LLVM build, then the install-and-embed test of the default
-# build. Prints real counts: unit test cases and lit tests passed, failed and
-# skipped (a test that cannot run here, e.g. without an Enzyme plugin or a
-# GPU, is skipped, never passed), and why tests were skipped.
+# against each LLVM build, and the install-and-embed test of each. Prints
+# real counts: unit test cases and lit tests passed, failed and skipped (a
+# test that cannot run here, e.g. without an Enzyme plugin or a GPU, is
+# skipped, never passed), and why tests were skipped. The LLVM 18 build is
+# built and tested inside its Debian 13 root (scripts/trixie-root.sh).
 #
 # Environment: IRS_LLVM_VERSIONS, the builds to test (default: each of
-# build/llvm-{16,19,22} that scripts/setup.sh made).
+# build/llvm-{16,18,19,22} that scripts/setup.sh made).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 versions=${IRS_LLVM_VERSIONS:-}
 if [ -z "$versions" ]; then
-  for v in 16 19 22; do
+  for v in 16 18 19 22; do
     [ -f "build/llvm-$v/CMakeCache.txt" ] && versions+=" $v"
   done
 fi
@@ -21,17 +22,21 @@ if [ -z "$versions" ]; then
 fi
 failed=0
 summary=()
+# at V CMD...: CMD where LLVM V is (here, or inside the Debian 13 root).
+at() {
+  bash scripts/trixie-root.sh llvm "$@"
+}
 for v in $versions; do
   build=build/llvm-$v
   echo "== LLVM $v: building everything in $build"
-  if ! cmake --build "$build"; then
+  if ! at "$v" cmake --build "$build"; then
     summary+=("LLVM $v: BUILD FAILED")
     failed=1
     continue
   fi
   echo "== LLVM $v: tests"
   rm -f "$build/Testing/ctest.xml" "$build/tests/lit-results.json"
-  ctest --test-dir "$build" -j "$(nproc)" --output-on-failure \
+  at "$v" ctest --test-dir "$build" -j "$(nproc)" --output-on-failure \
     --output-junit "$PWD/$build/Testing/ctest.xml" || failed=1
   # ctest's per-entry results (one entry per unit test case) and lit's
   # per-test results (tests/CMakeLists.txt has lit write them).
@@ -78,19 +83,15 @@ EOF
   # Why tests were skipped: IRS_SKIP in unit tests, lit's notes, stress.
   reasons=$(grep -ho "SKIPPED: .*" "$build/Testing/Temporary/LastTest.log" 2>/dev/null | sort -u)
   [ -z "$reasons" ] || summary+=("$(sed 's/^/    /' <<<"$reasons")")
+  # The install-and-consume test of the C interface.
+  echo "== LLVM $v: install and embed"
+  if at "$v" bash scripts/test-install.sh "$build"; then
+    summary+=("  install and embed: passed")
+  else
+    summary+=("  install and embed: FAILED")
+    failed=1
+  fi
 done
-# The install-and-consume test of the C interface, on the default build.
-case " $versions " in
-  *" 19 "*)
-    echo "== install and embed (build/llvm-19)"
-    if bash scripts/test-install.sh build/llvm-19; then
-      summary+=("install and embed (build/llvm-19): passed")
-    else
-      summary+=("install and embed (build/llvm-19): FAILED")
-      failed=1
-    fi
-    ;;
-esac
 echo
 echo "== test summary"
 printf '%s\n' "${summary[@]}"

@@ -57,6 +57,10 @@ else:
 if os.path.exists("/usr/lib/llvm-16/bin/llvm-as"):
     config.available_features.add("llvm-as-16")
     config.substitutions.append(("%llvm-as-16", "/usr/lib/llvm-16/bin/llvm-as"))
+else:
+    # The LLVM 18 build's Debian 13 root has no LLVM 16.
+    lit_config.note("SKIPPED: no /usr/lib/llvm-16/bin/llvm-as; tests that read "
+                    "output back with LLVM 16 are UNSUPPORTED")
 # GPU checks: ptxas verifies generated PTX; a usable CUDA device lets the
 # runner execute plans (`REQUIRES: cuda-gpu`).
 ptxas = os.path.join(config.cuda_root, "bin", "ptxas")

@@ -1,18 +1,13 @@
 #define CATCH_CONFIG_RUNNER
+#include "CatchCompat.h"
 #include "TestSupport.h"
-
-#include <catch2/catch.hpp>
 
 #include <cstdlib>
 
 namespace {
 
 /// Tells the tests which test case runs (for IRS_SKIP) and counts them.
-#if CATCH_VERSION_MAJOR >= 3
-using ListenerBase = Catch::EventListenerBase;
-#else
-using ListenerBase = Catch::TestEventListenerBase;
-#endif
+using ListenerBase = irs::test::CatchListenerBase;
 unsigned TestCasesRun = 0;
 
 struct SkipListener : ListenerBase {

@@ -1,10 +1,10 @@
 //===- LLVMCompat.h - The one place that knows LLVM versions -----*- C++
 //-*-===//
 //
-// ir-sanitize builds against LLVM 16 (Julia 1.11), 19 and 22 (Julia master),
-// and against Julia's own LLVM through -DLLVM_DIR. Every difference between
-// those LLVMs is a shim here, so the rest of the code never tests
-// LLVM_VERSION_MAJOR.
+// ir-sanitize builds against LLVM 16 (Julia 1.11), 18 (Julia 1.12), 19 and
+// 22 (Julia master), and against Julia's own LLVM through -DLLVM_DIR. Every
+// difference between those LLVMs is a shim here, so the rest of the code
+// never tests LLVM_VERSION_MAJOR.
 //
 //===----------------------------------------------------------------------===//
 #ifndef IR_SANITIZE_SUPPORT_LLVMCOMPAT_H
@@ -130,10 +130,11 @@ inline void setModuleTriple(llvm::Module &M, const llvm::Triple &T) {
 #endif
 }
 
-/// Where a new instruction goes: before \p It (LLVM 18+ insert at an
+/// Where a new instruction goes: before \p It (LLVM 19+ insert at an
 /// iterator, which keeps debug records in place; before that, before the
-/// instruction). \p It is never a block's end.
-#if LLVM_VERSION_MAJOR >= 18
+/// instruction: LLVM 18's CallInst::Create takes no iterator). \p It is
+/// never a block's end.
+#if LLVM_VERSION_MAJOR >= 19
 inline llvm::BasicBlock::iterator insertBefore(llvm::BasicBlock::iterator It) {
   return It;
 }
@@ -153,9 +154,9 @@ inline uint64_t elementOffset(const llvm::StructLayout &SL, unsigned I) {
 }
 
 /// The diagnostic as LLVMContext's handler callback receives it (by pointer
-/// since LLVM 17): `[](compat::DiagnosticArg DI, void *) { compat::deref(DI)
+/// since LLVM 19): `[](compat::DiagnosticArg DI, void *) { compat::deref(DI)
 /// }`.
-#if LLVM_VERSION_MAJOR >= 17
+#if LLVM_VERSION_MAJOR >= 19
 using DiagnosticArg = const llvm::DiagnosticInfo *;
 inline const llvm::DiagnosticInfo &deref(DiagnosticArg DI) { return *DI; }
 #else

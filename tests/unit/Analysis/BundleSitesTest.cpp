@@ -3,7 +3,7 @@
 #include "llvm/AsmParser/Parser.h"
 #include "llvm/Support/SourceMgr.h"
 
-#include <catch2/catch.hpp>
+#include "CatchCompat.h"
 
 using namespace llvm;
 using namespace irs;

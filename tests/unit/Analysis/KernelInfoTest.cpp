@@ -6,7 +6,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Support/SourceMgr.h"
 
-#include <catch2/catch.hpp>
+#include "CatchCompat.h"
 
 using namespace llvm;
 using namespace irs;

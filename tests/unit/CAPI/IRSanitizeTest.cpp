@@ -14,7 +14,7 @@
 
 #include "../TestSupport.h"
 
-#include <catch2/catch.hpp>
+#include "CatchCompat.h"
 
 #include <algorithm>
 #include <string>

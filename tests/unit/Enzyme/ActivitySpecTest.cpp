@@ -8,7 +8,7 @@
 
 #include "../TestSupport.h"
 
-#include <catch2/catch.hpp>
+#include "CatchCompat.h"
 
 using namespace llvm;
 using namespace irs;

@@ -3,7 +3,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 
-#include <catch2/catch.hpp>
+#include "CatchCompat.h"
 
 #include <chrono>
 #include <csignal>

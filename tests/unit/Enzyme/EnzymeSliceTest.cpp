@@ -3,7 +3,7 @@
 
 #include "llvm/IR/Verifier.h"
 
-#include <catch2/catch.hpp>
+#include "CatchCompat.h"
 
 using namespace llvm;
 using namespace irs;

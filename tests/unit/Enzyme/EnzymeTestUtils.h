@@ -8,7 +8,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <catch2/catch.hpp>
+#include "CatchCompat.h"
 
 namespace irs::test {
 

@@ -1,7 +1,7 @@
 #include "ir-sanitize/Enzyme/FailureSignature.h"
 #include "EnzymeTestUtils.h"
 
-#include <catch2/catch.hpp>
+#include "CatchCompat.h"
 
 using namespace llvm;
 using namespace irs;

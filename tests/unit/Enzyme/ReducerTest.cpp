@@ -1,6 +1,6 @@
 #include "ir-sanitize/Enzyme/Reducer.h"
 
-#include <catch2/catch.hpp>
+#include "CatchCompat.h"
 
 using namespace llvm;
 using namespace irs;

@@ -7,7 +7,7 @@
 
 #include <chrono>
 
-#include <catch2/catch.hpp>
+#include "CatchCompat.h"
 
 using namespace llvm;
 using namespace irs;

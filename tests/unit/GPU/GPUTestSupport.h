@@ -16,7 +16,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <catch2/catch.hpp>
+#include "CatchCompat.h"
 
 #include <cstring>
 #include <string>

@@ -14,7 +14,7 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/Support/JSON.h"
 
-#include <catch2/catch.hpp>
+#include "CatchCompat.h"
 
 #include <memory>
 #include <string>

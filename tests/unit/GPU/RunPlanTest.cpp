@@ -9,7 +9,7 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 
-#include <catch2/catch.hpp>
+#include "CatchCompat.h"
 
 #include <functional>
 #include <set>

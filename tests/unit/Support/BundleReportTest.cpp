@@ -2,7 +2,7 @@
 
 #include "llvm/Support/raw_ostream.h"
 
-#include <catch2/catch.hpp>
+#include "CatchCompat.h"
 
 using namespace llvm;
 using namespace irs;

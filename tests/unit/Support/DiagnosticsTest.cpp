@@ -1,6 +1,6 @@
 #include "ir-sanitize/Support/Diagnostics.h"
 
-#include <catch2/catch.hpp>
+#include "CatchCompat.h"
 
 #include <cstring>
 

@@ -2,7 +2,7 @@
 
 #include "ir-sanitize-c/IRSanitize.h"
 
-#include <catch2/catch.hpp>
+#include "CatchCompat.h"
 
 #include <set>
 #include <string>

@@ -1,6 +1,6 @@
 #include "ir-sanitize/Support/InputFile.h"
 
-#include <catch2/catch.hpp>
+#include "CatchCompat.h"
 
 #include <cstdio>
 #include <fstream>

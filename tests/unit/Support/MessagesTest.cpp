@@ -1,6 +1,6 @@
 #include "ir-sanitize/Support/Messages.h"
 
-#include <catch2/catch.hpp>
+#include "CatchCompat.h"
 
 using namespace llvm;
 using namespace irs;

@@ -13,7 +13,7 @@
 
 #include "../TestSupport.h"
 
-#include <catch2/catch.hpp>
+#include "CatchCompat.h"
 
 #include <algorithm>
 #include <vector>

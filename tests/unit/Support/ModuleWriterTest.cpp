@@ -15,7 +15,7 @@
 
 #include "../TestSupport.h"
 
-#include <catch2/catch.hpp>
+#include "CatchCompat.h"
 
 #include <algorithm>
 #include <vector>

@@ -1,7 +1,7 @@
 #include "ir-sanitize/Support/ToolError.h"
 #include "../TestSupport.h"
 
-#include <catch2/catch.hpp>
+#include "CatchCompat.h"
 
 using namespace llvm;
 using namespace irs;

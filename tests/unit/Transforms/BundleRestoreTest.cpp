@@ -8,7 +8,7 @@
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <catch2/catch.hpp>
+#include "CatchCompat.h"
 
 using namespace llvm;
 using namespace irs;

@@ -17,7 +17,7 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <catch2/catch.hpp>
+#include "CatchCompat.h"
 
 #include <cstring>
 #include <map>

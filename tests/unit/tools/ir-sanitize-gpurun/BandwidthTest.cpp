@@ -3,7 +3,7 @@
 // from the driver's memory clock and bus width.
 #include "Bandwidth.h"
 
-#include <catch2/catch.hpp>
+#include "CatchCompat.h"
 
 using namespace gpurun;
 using irs::BufferInit;

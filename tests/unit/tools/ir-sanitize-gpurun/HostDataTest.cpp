@@ -3,7 +3,7 @@
 // the checks rely on must be exact.
 #include "HostData.h"
 
-#include <catch2/catch.hpp>
+#include "CatchCompat.h"
 
 using namespace gpurun;
 

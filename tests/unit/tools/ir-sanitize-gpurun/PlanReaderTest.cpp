@@ -10,7 +10,7 @@
 
 #include "llvm/Support/JSON.h"
 
-#include <catch2/catch.hpp>
+#include "CatchCompat.h"
 
 #include <functional>
 #include <string>

@@ -5,7 +5,7 @@
 
 #include "llvm/Support/JSON.h"
 
-#include <catch2/catch.hpp>
+#include "CatchCompat.h"
 
 #include <sstream>
 
