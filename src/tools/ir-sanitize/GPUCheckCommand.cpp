@@ -82,8 +82,9 @@ void GPUCheckCommand::addOptions(CLI::App &App) {
       ->check(CLI::PositiveNumber);
   App.add_option("--derivative-order", O.DerivativeOrder,
                  "versioned (default): loads and atomics before stores where "
-                 "this thread's addresses are disjoint, checked at run time; "
-                 "generated: Enzyme's order")
+                 "this thread's addresses are disjoint, a clear and the "
+                 "accumulations into its element one store where they are "
+                 "equal, checked at run time; generated: Enzyme's order")
       ->check(CLI::IsMember({"versioned", "generated"}))
       ->type_name("ORDER");
   App.add_option("--accumulation", O.Accumulation,
