@@ -27,6 +27,8 @@ namespace {
 /// holds the run in its original order, which a second run leaves alone.
 constexpr const char VersionedBranch[] = "irs.store_sink.versioned";
 
+using AccessPair = std::pair<Instruction *, Instruction *>;
+
 /// Runs longer than this are left alone (the pair test is quadratic).
 constexpr unsigned MaxAccessesPerRun = 64;
 
@@ -150,7 +152,7 @@ bool writes(const Instruction *I) { return !isa<LoadInst>(I); }
 
 /// Access pairs whose order the fast version swaps and that may overlap, or
 /// nothing when one pair must overlap (the fast version would never run).
-std::optional<SmallVector<std::pair<Instruction *, Instruction *>, 8>>
+std::optional<SmallVector<AccessPair, 8>>
 pairsToCheck(const Run &R, ArrayRef<Instruction *> Order, BatchAAResults &AA) {
   DenseMap<Instruction *, unsigned> NewPos;
   for (unsigned I = 0; I < Order.size(); ++I)
@@ -159,7 +161,7 @@ pairsToCheck(const Run &R, ArrayRef<Instruction *> Order, BatchAAResults &AA) {
   for (Instruction *I : R.Insts)
     if (isAccess(kindOf(*I)))
       Accesses.push_back(I);
-  SmallVector<std::pair<Instruction *, Instruction *>, 8> Pairs;
+  SmallVector<AccessPair, 8> Pairs;
   for (unsigned I = 0; I < Accesses.size(); ++I)
     for (unsigned J = I + 1; J < Accesses.size(); ++J) {
       Instruction *A = Accesses[I], *B = Accesses[J];
@@ -204,33 +206,11 @@ bool hoistAddress(Value *Addr, const Run &R,
   return true;
 }
 
-/// [X's address, + its size) and [Y's address, + its size) do not overlap.
-/// \p AsInt holds each address converted once.
-Value *disjoint(IRBuilder<> &B, Instruction *X, Instruction *Y,
-                DenseMap<Value *, Value *> &AsInt) {
-  const DataLayout &DL = X->getModule()->getDataLayout();
-  Type *IntPtr = DL.getIntPtrType(addressOf(X)->getType());
-  auto Start = [&](Instruction *I) {
-    Value *&V = AsInt[addressOf(I)];
-    if (!V)
-      V = B.CreatePtrToInt(addressOf(I), IntPtr,
-                           addressOf(I)->getName() + ".int");
-    return V;
-  };
-  auto End = [&](Instruction *I) {
-    uint64_t Size = DL.getTypeStoreSize(accessedType(I)).getFixedValue();
-    return B.CreateAdd(Start(I), ConstantInt::get(IntPtr, Size));
-  };
-  return B.CreateOr(B.CreateICmpULE(End(X), Start(Y)),
-                    B.CreateICmpULE(End(Y), Start(X)));
-}
-
 /// States in the fast copy what its test proved, as LoopVersioning does:
 /// each checked pair is disjoint there (scoped noalias metadata in a domain
 /// of its own, added to what the accesses carry), so that later passes
 /// (GridStrideCoarsening) need not assume otherwise.
-void annotateDisjoint(ArrayRef<std::pair<Instruction *, Instruction *>> Pairs,
-                      ValueToValueMapTy &VMap) {
+void annotateDisjoint(ArrayRef<AccessPair> Pairs, ValueToValueMapTy &VMap) {
   LLVMContext &Ctx = Pairs.front().first->getContext();
   MDBuilder MDB(Ctx);
   MDNode *Domain = MDB.createAnonymousAliasScopeDomain("irs.disjoint");
@@ -258,8 +238,6 @@ void annotateDisjoint(ArrayRef<std::pair<Instruction *, Instruction *>> Pairs,
                             MDNode::get(Ctx, Others)));
   }
 }
-
-using AccessPair = std::pair<Instruction *, Instruction *>;
 
 /// A clear and the accumulations into one element: `store c, p` and, later
 /// in the run, `atomicrmw fadd p, v1`, `atomicrmw fadd p, v2`, ... (Enzyme's
@@ -379,6 +357,15 @@ public:
     return All;
   }
 
+  /// The test all() made that \p Clear's and \p Add's addresses are equal
+  /// (the builder's place is inside the run once it is split).
+  Value *madeEqual(Instruction *Clear, Instruction *Add) const {
+    Value *E = Equal.lookup({Clear, Add});
+    assert(E && "all() tests every accumulation of a fold");
+    return E;
+  }
+
+private:
   /// This thread's addresses of \p Clear and \p Add are equal.
   Value *equal(Instruction *Clear, Instruction *Add) {
     Value *&E = Equal[{Clear, Add}];
@@ -388,7 +375,6 @@ public:
     return E;
   }
 
-private:
   Value *asInt(Instruction *I) {
     Value *&V = AsInt[addressOf(I)];
     if (!V)
@@ -398,10 +384,21 @@ private:
                            addressOf(I)->getName() + ".int");
     return V;
   }
+  /// [X's address, + its size) and [Y's address, + its size) do not
+  /// overlap.
   Value *disjoint(AccessPair P) {
     Value *&D = Disjoint[P];
-    if (!D)
-      D = irs::disjoint(B, P.first, P.second, AsInt);
+    if (D)
+      return D;
+    auto [X, Y] = P;
+    const DataLayout &DL = X->getModule()->getDataLayout();
+    Type *IntPtr = DL.getIntPtrType(addressOf(X)->getType());
+    auto End = [&](Instruction *I) {
+      uint64_t Size = DL.getTypeStoreSize(accessedType(I)).getFixedValue();
+      return B.CreateAdd(asInt(I), ConstantInt::get(IntPtr, Size));
+    };
+    D = B.CreateOr(B.CreateICmpULE(End(X), asInt(Y)),
+                   B.CreateICmpULE(End(Y), asInt(X)));
     return D;
   }
 
@@ -434,7 +431,7 @@ BasicBlock *reorderedCopy(BasicBlock *Ordered, BasicBlock *After,
 /// those into another element (disjoint, tested) stay atomics, under their
 /// own test.
 void foldClearsIntoAdds(ArrayRef<ClearThenAdd> Folds, ValueToValueMapTy &VMap,
-                        RunTests &Tests) {
+                        const RunTests &Tests) {
   for (const ClearThenAdd &F : Folds) {
     Value *Sum = F.Clear->getValueOperand();
     for (AtomicRMWInst *Orig : F.Adds) {
@@ -444,7 +441,7 @@ void foldClearsIntoAdds(ArrayRef<ClearThenAdd> Folds, ValueToValueMapTy &VMap,
       if (F.Adds.size() == 1) {
         Sum = Added;
       } else {
-        Value *Eq = Tests.equal(F.Clear, Orig);
+        Value *Eq = Tests.madeEqual(F.Clear, Orig);
         Sum = B.CreateSelect(Eq, Added, Sum, "accumulated");
         Instruction *Elsewhere = SplitBlockAndInsertIfThen(
             B.CreateNot(Eq), Add, /*Unreachable=*/false);
