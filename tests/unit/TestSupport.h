@@ -6,6 +6,8 @@
 
 #include "llvm/AsmParser/LLParser.h"
 #include "llvm/AsmParser/Parser.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/FileSystem.h"
@@ -85,6 +87,16 @@ parseModuleUnverified(llvm::LLVMContext &Ctx, llvm::StringRef IR) {
   INFO(Diag.getMessage().str());
   REQUIRE_FALSE(Failed);
   return M;
+}
+
+/// The first call or invoke of \p Callee in \p F, or null.
+inline llvm::CallBase *firstCallTo(llvm::Function &F, llvm::StringRef Callee) {
+  for (llvm::Instruction &I : llvm::instructions(F))
+    if (auto *CB = llvm::dyn_cast<llvm::CallBase>(&I))
+      if (CB->getCalledFunction() &&
+          CB->getCalledFunction()->getName() == Callee)
+        return CB;
+  return nullptr;
 }
 
 /// The exit code an error would end the tool with: a ToolError's own code,

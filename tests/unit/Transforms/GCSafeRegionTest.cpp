@@ -12,20 +12,6 @@ using namespace llvm;
 using namespace irs;
 using namespace irs::test;
 
-namespace {
-
-/// The first call or invoke of \p Callee in \p F.
-CallBase *callTo(Function &F, StringRef Callee) {
-  for (Instruction &I : instructions(F))
-    if (auto *CB = dyn_cast<CallBase>(&I))
-      if (CB->getCalledFunction() &&
-          CB->getCalledFunction()->getName() == Callee)
-        return CB;
-  return nullptr;
-}
-
-} // namespace
-
 TEST_CASE("a call is wrapped in jl_gc_safe_enter/leave", "[GCSafeRegion]") {
   LLVMContext Ctx;
   auto M = parseModule(Ctx, R"(
@@ -35,7 +21,7 @@ define i32 @f() {
   ret i32 %r
 }
 )");
-  CallBase *Call = callTo(*M->getFunction("f"), "cuInit");
+  CallBase *Call = firstCallTo(*M->getFunction("f"), "cuInit");
   REQUIRE(Call);
   CHECK(whyCannotWrapInGCSafeRegion(*Call).empty());
   wrapInGCSafeRegion(*Call);
@@ -73,7 +59,7 @@ bad:
 }
 )");
   Function &F = *M->getFunction("f");
-  CallBase *Invoke = callTo(F, "cuInit");
+  CallBase *Invoke = firstCallTo(F, "cuInit");
   REQUIRE(Invoke);
   CHECK(whyCannotWrapInGCSafeRegion(*Invoke).empty());
   wrapInGCSafeRegion(*Invoke);
@@ -98,7 +84,7 @@ define i32 @f() {
   ret i32 %r
 }
 )");
-  CallBase *Call = callTo(*M->getFunction("f"), "cuInit");
+  CallBase *Call = firstCallTo(*M->getFunction("f"), "cuInit");
   REQUIRE(Call);
   CHECK(whyCannotWrapInGCSafeRegion(*Call).find("musttail") !=
         std::string::npos);

@@ -33,21 +33,7 @@ std::unique_ptr<Module> parse(LLVMContext &Ctx, StringRef Text = IR) {
 }
 
 CallBase *firstBundledCall(Function &F) {
-  for (Instruction &I : instructions(F))
-    if (auto *CB = dyn_cast<CallBase>(&I))
-      if (CB->getCalledFunction() &&
-          CB->getCalledFunction()->getName() == "cuLaunchKernel")
-        return CB;
-  return nullptr;
-}
-
-CallBase *firstCallTo(Function &F, StringRef Callee) {
-  for (Instruction &I : instructions(F))
-    if (auto *CB = dyn_cast<CallBase>(&I))
-      if (CB->getCalledFunction() &&
-          CB->getCalledFunction()->getName() == Callee)
-        return CB;
-  return nullptr;
+  return firstCallTo(F, "cuLaunchKernel");
 }
 
 std::string print(const Value &V) {
