@@ -13,7 +13,7 @@
 #   reduce                       `ir-sanitize reduce` on a large module
 #   gpu prepare|run|table ...    GPU derivative checks and timings (H200)
 # Helpers (module generators, spec scaling, report tables) are in bench/lib;
-# measured results in bench/results.
+# summaries of measured runs in bench/results.
 set -euo pipefail
 cases=$(cd "$(dirname "$0")/cases" && pwd)
 if [ $# -lt 1 ] || [ ! -f "$cases/$1.sh" ]; then

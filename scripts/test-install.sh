@@ -21,7 +21,8 @@ for f in bin/ir-sanitize lib/IRSanitize.so lib/libIRSanitize.a \
 done
 # Only public headers are installed, and they include only installed ones.
 for f in Support/LLVMCompat.h Support/AnalysisManagers.h Support/JSONDepth.h \
-  Support/Messages.h Support/BoundedJSON.h Transforms/Utils/BundleStash.h; do
+  Support/Messages.h Support/BoundedJSON.h Support/CheckedArithmetic.h \
+  Transforms/Utils/BundleStash.h; do
   [ ! -e "$W/prefix/include/ir-sanitize/$f" ] ||
     { echo "test-install: internal header $f was installed" >&2; exit 1; }
 done

@@ -13,6 +13,9 @@
 #       tables in REPORTS/summary.txt
 #   bench/bench.sh gpu table REPORTS...
 #       here: one Markdown table of all reports (ratios, bandwidth, checks)
+#   bench/bench.sh gpu summary REPORTS TITLE
+#       here: REPORTS' summary as kept in bench/results/*.md (the table,
+#       date, commit, device, the runner's grid-stride notes)
 #
 # IRS_BENCH_CASES (names, space-separated) picks cases; default all. The
 # in-place cases: `y .= x .+ y` (inplace), the same with y an output but
@@ -45,7 +48,7 @@ cases=(
   "mmba_broadcast|$corpus/mmba_broadcast.repaired.ll|$specs/mmba_broadcast.json|0.0.1,1.0.0.1,4.1.0"
 )
 
-usage() { sed -n '2,26p' "$0" >&2; exit 2; }
+usage() { sed -n '2,28p' "$0" >&2; exit 2; }
 
 # selected: the cases IRS_BENCH_CASES names (all without it).
 selected() {
@@ -99,5 +102,6 @@ case ${1:-} in
   prepare) [ $# -ge 2 ] || usage; prepare "${@:2}" ;;
   run) [ $# -ge 3 ] || usage; run "${@:2}" ;;
   table) [ $# -ge 2 ] || usage; python3 "$here/bench/lib/gpu-report-table.py" "${@:2}" ;;
+  summary) [ $# -eq 3 ] || usage; python3 "$here/bench/lib/gpu-results-summary.py" "${@:2}" ;;
   *) usage ;;
 esac

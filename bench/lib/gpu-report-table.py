@@ -28,10 +28,14 @@ def reports(args):
 def row(path):
     with open(path) as f:
         r = json.load(f)
-    name = os.path.basename(path)[: -len(".json")]
+    return row_of(os.path.basename(path)[: -len(".json")], r)
+
+
+def row_of(name, r):
+    """The row of report r, named <case>.n<log2 size> (or any name)."""
     case, _, size = name.rpartition(".n")
     if not case:
-        case, size = name, "?"
+        case, size = name, None
     checks = ", ".join("%s %s" % (c["name"], c["result"]) for c in r["checks"])
     # Reports from before the cold-L2 timings have no "l2": they are warm.
     t = {(x["kernel"], x.get("l2", "warm")): x for x in r["timings"]}
@@ -53,19 +57,23 @@ def row(path):
         x = t.get((k, "cold"))
         return "%.2f" % x["floor_ratio"] if x and x.get("floor_ratio") else "—"
 
-    return "| %s | 2^%s | %s | %s | %s | %s | %s | %s |" % (
-        case, size, checks, both(micros), both(ratio("forward")),
+    return "| %s | %s | %s | %s | %s | %s | %s | %s |" % (
+        case, "2^" + size if size else "—", checks, both(micros), both(ratio("forward")),
         both(ratio("reverse")), " / ".join(peak(k) for k in ("original", "forward", "reverse")),
         " / ".join(floor(k) for k in ("forward", "reverse")))
+
+
+def print_header():
+    print("| case | n | checks | original µs, L2 warm / cold | fwd / orig, warm / cold "
+          "| rev / orig, warm / cold | % of peak, cold: orig / fwd / rev "
+          "| floor, cold: fwd / rev |")
+    print("|---|---|---|---|---|---|---|---|")
 
 
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
-    print("| case | n | checks | original µs, L2 warm / cold | fwd / orig, warm / cold "
-          "| rev / orig, warm / cold | % of peak, cold: orig / fwd / rev "
-          "| floor, cold: fwd / rev |")
-    print("|---|---|---|---|---|---|---|---|")
+    print_header()
     for p in reports(sys.argv[1:]):
         try:
             print(row(p))

@@ -8,7 +8,7 @@ using namespace llvm;
 
 namespace irs {
 
-bool isCallInScope(const CallBase &CB, BundleScope Scope) {
+static bool isCallInScope(const CallBase &CB, BundleScope Scope) {
   if (Scope == BundleScope::All)
     return true;
   const Function *Callee = CB.getCalledFunction();

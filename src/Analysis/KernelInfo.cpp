@@ -9,7 +9,7 @@ using namespace llvm;
 
 namespace irs {
 
-bool hasKernelCallingConv(const Function &F) {
+static bool hasKernelCallingConv(const Function &F) {
   switch (F.getCallingConv()) {
   case CallingConv::PTX_Kernel:
   case CallingConv::AMDGPU_KERNEL:
@@ -51,7 +51,7 @@ void forEachAnnotation(
 
 } // namespace
 
-SmallPtrSet<const Function *, 8> findAnnotatedKernels(const Module &M) {
+static SmallPtrSet<const Function *, 8> findAnnotatedKernels(const Module &M) {
   SmallPtrSet<const Function *, 8> Kernels;
   forEachAnnotation(
       M, [&](const Function &F, StringRef Key, const ConstantInt &Value) {

@@ -13,7 +13,7 @@ using namespace llvm;
 
 namespace irs {
 
-CheckSection collectBundleSection(Module &M, const CheckOptions &Opts) {
+static CheckSection collectBundleSection(Module &M, const CheckOptions &Opts) {
   CheckSection S{
       "bundles", "call sites with bundles Enzyme aborts on", true, {}};
   for (Function &F : M)

@@ -5,10 +5,14 @@
 #include "SanitizeSteps.h"
 #include "ScopedWorkDir.h"
 
+#include "ir-sanitize/Analysis/ActivitySpec.h"
+#include "ir-sanitize/Analysis/EnzymeCalls.h"
 #include "ir-sanitize/Analysis/KernelInfo.h"
-#include "ir-sanitize/Enzyme/ActivitySpec.h"
-#include "ir-sanitize/Enzyme/DerivativeWrapper.h"
+#include "ir-sanitize/Driver/PipelineStage.h"
+#include "ir-sanitize/Driver/Restore.h"
 #include "ir-sanitize/Enzyme/PluginLocator.h"
+#include "ir-sanitize/Passes/PassRegistry.h"
+#include "ir-sanitize/Passes/Pipelines.h"
 #include "ir-sanitize/Support/Messages.h"
 #include "ir-sanitize/Support/ModuleVerifier.h"
 #include "ir-sanitize/Support/ModuleWriter.h"
@@ -41,10 +45,11 @@ std::string definedFunctionNames(const Module &M) {
   return S.empty() ? "none" : S;
 }
 
-/// Adds the NAME.fwd / NAME.rev wrapper that Fn/Mode/Activity ask for.
-Expected<DerivativeWrapper> addWrapper(Module &M, const DifferentiateConfig &C,
-                                       const KernelManifest *Manifest,
-                                       DiagnosticHandler *Lenient) {
+/// The pipeline adding the NAME.fwd / NAME.rev wrapper that Fn/Mode/Activity
+/// ask for (derivativeWrapperPipeline).
+Expected<std::string> wrapperText(Module &M, const DifferentiateConfig &C,
+                                  const KernelManifest *Manifest,
+                                  DiagnosticHandler *Lenient) {
   std::optional<DiffMode> Mode = parseDiffMode(C.Mode);
   if (!Mode)
     return usage("--fn needs --mode=forward or --mode=reverse");
@@ -66,16 +71,17 @@ Expected<DerivativeWrapper> addWrapper(Module &M, const DifferentiateConfig &C,
   }
   if (!Map)
     return Map.takeError();
-  return generateDerivativeWrapper(M, *Fn, *Mode, *Map);
+  return derivativeWrapperPipeline(C.Fn, *Mode, *Map);
 }
 
 } // namespace
 
-Error addDerivativeWrapper(Module &M, const DifferentiateConfig &C,
-                           StringRef InputName, const KernelManifest *Manifest,
-                           DiagnosticHandler *Lenient) {
+static Expected<std::string>
+derivativeWrapperText(Module &M, const DifferentiateConfig &C,
+                      StringRef InputName, const KernelManifest *Manifest,
+                      DiagnosticHandler *Lenient = nullptr) {
   if (!C.Fn.empty())
-    return addWrapper(M, C, Manifest, Lenient).takeError();
+    return wrapperText(M, C, Manifest, Lenient);
   if (!C.Mode.empty() || !C.Activity.empty())
     return usage("--mode and --activity need --fn NAME");
   if (!hasEnzymeCalls(M))
@@ -83,10 +89,21 @@ Error addDerivativeWrapper(Module &M, const DifferentiateConfig &C,
                              "__enzyme_autodiff; name the function to "
                              "differentiate with --fn NAME --mode=forward|"
                              "reverse");
-  return Error::success();
+  return "";
 }
 
-Expected<std::string> createEnzymeWorkDir() {
+static Error addDerivativeWrapper(Module &M, const DifferentiateConfig &C,
+                                  StringRef InputName,
+                                  const KernelManifest *Manifest,
+                                  DiagnosticHandler *Lenient = nullptr) {
+  Expected<std::string> Text =
+      derivativeWrapperText(M, C, InputName, Manifest, Lenient);
+  if (!Text)
+    return Text.takeError();
+  return Text->empty() ? Error::success() : runPipeline(M, *Text);
+}
+
+static Expected<std::string> createEnzymeWorkDir() {
   SmallString<256> Model;
   sys::path::system_temp_directory(/*ErasedOnReboot=*/true, Model);
   sys::path::append(Model, "ir-sanitize-enzyme-%%%%%%");
@@ -124,10 +141,11 @@ Expected<EnzymeInvocation> prepareEnzymeRun(Module &M, StringRef WorkDir,
   return Inv;
 }
 
-Expected<EnzymeResult> differentiateModule(Module &M, StringRef WorkDir,
-                                           const DifferentiateConfig &C) {
+static Expected<EnzymeResult>
+differentiateModule(Module &M, StringRef WorkDir,
+                    const DifferentiateConfig &C) {
   Expected<EnzymeInvocation> Inv =
-      prepareEnzymeRun(M, WorkDir, "sanitised", C.LogPath, C);
+      prepareEnzymeRun(M, WorkDir, "sanitized", C.LogPath, C);
   if (!Inv)
     return Inv.takeError();
   Expected<EnzymeResult> R = runEnzyme(*Inv);
@@ -136,42 +154,7 @@ Expected<EnzymeResult> differentiateModule(Module &M, StringRef WorkDir,
   return R;
 }
 
-Expected<TriageReport> triageModules(Module &Original, Module &Sanitized,
-                                     const SanitizeResult &Result,
-                                     StringRef InputName, StringRef WorkDir,
-                                     const DifferentiateConfig &C) {
-  Expected<EnzymeInvocation> OrigInv =
-      prepareEnzymeRun(Original, WorkDir, "original", "", C);
-  if (!OrigInv)
-    return OrigInv.takeError();
-  Expected<EnzymeInvocation> SanInv =
-      prepareEnzymeRun(Sanitized, WorkDir, "sanitised", C.LogPath, C);
-  if (!SanInv)
-    return SanInv.takeError();
-  Expected<TriageReport> Report = runTriage(*OrigInv, *SanInv);
-  if (!Report)
-    return Report.takeError();
-  Report->InputName = InputName.str();
-  attributeToFunction(Report->Original, Original);
-  attributeToFunction(Report->Sanitized, Sanitized);
-  Report->Changes = describeChanges(Result);
-  return Report;
-}
-
-Expected<RestoreStats> writeDifferentiated(const EnzymeResult &R,
-                                           const SanitizeResult &Result,
-                                           const SanitizeOutputs &Out) {
-  LLVMContext Ctx;
-  Expected<LoadedModule> Diff = readModule(R.OutputPath, Ctx);
-  if (!Diff)
-    return Diff.takeError();
-  RestoreStats Stats = restoreBundles(*Diff->M);
-  if (Error E = writeSanitizeOutputs(*Diff->M, Result, Out))
-    return E;
-  return Stats;
-}
-
-std::vector<std::string> describeChanges(const SanitizeResult &Result) {
+static std::vector<std::string> describeChanges(const SanitizeResult &Result) {
   std::vector<std::string> Lines;
   for (const KernelManifest &K : Result.Manifest.Kernels)
     Lines.push_back("splatted kernel " + K.Name + ": " +
@@ -200,10 +183,45 @@ std::vector<std::string> describeChanges(const SanitizeResult &Result) {
   return Lines;
 }
 
-Expected<SanitizeResult> sanitizeWithWrapper(LoadedModule &LM,
-                                             const SanitizeRequest &Req,
-                                             const DifferentiateConfig &D,
-                                             DiagnosticHandler &Diags) {
+static Expected<TriageReport> triageModules(Module &Original, Module &Sanitized,
+                                            const SanitizeResult &Result,
+                                            StringRef InputName,
+                                            StringRef WorkDir,
+                                            const DifferentiateConfig &C) {
+  Expected<EnzymeInvocation> OrigInv =
+      prepareEnzymeRun(Original, WorkDir, "original", "", C);
+  if (!OrigInv)
+    return OrigInv.takeError();
+  Expected<EnzymeInvocation> SanInv =
+      prepareEnzymeRun(Sanitized, WorkDir, "sanitized", C.LogPath, C);
+  if (!SanInv)
+    return SanInv.takeError();
+  Expected<TriageReport> Report = runTriage(*OrigInv, *SanInv);
+  if (!Report)
+    return Report.takeError();
+  Report->InputName = InputName.str();
+  attributeToFunction(Report->Original, Original);
+  attributeToFunction(Report->Sanitized, Sanitized);
+  Report->Changes = describeChanges(Result);
+  return Report;
+}
+
+static Expected<RestoreStats> writeDifferentiated(const EnzymeResult &R,
+                                                  const SanitizeResult &Result,
+                                                  const SanitizeOutputs &Out) {
+  LLVMContext Ctx;
+  Expected<LoadedModule> Diff = readModule(R.OutputPath, Ctx);
+  if (!Diff)
+    return Diff.takeError();
+  RestoreStats Stats = restoreModule(*Diff->M);
+  if (Error E = writeSanitizeOutputs(*Diff->M, Result, Out))
+    return E;
+  return Stats;
+}
+
+static Expected<SanitizeResult>
+sanitizeWithWrapper(LoadedModule &LM, const SanitizeRequest &Req,
+                    const DifferentiateConfig &D, DiagnosticHandler &Diags) {
   Expected<SanitizeResult> Result = sanitizeModule(*LM.M, Req.Config);
   if (!Result)
     return Result.takeError();
@@ -345,13 +363,6 @@ Expected<EnzymeJobResult> EnzymeJob::triage() {
       *Sides->Original, *LM.M, Sides->Result, LM.DisplayName, Job.WorkDir, D);
   if (!Report)
     return Report.takeError();
-  if (Error E = writeFileAtomically("-", [&](raw_ostream &OS) {
-        if (Req.TriageJSON)
-          OS << formatv("{0:2}", triageToJSON(*Report)) << "\n";
-        else
-          printTriage(OS, *Report);
-      }))
-    return E;
   bool Ok = Report->sanitizedOk();
   if (Ok && Req.Sanitize.Output != "-")
     if (Expected<RestoreStats> Stats =
@@ -363,10 +374,102 @@ Expected<EnzymeJobResult> EnzymeJob::triage() {
   if (!Report->Original.ok() || !Ok)
     Dir.release();
   Job.Code = Ok ? ExitCode::Ok : ExitCode::Findings;
+  Job.Triage = std::move(*Report);
   return std::move(Job);
 }
 
 } // namespace
+
+namespace {
+
+/// The plugin the job would use: located as runDifferentiate does.
+Expected<std::string> jobPlugin(const EnzymeRequest &Req) {
+  PluginSearch Search;
+  Search.Explicit = Req.PluginPath;
+  Expected<LocatedPlugin> Found = locateEnzymePlugin(Search);
+  if (!Found)
+    return Found.takeError();
+  return Found->Path;
+}
+
+/// Enzyme on \p From's module, into \p Name.
+PipelineStage enzymeStage(StringRef Name, StringRef From,
+                          const DifferentiateConfig &D) {
+  EnzymeInvocation Inv;
+  Inv.PluginPath = D.PluginPath;
+  Inv.TextOutput = true;
+  Inv.ExtraArgs = D.ExtraOptArgs;
+  return {Name.str(), From.str(), enzymeCommandLine(Inv), ""};
+}
+
+/// With --triage: the module as given, with its wrapper, through Enzyme.
+Error addOriginalStages(std::vector<PipelineStage> &Stages, Module &Original,
+                        const DifferentiateConfig &D, StringRef InputName,
+                        DiagnosticHandler &Diags) {
+  Expected<std::string> Wrapper =
+      derivativeWrapperText(Original, D, InputName, nullptr, &Diags);
+  if (!Wrapper)
+    return Wrapper.takeError();
+  if (!Wrapper->empty()) {
+    Expected<PipelineStage> S = optStage("original", "INPUT", *Wrapper);
+    if (!S)
+      return S.takeError();
+    Stages.push_back(std::move(*S));
+  }
+  Stages.push_back(enzymeStage("original.enzyme",
+                               Wrapper->empty() ? "INPUT" : "original", D));
+  Stages.back().Note = "the triage's verdict compares it with enzyme";
+  return Error::success();
+}
+
+} // namespace
+
+Expected<std::vector<PipelineStage>> enzymeStages(const EnzymeRequest &Req,
+                                                  LLVMContext &Ctx,
+                                                  DiagnosticHandler &Diags) {
+  Expected<LoadedModule> LM = readModule(Req.Sanitize.Input, Ctx);
+  if (!LM)
+    return LM.takeError();
+  DifferentiateConfig D = Req.Enzyme;
+  if (!Req.WrapperOnly) {
+    Expected<std::string> Plugin = jobPlugin(Req);
+    if (!Plugin)
+      return Plugin.takeError();
+    D.PluginPath = *Plugin;
+  }
+  std::unique_ptr<Module> Original = CloneModule(*LM->M);
+  // Run, not printed: the wrapper's activities depend on the splat.
+  const SanitizeConfig &C = Req.Sanitize.Config;
+  Expected<SanitizeResult> Result = sanitizeModule(*LM->M, C);
+  if (!Result)
+    return Result.takeError();
+  Expected<std::string> Wrapper = derivativeWrapperText(
+      *LM->M, D, LM->DisplayName, Result->Manifest.findKernel(D.Fn));
+  if (!Wrapper)
+    return Wrapper.takeError();
+  std::string Text = sanitizePipeline(C.Policy, C.Splat, C.Kernels);
+  if (!Wrapper->empty())
+    Text += "," + *Wrapper;
+  std::vector<PipelineStage> Stages;
+  if (Req.Triage)
+    if (Error E =
+            addOriginalStages(Stages, *Original, D, LM->DisplayName, Diags))
+      return E;
+  Expected<PipelineStage> Sanitize =
+      optStage(Req.WrapperOnly ? "OUTPUT" : "sanitize", "INPUT", Text);
+  if (!Sanitize)
+    return Sanitize.takeError();
+  Stages.push_back(std::move(*Sanitize));
+  if (Req.WrapperOnly)
+    return Stages;
+  Stages.push_back(enzymeStage("enzyme", "sanitize", D));
+  Expected<PipelineStage> Restore =
+      optStage("OUTPUT", "enzyme", "ir-sanitize-restore");
+  if (!Restore)
+    return Restore.takeError();
+  Stages.push_back(std::move(*Restore));
+  return Stages;
+}
 
 Expected<EnzymeJobResult> runDifferentiate(const EnzymeRequest &Req,
                                            LLVMContext &Ctx,
@@ -383,12 +486,10 @@ Expected<EnzymeJobResult> runDifferentiate(const EnzymeRequest &Req,
   // Without a plugin only WrapperOnly can do its job; say so before
   // spending time on the module.
   if (!Req.WrapperOnly) {
-    PluginSearch Search;
-    Search.Explicit = Req.PluginPath;
-    Expected<LocatedPlugin> Found = locateEnzymePlugin(Search);
-    if (!Found)
-      return Found.takeError();
-    D.PluginPath = Found->Path;
+    Expected<std::string> Plugin = jobPlugin(Req);
+    if (!Plugin)
+      return Plugin.takeError();
+    D.PluginPath = *Plugin;
   }
   EnzymeJob Job(Req, D, *LM, Diags);
   return Req.Triage ? Job.triage() : Job.once();

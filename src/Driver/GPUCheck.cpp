@@ -5,14 +5,16 @@
 #include "ScopedWorkDir.h"
 
 #include "ir-sanitize/Analysis/ArgumentAccess.h"
+#include "ir-sanitize/Analysis/EnzymeCalls.h"
 #include "ir-sanitize/Analysis/KernelInfo.h"
-#include "ir-sanitize/Enzyme/DerivativeWrapper.h"
+#include "ir-sanitize/Analysis/PassResults.h"
 #include "ir-sanitize/Enzyme/EnzymeRunner.h"
 #include "ir-sanitize/Enzyme/PluginLocator.h"
 #include "ir-sanitize/GPU/ArgumentPacking.h"
 #include "ir-sanitize/Passes/PassRegistry.h"
 #include "ir-sanitize/Passes/Pipelines.h"
 #include "ir-sanitize/Support/AnalysisManagers.h"
+#include "ir-sanitize/Support/AtomicDirectory.h"
 #include "ir-sanitize/Support/AtomicOutput.h"
 #include "ir-sanitize/Support/Messages.h"
 #include "ir-sanitize/Support/ModuleReader.h"
@@ -20,6 +22,7 @@
 #include "ir-sanitize/Support/ModuleWriter.h"
 #include "ir-sanitize/Support/OutputSafety.h"
 #include "ir-sanitize/Support/ToolError.h"
+#include "ir-sanitize/Transforms/AddDerivativeWrapper.h"
 #include "ir-sanitize/Transforms/GridStrideCoarsening.h"
 #include "ir-sanitize/Transforms/KernelSplat.h"
 #include "ir-sanitize/Transforms/NVPTXPrepare.h"
@@ -29,7 +32,6 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
 #include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/Cloning.h"
@@ -54,14 +56,14 @@ Function *kernelIn(Module &M, StringRef Name) {
   return F && !F->isDeclaration() ? F : nullptr;
 }
 
-/// Compiles \p M to DIR/FILE; returns the PTX entry name of \p Entry.
-/// A kernel of the module being compiled and its launch's parameters.
-struct PlannedParams {
-  std::string Kernel; ///< PTX-safe name.
-  std::vector<ParamImage> *Params;
-  /// Set to the entry of the kernel's grid-stride version when code
-  /// generation added one.
-  std::optional<std::string> *GridStride = nullptr;
+/// A kernel of the module being compiled, its launch's parameters, and what
+/// code generation made of them.
+struct CompiledKernel {
+  std::string Kernel; ///< PTX-safe name; empty: the entry compileTo is given.
+  std::vector<ParamImage> Params;
+  /// The entry of the kernel's grid-stride version, where code generation
+  /// added one.
+  std::optional<std::string> GridStride;
 };
 
 /// Records in each relocation of \p Params how the optimised \p Kernel
@@ -76,37 +78,40 @@ void recordAccess(std::vector<ParamImage> &Params, const Function &Kernel) {
 
 /// Records the grid-stride version GridStrideCoarsening added for
 /// \p Kernel: its parameters are \p Kernel's and the x block count.
-void recordGridStride(const PlannedParams &K, const Function &Kernel) {
+void recordGridStride(CompiledKernel &K, const Function &Kernel) {
   const Function *Strided =
       Kernel.getParent()->getFunction(gridStrideName(Kernel.getName()));
   std::optional<unsigned> Index =
       Strided ? gridStrideParam(*Strided) : std::nullopt;
-  if (K.GridStride && Index && *Index == K.Params->size())
-    *K.GridStride = Strided->getName().str();
+  if (Index && *Index == K.Params.size())
+    K.GridStride = Strided->getName().str();
 }
 
-/// Compiles \p M to \p File in the emit directory, recording access in the
-/// parameters of \p Kernels (Entry's among them by the returned PTX name).
-Expected<std::string> compileTo(Module &M, StringRef Entry, StringRef File,
-                                const GPUCheckOptions &Opts, PTXOptions PTXOpts,
-                                std::vector<PlannedParams> Kernels) {
+/// Compiles \p M to \p File in the emit directory; returns \p Kernels with
+/// the access recorded in their parameters (and, for derivatives, their
+/// grid-stride versions).
+Expected<std::vector<CompiledKernel>>
+compileTo(Module &M, StringRef Entry, StringRef File,
+          const GPUCheckOptions &Opts, PTXOptions PTXOpts,
+          std::vector<CompiledKernel> Kernels) {
   if (!kernelIn(M, Entry))
     return makeToolError(ExitCode::BadInput,
                          "no kernel named '" + Entry + "' to compile");
   std::string PTXName = ptxSafeName(Entry);
   if (!is_contained(PTXOpts.Kernels, Entry))
     PTXOpts.Kernels.push_back(Entry.str());
-  for (PlannedParams &K : Kernels)
+  for (CompiledKernel &K : Kernels)
     if (K.Kernel.empty())
       K.Kernel = PTXName;
   if (Error E = optimizeForPTX(M, PTXOpts))
     return E;
   // Code generation rewrites kernel parameters: what the PTX is made from
   // is the module as it stands now.
-  for (const PlannedParams &K : Kernels)
+  for (CompiledKernel &K : Kernels)
     if (const Function *Kernel = M.getFunction(K.Kernel)) {
-      recordGridStride(K, *Kernel);
-      recordAccess(*K.Params, *Kernel);
+      if (PTXOpts.Derivatives)
+        recordGridStride(K, *Kernel);
+      recordAccess(K.Params, *Kernel);
     }
   Expected<std::string> PTX = compilePTX(M, PTXOpts);
   if (!PTX)
@@ -116,7 +121,7 @@ Expected<std::string> compileTo(Module &M, StringRef Entry, StringRef File,
     return E;
   progress(Opts, "wrote " + shownPath(Opts, File) + " (" +
                      Twine(PTX->size() / 1024) + " KB, " + Opts.PTX.Arch + ")");
-  return PTXName;
+  return Kernels;
 }
 
 ActivityMap activitiesFor(const Function &Kernel, const KernelManifest &K,
@@ -176,14 +181,8 @@ std::vector<DriverArg> driverArgsOf(const DerivativeWrapper &G) {
 
 /// Runs Enzyme on \p M (with drivers) in a child opt; returns its output.
 Expected<std::unique_ptr<Module>> runEnzymeOn(Module &M,
+                                              const EnzymeInvocation &Inv,
                                               const GPUCheckOptions &Opts) {
-  EnzymeInvocation Inv;
-  Inv.InputPath = pathIn(Opts.EmitDir, "derivatives.input.ll");
-  Inv.OutputPath = pathIn(Opts.EmitDir, "derivatives.enzyme.ll");
-  Inv.LogPath = pathIn(Opts.EmitDir, "enzyme.log");
-  Inv.PluginPath = Opts.EnzymePlugin;
-  Inv.TimeoutSeconds = Opts.EnzymeTimeoutSeconds;
-  Inv.TextOutput = true;
   if (Error E =
           writeModule(M, Inv.InputPath, IRFormat::Text, DebugInfoForm::Records))
     return E;
@@ -203,64 +202,74 @@ Expected<std::unique_ptr<Module>> runEnzymeOn(Module &M,
   return std::move(Out->M);
 }
 
-struct DerivativeKernels {
-  std::string Forward, Reverse; ///< PTX entry names.
-  std::vector<ParamImage> FwdParams, RevParams;
-  std::optional<std::string> FwdGridStride, RevGridStride;
+/// What the derivative stages run (derivatives.input.ll's pipeline, Enzyme,
+/// derivatives.ptx's options): one description, which buildDerivatives
+/// runs and gpuCheckStages prints.
+struct DerivativeStages {
+  std::string Forward, Reverse; ///< The drivers the pipeline adds.
+  std::string EnzymeInput;      ///< enzymeInputPipeline.
+  EnzymeInvocation Enzyme;      ///< Paths in Opts.EmitDir.
+  PTXOptions PTX;
 };
 
-Expected<DerivativeKernels> buildDerivatives(Module &M, StringRef Kernel,
-                                             const KernelManifest &K,
+Expected<DerivativeStages> derivativeStages(Module &M, const KernelManifest &K,
+                                            const LaunchSpec &Spec,
+                                            const GPUCheckOptions &Opts) {
+  Function *F = kernelIn(M, K.Name);
+  if (!F)
+    return makeToolError(ExitCode::BadInput,
+                         "no kernel named '" + K.Name + "'");
+  ActivityMap A = activitiesFor(*F, K, Spec);
+  DerivativeStages S;
+  S.Forward = wrapperName(K.Name, DiffMode::Forward);
+  S.Reverse = wrapperName(K.Name, DiffMode::Reverse);
+  S.EnzymeInput =
+      enzymeInputPipeline(K.Name, A, reverseActivities(A, K, Spec, Opts));
+  S.Enzyme.InputPath = pathIn(Opts.EmitDir, "derivatives.input.ll");
+  S.Enzyme.OutputPath = pathIn(Opts.EmitDir, "derivatives.enzyme.ll");
+  S.Enzyme.LogPath = pathIn(Opts.EmitDir, "enzyme.log");
+  S.Enzyme.PluginPath = Opts.EnzymePlugin;
+  S.Enzyme.TimeoutSeconds = Opts.EnzymeTimeoutSeconds;
+  S.Enzyme.TextOutput = true;
+  S.PTX = Opts.PTX;
+  S.PTX.Kernels = {S.Forward, S.Reverse};
+  S.PTX.Derivatives = Opts.Derivatives;
+  return S;
+}
+
+/// The forward and reverse kernels, compiled.
+struct DerivativeKernels {
+  CompiledKernel Forward, Reverse;
+};
+
+Expected<DerivativeKernels> buildDerivatives(Module &M, const KernelManifest &K,
                                              const LaunchSpec &Spec,
                                              ArrayRef<ParamImage> Splat,
                                              const GPUCheckOptions &Opts) {
-  Function *F = kernelIn(M, Kernel);
-  if (!F)
-    return makeToolError(ExitCode::BadInput,
-                         "no kernel named '" + Kernel + "'");
-  ActivityMap A = activitiesFor(*F, K, Spec);
-  std::vector<DerivativeWrapper> Wrappers; // forward, reverse
-  Error Failure = Error::success();
-  PassSinks Sinks;
-  Sinks.DerivativeWrappers = {&Wrappers, &Failure};
-  if (Error E = runPipeline(
-          M,
-          enzymeInputPipeline(Kernel, A, reverseActivities(A, K, Spec, Opts)),
-          Sinks)) {
-    consumeError(std::move(Failure));
+  Expected<DerivativeStages> S = derivativeStages(M, K, Spec, Opts);
+  if (!S)
+    return S.takeError();
+  PassResults Results;
+  if (Error E = runPipeline(M, S->EnzymeInput, &Results))
     return E;
-  }
-  if (Failure)
-    return Failure;
+  // forward, reverse
+  auto &Wrappers = Results.get<std::vector<DerivativeWrapper>>();
   const DerivativeWrapper &Fwd = Wrappers.at(0), &Rev = Wrappers.at(1);
-  DerivativeKernels D{Fwd.Wrapper->getName().str(),
-                      Rev.Wrapper->getName().str(),
-                      driverArgs(Splat, driverArgsOf(Fwd)),
-                      driverArgs(Splat, driverArgsOf(Rev)),
-                      std::nullopt,
-                      std::nullopt};
-  auto Diff = runEnzymeOn(M, Opts);
+  std::vector<CompiledKernel> Kernels = {
+      {ptxSafeName(S->Forward), driverArgs(Splat, driverArgsOf(Fwd)), {}},
+      {ptxSafeName(S->Reverse), driverArgs(Splat, driverArgsOf(Rev)), {}}};
+  auto Diff = runEnzymeOn(M, S->Enzyme, Opts);
   if (!Diff)
     return Diff.takeError();
-  Function *FwdFn = kernelIn(**Diff, D.Forward);
-  Function *RevFn = kernelIn(**Diff, D.Reverse);
-  if (!FwdFn || !RevFn)
+  if (!kernelIn(**Diff, S->Forward) || !kernelIn(**Diff, S->Reverse))
     return makeToolError(ExitCode::Findings,
                          "Enzyme's output lacks the derivative drivers");
-  PTXOptions PTXOpts = Opts.PTX;
-  std::string Entry = D.Forward;
-  PTXOpts.Kernels = {D.Forward, D.Reverse};
-  D.Forward = ptxSafeName(D.Forward);
-  D.Reverse = ptxSafeName(D.Reverse);
-  PTXOpts.SinkStores = Opts.SinkDerivativeStores;
-  PTXOpts.MergeAccumulations = Opts.MergeAccumulations;
-  PTXOpts.GridStride = Opts.GridStride;
-  auto PTX = compileTo(**Diff, Entry, "derivatives.ptx", Opts, PTXOpts,
-                       {{D.Forward, &D.FwdParams, &D.FwdGridStride},
-                        {D.Reverse, &D.RevParams, &D.RevGridStride}});
-  if (!PTX)
-    return PTX.takeError();
-  return D;
+  auto Compiled = compileTo(**Diff, S->Forward, "derivatives.ptx", Opts, S->PTX,
+                            std::move(Kernels));
+  if (!Compiled)
+    return Compiled.takeError();
+  return DerivativeKernels{std::move((*Compiled)[0]),
+                           std::move((*Compiled)[1])};
 }
 
 } // namespace
@@ -285,30 +294,31 @@ Expected<RunPlan> prepareGPUCheck(Module &Original, Module &Splatted,
   if (Plan.Spec.DerivativeChecks)
     ForDerivatives = CloneModule(Splatted);
 
-  std::vector<ParamImage> OrigParams = Orig, SplatParams = Splat;
-  auto OrigName = compileTo(Original, Manifest.Name, "original.ptx", Opts,
-                            Opts.PTX, {{"", &OrigParams}});
-  if (!OrigName)
-    return OrigName.takeError();
-  Plan.Kernels.push_back({KernelRole::Original, "original.ptx", *OrigName,
-                          OrigParams, std::nullopt});
-  auto SplatName = compileTo(Splatted, Manifest.Name, "splat.ptx", Opts,
-                             Opts.PTX, {{"", &SplatParams}});
-  if (!SplatName)
-    return SplatName.takeError();
-  Plan.Kernels.push_back(
-      {KernelRole::Splat, "splat.ptx", *SplatName, SplatParams, std::nullopt});
+  auto OrigK = compileTo(Original, Manifest.Name, "original.ptx", Opts,
+                         Opts.PTX, {{"", Orig, {}}});
+  if (!OrigK)
+    return OrigK.takeError();
+  CompiledKernel &O = OrigK->front();
+  Plan.Kernels.push_back({KernelRole::Original, "original.ptx", O.Kernel,
+                          std::move(O.Params), std::nullopt});
+  auto SplatK = compileTo(Splatted, Manifest.Name, "splat.ptx", Opts, Opts.PTX,
+                          {{"", Splat, {}}});
+  if (!SplatK)
+    return SplatK.takeError();
+  CompiledKernel &S = SplatK->front();
+  Plan.Kernels.push_back({KernelRole::Splat, "splat.ptx", S.Kernel,
+                          std::move(S.Params), std::nullopt});
 
   if (ForDerivatives) {
-    auto D = buildDerivatives(*ForDerivatives, Manifest.Name, Manifest, Spec,
-                              Splat, Opts);
+    auto D = buildDerivatives(*ForDerivatives, Manifest, Spec, Splat, Opts);
     if (!D)
       return D.takeError();
-    Plan.Kernels.push_back({KernelRole::Forward, "derivatives.ptx", D->Forward,
-                            std::move(D->FwdParams), D->FwdGridStride});
-    Plan.Kernels.push_back({KernelRole::Reverse, "derivatives.ptx", D->Reverse,
-                            std::move(D->RevParams), D->RevGridStride,
-                            Opts.DropPrimalOutputs});
+    Plan.Kernels.push_back({KernelRole::Forward, "derivatives.ptx",
+                            D->Forward.Kernel, std::move(D->Forward.Params),
+                            D->Forward.GridStride});
+    Plan.Kernels.push_back({KernelRole::Reverse, "derivatives.ptx",
+                            D->Reverse.Kernel, std::move(D->Reverse.Params),
+                            D->Reverse.GridStride, Opts.DropPrimalOutputs});
   }
   if (Error E = writeRunPlan(Plan, Opts.EmitDir))
     return E;
@@ -365,27 +375,8 @@ bool isEmptyDir(StringRef Dir) {
   return !EC && It == End;
 }
 
-/// A new directory beside \p Final: `.NAME.irs-PID-XXXXXX`.
-Expected<std::string> createBeside(StringRef Final, StringRef Tag) {
-  SmallString<256> Model(sys::path::parent_path(Final));
-  if (Model.empty())
-    Model = ".";
-  if (std::error_code EC = sys::fs::create_directories(Model))
-    return cannotCreate(escapeForMessage(Final), EC.message());
-  // createUniqueDirectory puts a relative model under the temporary
-  // directory, not beside Final.
-  if (std::error_code EC = sys::fs::make_absolute(Model))
-    return cannotCreate(escapeForMessage(Final), EC.message());
-  sys::path::append(Model, "." + sys::path::filename(Final) + "." + Tag +
-                               std::to_string(sys::Process::getProcessId()));
-  SmallString<256> Dir;
-  if (std::error_code EC = sys::fs::createUniqueDirectory(Model, Dir))
-    return cannotCreate(escapeForMessage(Final), EC.message());
-  return std::string(Dir);
-}
-
-/// Where a requested plan directory is built: checks that \p Final may be
-/// replaced (missing, empty, or \p Force) and creates a directory beside it.
+/// The directory a requested plan directory is built in, beside it: checks
+/// that \p Final may be replaced (missing, empty, or \p Force).
 Expected<std::string> createStagingDir(StringRef Final, bool Force) {
   sys::fs::file_status Status;
   if (!sys::fs::status(Final, Status)) {
@@ -396,39 +387,15 @@ Expected<std::string> createStagingDir(StringRef Final, bool Force) {
                    ": not empty (give --force to replace it as a whole, or "
                    "another directory)");
   }
-  return createBeside(Final, "irs-");
-}
-
-/// Renames the complete \p Staging to \p Final: onto a missing or empty
-/// directory directly, else by moving the old one aside first (restored if
-/// the new one cannot take its place) and removing it afterwards.
-Error commitPlanDir(StringRef Staging, StringRef Final) {
-  if (!sys::fs::rename(Staging, Final))
-    return Error::success();
-  Expected<std::string> Old = createBeside(Final, "irs-old-");
-  if (!Old)
-    return Old.takeError();
-  if (std::error_code EC = sys::fs::rename(Final, *Old)) {
-    sys::fs::remove(*Old);
+  // An absolute model: the directory is created beside Final, whatever the
+  // working directory is when it is renamed.
+  SmallString<256> Absolute(Final);
+  if (std::error_code EC = sys::fs::make_absolute(Absolute))
     return cannotCreate(escapeForMessage(Final), EC.message());
-  }
-  if (std::error_code EC = sys::fs::rename(Staging, Final)) {
-    sys::fs::rename(*Old, Final);
-    return cannotCreate(escapeForMessage(Final), EC.message());
-  }
-  sys::fs::remove_directories(*Old);
-  return Error::success();
-}
-
-/// A new temporary directory (no --emit-dir).
-Expected<std::string> createTempPlanDir() {
-  SmallString<256> Model, Dir;
-  sys::path::system_temp_directory(/*ErasedOnReboot=*/true, Model);
-  sys::path::append(Model, "ir-sanitize-gpu-check-%%%%%%");
-  if (std::error_code EC = sys::fs::createUniqueDirectory(Model, Dir))
-    return makeToolError(ExitCode::OutputError,
-                         "cannot create " + Model + ": " + EC.message());
-  return std::string(Dir);
+  std::string Dir, Why;
+  if (!createDirectoryBeside(Absolute.str().str(), "irs-", Dir, Why))
+    return cannotCreate(escapeForMessage(Final), Why);
+  return Dir;
 }
 
 /// Whether \p E (passed through) is Enzyme's failure, whose message names
@@ -442,46 +409,51 @@ bool isFindings(Error &E) {
   return Findings;
 }
 
-/// Sets Opts.EmitDir to where \p Write is to write the directory and
-/// returns where it is once written: \p Requested (a new temporary directory
-/// when empty). A requested directory is built beside its place and renamed
-/// there once complete: a failed run leaves the old directory (or none),
-/// never old and new files mixed.
-Expected<std::string> buildPlanDir(StringRef Requested, bool Force,
-                                   GPUCheckOptions &Opts,
-                                   function_ref<Error()> Write) {
+/// Has \p Write write the directory into the directory it is given (and
+/// name it as the second, where it will be), and returns where it is once
+/// written: \p Requested (a new temporary directory when empty). A requested
+/// directory is built beside its place and renamed there once complete: a
+/// failed run leaves the old directory (or none), never old and new files
+/// mixed.
+Expected<std::string>
+buildPlanDir(StringRef Requested, bool Force, DiagnosticHandler *Diags,
+             function_ref<Error(StringRef Dir, StringRef Shown)> Write) {
   std::string Final = Requested.str();
   while (Final.size() > 1 && sys::path::is_separator(Final.back()))
     Final.pop_back();
-  Expected<std::string> Dir =
-      Final.empty() ? createTempPlanDir() : createStagingDir(Final, Force);
-  if (!Dir)
-    return Dir.takeError();
-  if (Final.empty())
-    Final = *Dir;
-  std::optional<ScopedWorkDir> Staging; // Removed on failure and signals.
-  if (Final != *Dir)
-    Staging.emplace(*Dir, /*Keep=*/false, orIgnore(Opts.Diags));
-  Opts.EmitDir = *Dir;
-  Opts.ShownDir = Final;
-  Error E = Write();
-  if (!E && Staging)
-    E = commitPlanDir(*Dir, Final);
+  std::string Dir, Why;
+  // No interrupt between creating the directory and registering it.
+  std::optional<InterruptsDeferred> Deferred(std::in_place);
+  if (Final.empty()) {
+    if (!createTemporaryDirectory("ir-sanitize-gpu-check", Dir, Why))
+      return makeToolError(ExitCode::OutputError, Why);
+    Final = Dir;
+  } else {
+    Expected<std::string> Staged = createStagingDir(Final, Force);
+    if (!Staged)
+      return Staged.takeError();
+    Dir = *Staged;
+  }
+  // Complete or not at all, a temporary directory too: removed on failure
+  // and on interrupts.
+  ScopedWorkDir Building(Dir, /*Keep=*/false, orIgnore(Diags));
+  Deferred.reset();
+  Error E = Write(Dir, Final);
+  if (!E && Final != Dir && !commitDirectory(Dir, Final, Why))
+    E = cannotCreate(escapeForMessage(Final), Why);
   if (E) {
-    if (Staging && isFindings(E)) // Enzyme failed: keep what its message names.
-      Staging->release();
+    if (isFindings(E)) // Enzyme failed: keep what its message names.
+      Building.release();
     return E;
   }
-  if (Staging)
-    Staging->release(); // Renamed to Final.
-  Opts.EmitDir = Final;
+  Building.release(); // Complete (and renamed to Final).
   return Final;
 }
 
 } // namespace
 
-Expected<GPUCheckInput> sanitizeForGPUCheck(Module &M,
-                                            const GPUCheckConfig &Config) {
+static Expected<GPUCheckInput>
+sanitizeForGPUCheck(Module &M, const GPUCheckConfig &Config) {
   Expected<Function *> Kernel = selectKernel(M, Config);
   if (!Kernel)
     return Kernel.takeError();
@@ -509,10 +481,20 @@ Expected<GPUCheckInput> sanitizeForGPUCheck(Module &M,
   return In;
 }
 
-Expected<std::string> buildGPUCheck(GPUCheckInput &In, Module &Sanitized,
-                                    const LaunchSpec &Spec,
-                                    GPUCheckBuild &Build) {
-  GPUCheckOptions &G = Build.Options;
+/// What buildGPUCheck made: the directory, and why the derivative checks
+/// are skipped (no Enzyme plugin) if they are.
+struct BuiltCheck {
+  std::string Dir;
+  std::string SkippedDerivatives;
+};
+
+/// Checks \p Spec against the kernel, locates Enzyme (when the spec asks for
+/// derivatives) and writes the directory: manifest.json, then everything
+/// prepareGPUCheck writes. \p In and \p Sanitized are consumed.
+static Expected<BuiltCheck> buildGPUCheck(GPUCheckInput &In, Module &Sanitized,
+                                          const LaunchSpec &Spec,
+                                          const GPUCheckBuild &Build) {
+  GPUCheckOptions G = Build.Options;
   if (Error E = checkArch(G.PTX))
     return E;
   if (Error E = validateSpec(Spec, In.Kernel, Build.SpecPath))
@@ -528,15 +510,19 @@ Expected<std::string> buildGPUCheck(GPUCheckInput &In, Module &Sanitized,
     else
       G.SkipDerivatives = toString(Plugin.takeError());
   }
-  Expected<std::string> Dir =
-      buildPlanDir(Build.EmitDir, Build.Force, G, [&]() -> Error {
+  Expected<std::string> Dir = buildPlanDir(
+      Build.EmitDir, Build.Force, G.Diags,
+      [&](StringRef Into, StringRef Shown) -> Error {
+        GPUCheckOptions InDir = G;
+        InDir.EmitDir = Into.str();
+        InDir.ShownDir = Shown.str();
         LaunchManifest LM;
         LM.Triple = Triple(Sanitized.getTargetTriple()).str();
         LM.DataLayout = Sanitized.getDataLayoutStr();
         LM.Kernels.push_back(In.Kernel);
-        if (Error E = LM.writeFile(pathIn(G.EmitDir, "manifest.json")))
+        if (Error E = LM.writeFile(pathIn(Into, "manifest.json")))
           return E;
-        return prepareGPUCheck(*In.Original, Sanitized, In.Kernel, Spec, G)
+        return prepareGPUCheck(*In.Original, Sanitized, In.Kernel, Spec, InDir)
             .takeError();
       });
   if (!Dir)
@@ -544,7 +530,7 @@ Expected<std::string> buildGPUCheck(GPUCheckInput &In, Module &Sanitized,
   if (!Build.ManifestPath.empty())
     if (Error E = In.Splat.writeFile(Build.ManifestPath))
       return E;
-  return *Dir;
+  return BuiltCheck{*Dir, G.SkipDerivatives};
 }
 
 namespace {
@@ -556,96 +542,90 @@ std::string targetArgs(const PTXOptions &Opts) {
   return "-mcpu=" + Opts.Arch + " -mattr=+ptx" + std::to_string(PTX);
 }
 
-/// The PTX stage of \p Opts: opt, then llc as compilePTX generates code.
-std::string ptxCommand(const PTXOptions &Opts) {
+/// The PTX stage of \p Opts on a module with \p M's data layout: opt, then
+/// llc as compilePTX generates code.
+Expected<std::string> ptxCommand(const Module &M, const PTXOptions &Opts) {
+  Expected<std::string> Pipeline = ptxPipelineFor(M, Opts);
+  if (!Pipeline)
+    return Pipeline.takeError();
   std::string Target = targetArgs(Opts);
-  return "opt " + Target + " " + "-passes='" + ptxPipeline(Opts) + "'" +
-         " | llc " + Target + " -asm-verbose=false";
-}
-
-/// opt's arguments for Enzyme (EnzymeRunner), less its input and output.
-std::string enzymeCommand(StringRef Plugin) {
-  EnzymeInvocation Inv;
-  Inv.InputPath = "derivatives.input.ll";
-  Inv.OutputPath = "derivatives.enzyme.ll";
-  Inv.PluginPath = Plugin.str();
-  Inv.TextOutput = true;
-  std::string Command = "opt";
-  std::vector<std::string> Args = enzymeOptArgs(Inv);
-  for (size_t I = 0; I < Args.size(); ++I) {
-    if (Args[I] == "-o")
-      ++I;
-    else if (Args[I] != Inv.InputPath)
-      Command += " " + Args[I];
-  }
-  return Command;
+  return "opt " + Target + " " + "-passes='" + *Pipeline + "'" + " | llc " +
+         Target + " -asm-verbose=false";
 }
 
 } // namespace
 
-std::string GPUCheckStage::str() const {
-  std::string Line = Output + ": " + Input + " | " + Command;
-  return Note.empty() ? Line : Line + "  # " + Note;
-}
-
-Expected<std::vector<GPUCheckStage>>
+static Expected<std::vector<PipelineStage>>
 gpuCheckStages(const GPUCheckInput &In, Module &Sanitized,
                const LaunchSpec &Spec, const GPUCheckBuild &Build) {
   const GPUCheckOptions &G = Build.Options;
   if (Error E = checkArch(G.PTX))
     return E;
   const std::string &Kernel = In.Kernel.Name;
-  std::vector<GPUCheckStage> Stages;
-  Stages.push_back({"sanitize", "INPUT", "opt -passes='" + In.Pipeline + "'",
-                    "in memory; -S writes it"});
+  Expected<PipelineStage> Sanitize =
+      optStage("sanitize", "INPUT", In.Pipeline, "in memory; -S writes it");
+  if (!Sanitize)
+    return Sanitize.takeError();
+  std::vector<PipelineStage> Stages = {std::move(*Sanitize)};
   PTXOptions PTX = G.PTX;
   PTX.Kernels = {Kernel};
-  Stages.push_back({"original.ptx", "INPUT", ptxCommand(PTX), ""});
-  Stages.push_back({"splat.ptx", "sanitize", ptxCommand(PTX), ""});
+  // The input, its splat and its derivatives share the input's data layout.
+  Expected<std::string> PrimalPTX = ptxCommand(Sanitized, PTX);
+  if (!PrimalPTX)
+    return PrimalPTX.takeError();
+  Stages.push_back({"original.ptx", "INPUT", *PrimalPTX, ""});
+  Stages.push_back({"splat.ptx", "sanitize", *PrimalPTX, ""});
   if (!Spec.DerivativeChecks)
     return Stages;
-  Function *F = kernelIn(Sanitized, Kernel);
-  if (!F)
-    return makeToolError(ExitCode::BadInput,
-                         "no kernel named '" + Kernel + "'");
-  ActivityMap A = activitiesFor(*F, In.Kernel, Spec);
-  ActivityMap Reverse = reverseActivities(A, In.Kernel, Spec, G);
-  std::string Fwd = wrapperName(Kernel, DiffMode::Forward),
-              Rev = wrapperName(Kernel, DiffMode::Reverse);
-  Stages.push_back(
-      {"derivatives.input.ll", "sanitize",
-       "opt -passes='" + enzymeInputPipeline(Kernel, A, Reverse) + "'", ""});
   PluginSearch Search;
   Search.Explicit = Build.PluginPath;
   Expected<LocatedPlugin> Plugin = locateEnzymePlugin(Search);
-  std::string PluginPath =
+  GPUCheckOptions WithPlugin = G;
+  WithPlugin.EnzymePlugin =
       Plugin ? Plugin->Path
              : "LLVMEnzyme-" + std::to_string(LLVM_VERSION_MAJOR) + ".so";
   if (!Plugin)
     consumeError(Plugin.takeError());
+  Expected<DerivativeStages> D =
+      derivativeStages(Sanitized, In.Kernel, Spec, WithPlugin);
+  if (!D)
+    return D.takeError();
+  Expected<PipelineStage> EnzymeInput =
+      optStage("derivatives.input.ll", "sanitize", D->EnzymeInput);
+  if (!EnzymeInput)
+    return EnzymeInput.takeError();
+  Stages.push_back(std::move(*EnzymeInput));
   Stages.push_back({"derivatives.enzyme.ll", "derivatives.input.ll",
-                    enzymeCommand(PluginPath), ""});
-  PTX.Kernels = {Fwd, Rev};
-  PTX.SinkStores = G.SinkDerivativeStores;
-  PTX.MergeAccumulations = G.MergeAccumulations;
-  PTX.GridStride = G.GridStride;
+                    enzymeCommandLine(D->Enzyme), ""});
+  Expected<std::string> DerivativePTX = ptxCommand(Sanitized, D->PTX);
+  if (!DerivativePTX)
+    return DerivativePTX.takeError();
   Stages.push_back(
-      {"derivatives.ptx", "derivatives.enzyme.ll", ptxCommand(PTX), ""});
+      {"derivatives.ptx", "derivatives.enzyme.ll", *DerivativePTX, ""});
   return Stages;
 }
 
-std::optional<int> runGPUChecks(StringRef Runner, StringRef Dir,
-                                unsigned Repeats, StringRef ReportPath) {
-  std::optional<StringRef> Quiet[] = {StringRef(""), StringRef(""),
-                                      StringRef("")};
-  if (sys::ExecuteAndWait(Runner, {Runner, "--probe"}, std::nullopt, Quiet) !=
-      0)
+static std::optional<int> runGPUChecks(StringRef Runner, StringRef Dir,
+                                       unsigned Repeats, StringRef ReportPath) {
+  // Children of ours, so that they and what they start end with this job.
+  Expected<ChildOutcome> Probe =
+      runChild(Runner, {"--probe"}, "/dev/null", /*TimeoutSeconds=*/0);
+  if (!Probe || !Probe->succeeded()) {
+    consumeError(Probe.takeError());
     return std::nullopt;
-  std::string RepeatsText = std::to_string(Repeats);
-  SmallVector<StringRef, 6> Args = {Runner, Dir, "--repeats", RepeatsText};
+  }
+  std::vector<std::string> Args = {Dir.str(), "--repeats",
+                                   std::to_string(Repeats)};
   if (!ReportPath.empty())
-    Args.append({"--report", ReportPath});
-  return sys::ExecuteAndWait(Runner, Args);
+    Args.insert(Args.end(), {"--report", ReportPath.str()});
+  Expected<ChildOutcome> Run = runChild(Runner, Args, "", 0);
+  if (!Run) {
+    consumeError(Run.takeError());
+    return std::nullopt;
+  }
+  // A runner killed by a signal: the status a shell would show.
+  return Run->How == ChildOutcome::Kind::Exited ? Run->ExitCode
+                                                : 128 + Run->Signal;
 }
 
 namespace {
@@ -721,14 +701,13 @@ Expected<GPUCheckResult> runGPUCheck(const GPUCheckRequest &R,
   for (const std::string &Note : Checked->Notes)
     Diags.note(Note);
   Build.Options.Diags = &Diags;
-  Expected<std::string> Dir = buildGPUCheck(*Checked, *In->M, *Spec, Build);
-  if (!Dir)
-    return Dir.takeError();
-  if (!Build.Options.SkipDerivatives.empty())
+  Expected<BuiltCheck> Built = buildGPUCheck(*Checked, *In->M, *Spec, Build);
+  if (!Built)
+    return Built.takeError();
+  if (!Built->SkippedDerivatives.empty())
     Diags.warning("SKIPPED forward and reverse checks (" +
-                  Build.Options.SkipDerivatives +
-                  "); checking the primal only");
-  Result.Dir = *Dir;
+                  Built->SkippedDerivatives + "); checking the primal only");
+  Result.Dir = Built->Dir;
   runOnDevice(R, Result);
   return Result;
 }

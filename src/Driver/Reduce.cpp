@@ -6,12 +6,14 @@
 
 #include "ir-sanitize/Config.h"
 
-#include "ir-sanitize/Enzyme/EnzymeSlice.h"
+#include "ir-sanitize/Analysis/PassResults.h"
 #include "ir-sanitize/Enzyme/PluginLocator.h"
+#include "ir-sanitize/Passes/PassRegistry.h"
 #include "ir-sanitize/Support/AtomicOutput.h"
 #include "ir-sanitize/Support/ModuleReader.h"
 #include "ir-sanitize/Support/ModuleWriter.h"
 #include "ir-sanitize/Support/ToolError.h"
+#include "ir-sanitize/Transforms/EnzymeSlice.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -82,7 +84,7 @@ ReducePipeline::pickSide(Module &Original, Module &Sanitized) const {
   for (FailingSide &S : Sides) {
     bool IsOriginal = S.Which == ReduceSide::Original;
     Expected<EnzymeInvocation> Inv = prepareEnzymeRun(
-        *S.M, R.WorkDir, IsOriginal ? "original" : "sanitised", "", C.Enzyme);
+        *S.M, R.WorkDir, IsOriginal ? "original" : "sanitized", "", C.Enzyme);
     if (!Inv)
       return Inv.takeError();
     Inv->OutputPath = "/dev/null";
@@ -125,7 +127,9 @@ ReducePipeline::flakiness(const FailingSide &S) const {
 /// run.
 Expected<std::string> ReducePipeline::sliceFirst(const FailingSide &S) const {
   std::unique_ptr<Module> Slice = CloneModule(*S.M);
-  SliceStats Stats = sliceToEnzymeCalls(*Slice);
+  PassResults Results;
+  cantFail(runPipeline(*Slice, "ir-sanitize-enzyme-slice", &Results));
+  const SliceStats &Stats = Results.get<SliceStats>();
   if (Stats.Removed == 0)
     return S.Inv.InputPath;
   EnzymeInvocation Inv = S.Inv;
@@ -207,6 +211,14 @@ Error ReducePipeline::readAndRecheck(const FailingSide &S, StringRef Start) {
   return Error::success();
 }
 
+/// "the module as given (before sanitising)", "the sanitised module (after
+/// sanitising)".
+StringRef describeSide(ReduceSide Side) {
+  return Side == ReduceSide::Original
+             ? "the module as given (before sanitising)"
+             : "the sanitised module (after sanitising)";
+}
+
 std::string nothingToReduce(std::optional<ReduceSide> Side) {
   const char *What = !Side ? "the module as given and sanitised"
                      : *Side == ReduceSide::Sanitized ? "the sanitised module"
@@ -263,12 +275,6 @@ Expected<ReduceResult> ReducePipeline::reduce(const FailingSide &S) {
 }
 
 } // namespace
-
-StringRef describeSide(ReduceSide Side) {
-  return Side == ReduceSide::Original
-             ? "the module as given (before sanitising)"
-             : "the sanitised module (after sanitising)";
-}
 
 Error checkLLVMReduce(const ReduceConfig &C) {
   std::string Path = reducerPath(C);

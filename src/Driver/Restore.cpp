@@ -4,24 +4,30 @@
 
 #include "SanitizeSteps.h"
 
+#include "ir-sanitize/Analysis/PassResults.h"
+#include "ir-sanitize/Passes/PassRegistry.h"
 #include "ir-sanitize/Support/ModuleVerifier.h"
 #include "ir-sanitize/Support/ModuleWriter.h"
-
-#include "llvm/IR/PassInstrumentation.h"
-#include "llvm/IR/PassManager.h"
 
 using namespace llvm;
 
 namespace irs {
 
+namespace {
+constexpr StringLiteral RestorePipeline = "ir-sanitize-restore";
+} // namespace
+
 RestoreStats restoreModule(Module &M) {
-  RestoreStats Stats;
-  ModulePassManager MPM;
-  MPM.addPass(BundleRestorePass(&Stats));
-  ModuleAnalysisManager MAM;
-  MAM.registerPass([] { return PassInstrumentationAnalysis(); });
-  MPM.run(M, MAM);
-  return Stats;
+  PassResults Results;
+  cantFail(runPipeline(M, RestorePipeline, &Results));
+  return Results.get<RestoreStats>();
+}
+
+Expected<std::string> printRestorePipeline(const RestoreRequest &Req,
+                                           LLVMContext &Ctx) {
+  if (Error E = readModule(Req.Input, Ctx).takeError())
+    return E;
+  return printedPipeline(RestorePipeline);
 }
 
 Expected<RestoreJobResult> runRestore(const RestoreRequest &Req,

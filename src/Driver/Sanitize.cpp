@@ -3,6 +3,7 @@
 
 #include "SanitizeSteps.h"
 
+#include "ir-sanitize/Analysis/PassResults.h"
 #include "ir-sanitize/Passes/PassRegistry.h"
 #include "ir-sanitize/Passes/Pipelines.h"
 #include "ir-sanitize/Transforms/BundleNormalize.h"
@@ -59,25 +60,17 @@ Expected<SanitizeResult> sanitizeModule(Module &M,
   SanitizeResult Result;
   Result.Scope = Config.Policy.Scope;
   Result.Splat = Config.Splat;
-  Result.Bundles.setSiteDetail(Config.ReportCallSites);
   // The passes hand back their report, manifest and notes, and the splat
   // an unknown kernel as an error with its exit code.
-  CollectingDiagnosticHandler Notes;
-  Error Failure = Error::success();
-  PassSinks Sinks;
-  Sinks.Diags = &Notes;
-  Sinks.Bundles = &Result.Bundles;
-  Sinks.Splat.Manifest = &Result.Manifest;
-  Sinks.Splat.Failure = &Failure;
+  PassResults Results;
+  Results.get<BundleReport>().setSiteDetail(Config.ReportCallSites);
   std::string Text =
       sanitizePipeline(Config.Policy, Config.Splat, Config.Kernels);
-  if (Error E = runPipeline(M, Text, Sinks)) {
-    consumeError(std::move(Failure));
+  if (Error E = runPipeline(M, Text, &Results))
     return E;
-  }
-  if (Failure)
-    return Failure;
-  Result.Notes = Notes.of(DiagnosticKind::Note);
+  Result.Bundles = std::move(Results.get<BundleReport>());
+  Result.Manifest = std::move(Results.get<LaunchManifest>());
+  Result.Notes = Results.notes();
   return Result;
 }
 
@@ -197,6 +190,21 @@ Expected<SanitizeJobResult> runSanitize(const SanitizeRequest &Req,
   reportMissingManifest(Diags, *Result, Out);
   return SanitizeJobResult{LM->DisplayName, std::move(*Result),
                            std::move(LM->M)};
+}
+
+Expected<std::string> printSanitizePipeline(const SanitizeRequest &Req,
+                                            LLVMContext &Ctx) {
+  Expected<LoadedModule> LM = readModule(Req.Input, Ctx);
+  if (!LM)
+    return LM.takeError();
+  const SanitizeConfig &C = Req.Config;
+  if (C.Splat && !C.Kernels.empty()) {
+    SplatOptions Select;
+    Select.Kernels = C.Kernels;
+    if (Error E = summarizeSplat(*LM->M, Select).takeError())
+      return E;
+  }
+  return printedPipeline(sanitizePipeline(C.Policy, C.Splat, C.Kernels));
 }
 
 } // namespace irs

@@ -30,11 +30,12 @@ public:
   ~ScopedWorkDir() {
     if (Path.empty())
       return;
-    forgetOnInterrupt(Path);
+    // Removed before it is forgotten: a kill in between leaves nothing.
     if (Keep)
       Diags.note("work directory kept: " + Path);
     else
       llvm::sys::fs::remove_directories(Path);
+    forgetOnInterrupt(Path);
   }
   /// The caller names the directory in its own message: keep it, silently.
   void release() {

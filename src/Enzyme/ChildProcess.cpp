@@ -1,5 +1,6 @@
 //===- ChildProcess.cpp - Running a tool in a crash-isolated child --------===//
 #include "ir-sanitize/Enzyme/ChildProcess.h"
+#include "ir-sanitize/Enzyme/ProcessGroups.h"
 #include "ir-sanitize/Support/ProcessHooks.h"
 #include "ir-sanitize/Support/ToolError.h"
 
@@ -12,10 +13,10 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
-#include <dirent.h>
 #include <fcntl.h>
 #include <mutex>
-#include <spawn.h>
+#include <pthread.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -27,25 +28,15 @@ using namespace llvm;
 namespace irs {
 namespace {
 
-/// Set in every child's environment. A process that has it runs inside the
-/// process group of an ancestor's child, which that ancestor kills on every
-/// exit path: its own children stay in that group (a group of their own
-/// would outlive the kill, orphaned, when this process dies first).
-constexpr const char InGroupVariable[] = "IR_SANITIZE_IN_CHILD_GROUP";
-
-bool insideChildGroup() {
-  static const bool Inside = [] {
-    const char *V = std::getenv(InGroupVariable);
-    return V && *V;
-  }();
-  return Inside;
-}
-
-/// Running children, as kill() targets: -pid for a child with a group of
-/// its own (so that a timeout kills what it started; this also keeps
-/// Ctrl-C from reaching it: if ir-sanitize is interrupted, it kills it
-/// itself), pid for one inside an ancestor's group.
+/// Running children's process groups (each child leads one), so that the
+/// interrupt handler kills them. A child's group also keeps Ctrl-C from
+/// reaching it: if ir-sanitize is interrupted, it kills it itself.
 std::atomic<int> LiveChildren[16];
+
+/// The interrupt signal being handled, recorded before LLVM's handler calls
+/// ours (which is not told), so that the process dies of that signal.
+volatile std::sig_atomic_t InterruptSignal = SIGINT;
+struct sigaction LLVMHandlers[NSIG];
 
 /// Work directories to remove (or, with Keep, name) on an interrupt: fixed
 /// slots of strings that are never freed while registered, so the handler
@@ -61,28 +52,13 @@ void writeStderr(const char *S) {
     return;
 }
 
-/// Removes \p Dir and what is in it (files, and llvm-reduce's candidates).
-void removeTree(const char *Dir) {
-  if (DIR *D = ::opendir(Dir)) {
-    while (const dirent *E = ::readdir(D)) {
-      if (!std::strcmp(E->d_name, ".") || !std::strcmp(E->d_name, ".."))
-        continue;
-      std::string Path = std::string(Dir) + "/" + E->d_name;
-      if (::unlink(Path.c_str()) != 0)
-        removeTree(Path.c_str());
-    }
-    ::closedir(D);
-  }
-  ::rmdir(Dir);
-}
-
 void killLiveChildrenAndExit() {
   for (std::atomic<int> &C : LiveChildren)
-    if (int Target = C.load())
-      ::kill(Target, SIGKILL);
+    if (int Group = C.load())
+      ::kill(-Group, SIGKILL);
   for (std::atomic<int> &C : LiveChildren)
-    if (int Target = C.load())
-      ::waitpid(Target < 0 ? -Target : Target, nullptr, 0);
+    if (int Group = C.load())
+      ::waitpid(Group, nullptr, 0);
   for (InterruptCleanup &C : Cleanups) {
     const char *Dir = C.Dir.load();
     if (!Dir)
@@ -91,36 +67,69 @@ void killLiveChildrenAndExit() {
       removeTree(Dir);
       continue;
     }
-    const std::string &Tool = processHooks().ExitOnBrokenBitcodeAs;
+    const std::string &Tool = processHooks().ToolName;
     writeStderr((Tool.empty() ? "ir-sanitize" : Tool.c_str()));
     writeStderr(": note: work directory kept: ");
     writeStderr(Dir);
     writeStderr("\n");
   }
-  // LLVM calls this instead of ending the process: end it as interrupted.
-  ::signal(SIGINT, SIG_DFL);
-  ::raise(SIGINT);
+  // LLVM calls this instead of ending the process: end it as it would have,
+  // of the signal it got (the shell then says 128 + its number).
+  ::signal(InterruptSignal, SIG_DFL);
+  ::raise(InterruptSignal);
 }
 
-void trackChild(int Target) {
-  // A process-wide hook: only where the process owner asked for it.
+/// Records the signal, then runs LLVM's handler (which calls ours).
+void recordInterrupt(int Signal, siginfo_t *Info, void *Context) {
+  InterruptSignal = Signal;
+  const struct sigaction &LLVM = LLVMHandlers[Signal];
+  if (LLVM.sa_flags & SA_SIGINFO)
+    LLVM.sa_sigaction(Signal, Info, Context);
+  else if (LLVM.sa_handler != SIG_DFL && LLVM.sa_handler != SIG_IGN)
+    LLVM.sa_handler(Signal);
+}
+
+void installInterruptHandler() {
+  sys::SetInterruptFunction(killLiveChildrenAndExit);
+  // SetInterruptFunction has installed LLVM's handlers: record the signal in
+  // front of them. LLVM's handler puts back the ones it replaced (the
+  // defaults) before it calls killLiveChildrenAndExit.
+  for (int Signal : {SIGINT, SIGTERM, SIGHUP}) {
+    struct sigaction Record;
+    std::memset(&Record, 0, sizeof Record);
+    Record.sa_sigaction = recordInterrupt;
+    Record.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+    sigemptyset(&Record.sa_mask);
+    ::sigaction(Signal, &Record, &LLVMHandlers[Signal]);
+  }
+}
+
+/// A process-wide hook: only where the process owner asked for it. From
+/// the first child or the first directory to remove, whichever comes first.
+void installInterruptFunction() {
   if (processHooks().KillChildrenOnInterrupt) {
     static const bool Installed = [] {
-      sys::SetInterruptFunction(killLiveChildrenAndExit);
+      installInterruptHandler();
       return true;
     }();
     (void)Installed;
   }
+}
+
+void trackChild(int Group) {
+  installInterruptFunction();
+  watchGroup(Group);
   for (std::atomic<int> &C : LiveChildren) {
     int Free = 0;
-    if (C.compare_exchange_strong(Free, Target))
+    if (C.compare_exchange_strong(Free, Group))
       return;
   }
 }
 
-void untrackChild(int Target) {
+void untrackChild(int Group) {
+  unwatchGroup(Group);
   for (std::atomic<int> &C : LiveChildren) {
-    int Expected = Target;
+    int Expected = Group;
     C.compare_exchange_strong(Expected, 0);
   }
 }
@@ -164,34 +173,90 @@ std::string ChildOutcome::describe(unsigned TimeoutSeconds) const {
   return "";
 }
 
+namespace {
+
+/// What the child does between fork() and exec: only async-signal-safe
+/// calls (the parent may have other threads). It leads a process group of
+/// its own, dies with the thread that started it (PR_SET_PDEATHSIG; a parent
+/// that died before that call is seen through getppid), reads /dev/null and
+/// writes to \p LogFD (-1: this process's stdout and stderr), with default
+/// signal handlers and the mask this process had. On failure it writes
+/// errno to \p ErrorFD.
+[[noreturn]] void execChild(const char *Prog, char *const *Argv,
+                            char *const *Envp, int LogFD, int ErrorFD,
+                            pid_t Parent, const sigset_t &Mask) {
+  ::setpgid(0, 0);
+#ifdef __linux__
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (::getppid() != Parent)
+    ::_exit(127);
+#endif
+  struct sigaction Default;
+  std::memset(&Default, 0, sizeof Default);
+  Default.sa_handler = SIG_DFL;
+  for (int Sig = 1; Sig < NSIG; ++Sig) {
+    struct sigaction Old;
+    if (::sigaction(Sig, nullptr, &Old) == 0 && Old.sa_handler != SIG_IGN)
+      ::sigaction(Sig, &Default, nullptr);
+  }
+  ::sigprocmask(SIG_SETMASK, &Mask, nullptr);
+  int In = ::open("/dev/null", O_RDONLY);
+  bool Ok = In >= 0 && ::dup2(In, STDIN_FILENO) >= 0 &&
+            (LogFD < 0 || (::dup2(LogFD, STDOUT_FILENO) >= 0 &&
+                           ::dup2(LogFD, STDERR_FILENO) >= 0));
+  if (Ok)
+    ::execve(Prog, Argv, Envp);
+  int Err = errno;
+  (void)!::write(ErrorFD, &Err, sizeof Err);
+  ::_exit(127);
+}
+
+/// fork() and execChild(), signals blocked in between so that no handler of
+/// this process runs in the child; the child's errno if it could not exec.
+int forkChild(pid_t &Pid, const char *Prog, char *const *Argv,
+              char *const *Envp, int LogFD) {
+  int ErrorPipe[2];
+  if (::pipe2(ErrorPipe, O_CLOEXEC) != 0)
+    return errno;
+  sigset_t All, Old;
+  sigfillset(&All);
+  ::pthread_sigmask(SIG_SETMASK, &All, &Old);
+  pid_t Parent = ::getpid();
+  Pid = ::fork();
+  if (Pid == 0)
+    execChild(Prog, Argv, Envp, LogFD, ErrorPipe[1], Parent, Old);
+  int Err = Pid < 0 ? errno : 0;
+  ::pthread_sigmask(SIG_SETMASK, &Old, nullptr);
+  ::close(ErrorPipe[1]);
+  if (Pid > 0) {
+    ::setpgid(Pid, Pid); // Also here: kill(-Pid) must work from now on.
+    ssize_t N;
+    while ((N = ::read(ErrorPipe[0], &Err, sizeof Err)) < 0 && errno == EINTR)
+      ;
+    if (N != sizeof Err)
+      Err = 0;
+    else
+      ::waitpid(Pid, nullptr, 0);
+  }
+  ::close(ErrorPipe[0]);
+  return Err;
+}
+
+} // namespace
+
 Expected<ChildProcess> ChildProcess::start(StringRef Program,
                                            ArrayRef<std::string> Args,
                                            StringRef LogPath,
                                            unsigned TimeoutSeconds,
                                            ArrayRef<std::string> ExtraEnv) {
-  std::string Log = LogPath.str();
-  int LogFD =
-      ::open(Log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (LogFD < 0)
-    return makeToolError(ExitCode::OutputError,
-                         LogPath + ": cannot create log: " + strerror(errno));
-
-  // The child gets the log on stdout and stderr and its own process group,
-  // so that a timeout kills whatever it started too.
-  posix_spawn_file_actions_t Actions;
-  posix_spawn_file_actions_init(&Actions);
-  posix_spawn_file_actions_addopen(&Actions, STDIN_FILENO, "/dev/null",
-                                   O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&Actions, LogFD, STDOUT_FILENO);
-  posix_spawn_file_actions_adddup2(&Actions, LogFD, STDERR_FILENO);
-  posix_spawnattr_t Attr;
-  posix_spawnattr_init(&Attr);
-  bool OwnGroup = !insideChildGroup();
-  if (OwnGroup) {
-    posix_spawnattr_setflags(&Attr, POSIX_SPAWN_SETPGROUP);
-    posix_spawnattr_setpgroup(&Attr, 0);
+  int LogFD = -1;
+  if (!LogPath.empty()) {
+    LogFD = ::open(LogPath.str().c_str(),
+                   O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (LogFD < 0)
+      return makeToolError(ExitCode::OutputError,
+                           LogPath + ": cannot create log: " + strerror(errno));
   }
-
   std::string Prog = Program.str();
   SmallVector<char *, 16> Argv;
   Argv.push_back(const_cast<char *>(Prog.c_str()));
@@ -201,8 +266,6 @@ Expected<ChildProcess> ChildProcess::start(StringRef Program,
   SmallVector<char *, 64> Envp;
   for (const std::string &E : ExtraEnv)
     Envp.push_back(const_cast<char *>(E.c_str()));
-  std::string InGroup = std::string(InGroupVariable) + "=1";
-  Envp.push_back(const_cast<char *>(InGroup.c_str()));
   for (char **E = environ; *E; ++E)
     Envp.push_back(*E);
   Envp.push_back(nullptr);
@@ -210,68 +273,73 @@ Expected<ChildProcess> ChildProcess::start(StringRef Program,
   ChildProcess Child;
   Child.TimeoutSeconds = TimeoutSeconds;
   Child.Started = std::chrono::steady_clock::now();
-  int Err = posix_spawn(&Child.Pid, Prog.c_str(), &Actions, &Attr, Argv.data(),
-                        Envp.data());
-  posix_spawn_file_actions_destroy(&Actions);
-  posix_spawnattr_destroy(&Attr);
-  ::close(LogFD);
+  int Err = forkChild(Child.Pid, Prog.c_str(), Argv.data(), Envp.data(), LogFD);
+  if (LogFD >= 0)
+    ::close(LogFD);
   if (Err != 0) {
     Child.Pid = -1;
     return createStringError(inconvertibleErrorCode(),
                              Program + ": cannot run: " + strerror(Err));
   }
-  Child.KillTarget = OwnGroup ? -Child.Pid : Child.Pid;
-  trackChild(Child.KillTarget);
+  trackChild(Child.Pid);
   return Child;
 }
 
 ChildProcess::ChildProcess(ChildProcess &&Other)
-    : Pid(Other.Pid), KillTarget(Other.KillTarget),
-      TimeoutSeconds(Other.TimeoutSeconds), Started(Other.Started) {
+    : Pid(Other.Pid), TimeoutSeconds(Other.TimeoutSeconds),
+      Started(Other.Started) {
   Other.Pid = -1;
 }
 
 ChildProcess::~ChildProcess() {
   // Never leave a child running (or a zombie) behind.
   if (Pid > 0) {
-    ::kill(KillTarget, SIGKILL);
-    ::waitpid(Pid, nullptr, 0);
-    forget();
+    ::kill(-Pid, SIGKILL);
+    reap();
   }
 }
 
-void ChildProcess::forget() {
-  untrackChild(KillTarget);
+int ChildProcess::reap() {
+  // The child is a zombie until reaped, so its number (its group's) cannot
+  // be reused while the rest of the group is ended.
+  endProcessGroup(Pid);
+  int Status = 0;
+  while (::waitpid(Pid, &Status, 0) < 0 && errno == EINTR)
+    ;
+  untrackChild(Pid);
   Pid = -1;
+  return Status;
 }
 
 std::optional<ChildOutcome> ChildProcess::poll() {
   using namespace std::chrono;
   ChildOutcome Out;
-  int Status = 0;
-  pid_t R;
-  do
-    R = ::waitpid(Pid, &Status, WNOHANG);
+  siginfo_t Info;
+  std::memset(&Info, 0, sizeof Info);
+  int R;
+  do // WNOWAIT: see whether it ended, but leave the zombie for reap().
+    R = ::waitid(P_PID, Pid, &Info, WEXITED | WNOHANG | WNOWAIT);
   while (R < 0 && errno == EINTR);
   if (R < 0) {
     // Reaped elsewhere or never ours: report it as a failed run.
     Out.How = ChildOutcome::Kind::Exited;
     Out.ExitCode = 127;
-    forget();
+    endProcessGroup(Pid);
+    untrackChild(Pid);
+    Pid = -1;
     return Out;
   }
-  if (R == 0) {
+  if (Info.si_pid == 0) {
     if (!TimeoutSeconds ||
         steady_clock::now() < Started + seconds(TimeoutSeconds))
       return std::nullopt;
-    ::kill(KillTarget, SIGKILL);
-    ::waitpid(Pid, &Status, 0);
-    forget();
+    ::kill(-Pid, SIGKILL);
+    reap();
     Out.How = ChildOutcome::Kind::TimedOut;
     Out.Seconds = duration<double>(steady_clock::now() - Started).count();
     return Out;
   }
-  forget();
+  int Status = reap();
   Out.Seconds = duration<double>(steady_clock::now() - Started).count();
   if (WIFSIGNALED(Status)) {
     Out.How = ChildOutcome::Kind::Signalled;
@@ -294,6 +362,9 @@ ChildOutcome ChildProcess::wait() {
 }
 
 void removeOnInterrupt(StringRef Dir, bool Keep) {
+  installInterruptFunction();
+  if (!Keep)
+    watchDirectory(Dir);
   for (InterruptCleanup &C : Cleanups) {
     const char *Free = nullptr;
     const char *Copy = ::strdup(Dir.str().c_str());
@@ -310,6 +381,7 @@ void forgetOnInterrupt(StringRef Dir) {
   // it) and reachable from here, so that leak checkers do not report it.
   static std::mutex RetiredLock;
   static auto *Retired = new std::vector<const char *>;
+  unwatchDirectory(Dir);
   for (InterruptCleanup &C : Cleanups) {
     const char *Registered = C.Dir.load();
     if (Registered && Dir == Registered &&

@@ -1,7 +1,7 @@
 //===- EnzymeRunner.cpp - Running Enzyme on a module file -----------------===//
 #include "ir-sanitize/Enzyme/EnzymeRunner.h"
+#include "ir-sanitize/Analysis/EnzymeCalls.h"
 #include "ir-sanitize/Config.h"
-#include "ir-sanitize/Enzyme/DerivativeWrapper.h"
 #include "ir-sanitize/Support/ToolError.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -36,6 +36,19 @@ std::vector<std::string> enzymeOptArgs(const EnzymeInvocation &Inv) {
   Args.push_back(Inv.OutputPath);
   llvm::append_range(Args, Inv.ExtraArgs);
   return Args;
+}
+
+std::string enzymeCommandLine(const EnzymeInvocation &Inv) {
+  std::vector<std::string> Args = enzymeOptArgs(Inv);
+  std::string Command = "opt";
+  // Args[0] is the input.
+  for (size_t I = 1; I < Args.size(); ++I) {
+    if (Args[I] == "-o")
+      ++I;
+    else
+      Command += " " + Args[I];
+  }
+  return Command;
 }
 
 namespace {

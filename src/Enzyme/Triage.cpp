@@ -82,9 +82,9 @@ json::Value triageToJSON(const TriageReport &R) {
   return json::Object{{"input", R.InputName},
                       {"verdict", R.verdict()},
                       {"fixed", !R.Original.ok() && R.Sanitized.ok()},
-                      {"sanitised_ok", R.sanitizedOk()},
+                      {"sanitized_ok", R.sanitizedOk()},
                       {"original", runToJSON(R.Original)},
-                      {"sanitised", runToJSON(R.Sanitized)},
+                      {"sanitized", runToJSON(R.Sanitized)},
                       {"changes", std::move(Changes)}};
 }
 
@@ -110,7 +110,7 @@ static void printRun(raw_ostream &OS, StringRef Label, const EnzymeResult &R) {
 void printTriage(raw_ostream &OS, const TriageReport &R) {
   OS << "Enzyme triage of " << R.InputName << "\n";
   printRun(OS, "original", R.Original);
-  printRun(OS, "sanitised", R.Sanitized);
+  printRun(OS, "sanitized", R.Sanitized);
   if (R.Changes.empty())
     printRow(OS, "changes", "none");
   for (size_t I = 0; I < R.Changes.size(); ++I)

@@ -3,27 +3,19 @@
 
 #include "ir-sanitize/Passes/Pipelines.h"
 #include "ir-sanitize/Support/AnalysisManagers.h"
-#include "ir-sanitize/Support/InputFile.h"
 #include "ir-sanitize/Support/LLVMCompat.h"
-#include "ir-sanitize/Support/ModuleReader.h"
 #include "ir-sanitize/Support/ModuleVerifier.h"
-#include "ir-sanitize/Support/ModuleWriter.h"
+#include "ir-sanitize/Support/PassParameters.h"
 #include "ir-sanitize/Support/ToolError.h"
-#include "ir-sanitize/Transforms/GridStrideCoarsening.h"
-#include "ir-sanitize/Transforms/InvariantDivision.h"
 
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Config/llvm-config.h"
-#include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/LegacyPassManager.h"
-#include "llvm/Linker/Linker.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/TargetSelect.h"
@@ -50,7 +42,7 @@ std::optional<unsigned> minimumPTXVersion(StringRef Arch) {
   return std::nullopt;
 }
 
-unsigned maxThreadsPerMultiprocessor(StringRef Arch) {
+static unsigned maxThreadsPerMultiprocessor(StringRef Arch) {
   // The CUDA C Programming Guide's table of compute capabilities.
   if (Arch == "sm_75")
     return 1024;
@@ -75,59 +67,8 @@ std::string findLibdevice() {
   return "";
 }
 
-bool needsLibdevice(const Module &M) {
-  for (const Function &F : M)
-    if (F.isDeclaration() && F.getName().starts_with("__nv_"))
-      return true;
-  return false;
-}
-
-unsigned lowerMathIntrinsics(Module &M) {
-  // NVPTX has no instructions (and no libcalls) for these; Enzyme emits
-  // some of them in derivatives (d tanh = 1 / cosh^2).
-  static const char *const Names[] = {
-      "sin",  "cos", "tan",  "asin",  "acos", "atan", "sinh",  "cosh",
-      "tanh", "exp", "exp2", "exp10", "log",  "log2", "log10", "pow"};
-  unsigned Replaced = 0;
-  for (Function &F : make_early_inc_range(M)) {
-    if (!F.isIntrinsic() || F.use_empty())
-      continue;
-    StringRef Name = F.getName();
-    if (!Name.consume_front("llvm."))
-      continue;
-    auto [Base, Suffix] = Name.split('.');
-    if (!is_contained(Names, Base) || (Suffix != "f32" && Suffix != "f64"))
-      continue;
-    std::string Lib = ("__nv_" + Base + (Suffix == "f32" ? "f" : "")).str();
-    FunctionCallee Callee = M.getOrInsertFunction(Lib, F.getFunctionType());
-    F.replaceAllUsesWith(Callee.getCallee());
-    F.eraseFromParent();
-    ++Replaced;
-  }
-  return Replaced;
-}
-
 static Error codegenError(const Twine &Msg) {
   return makeToolError(ExitCode::BadInput, "PTX generation: " + Msg);
-}
-
-Error linkLibdevice(Module &M, StringRef Path) {
-  std::string Bitcode, Problem;
-  if (!readInputFile(Path.str(), ModuleInput, Bitcode, Problem))
-    return codegenError(Path + ": " + Problem);
-  Expected<std::unique_ptr<Module>> Lib =
-      parseBitcodeFile(MemoryBufferRef(Bitcode, Path), M.getContext());
-  if (!Lib)
-    return codegenError(Path + ": " + toString(Lib.takeError()));
-  // libdevice says nvptx64-nvidia-gpulibs; take the kernel's to link quietly.
-  (*Lib)->setTargetTriple(M.getTargetTriple());
-  (*Lib)->setDataLayout(M.getDataLayout());
-  if (Linker::linkModules(M, std::move(*Lib), Linker::LinkOnlyNeeded))
-    return codegenError("cannot link " + Path);
-  for (Function &F : M)
-    if (!F.isDeclaration() && F.getName().starts_with("__nv_"))
-      F.setLinkage(GlobalValue::InternalLinkage);
-  return Error::success();
 }
 
 namespace {
@@ -205,29 +146,54 @@ private:
 
 } // namespace
 
-std::string ptxPipeline(const PTXOptions &Opts) {
-  std::vector<std::string> Kernels;
+std::string ptxPipeline(const PTXOptions &Opts, StringRef DataLayout) {
+  std::string Lib =
+      Opts.LibdevicePath.empty() ? findLibdevice() : Opts.LibdevicePath;
+  std::string Text = "ir-sanitize-nvptx-libdevice";
+  if (!Lib.empty())
+    Text += "<path=" + escapePassParameter(Lib) + ">";
+  std::vector<std::string> Prepare;
   for (const std::string &K : Opts.Kernels)
-    Kernels.push_back("kernel=" + escapePassParameter(K));
-  std::string Prepare = "ir-sanitize-nvptx-prepare";
-  if (!Kernels.empty())
-    Prepare += "<" + join(Kernels, ";") + ">";
-  std::string Text = Prepare + ",default<O" +
-                     std::to_string(std::min(Opts.OptLevel, 3u)) + ">";
+    Prepare.push_back("kernel=" + escapePassParameter(K));
+  if (!DataLayout.empty())
+    Prepare.push_back("datalayout=" + escapePassParameter(DataLayout));
+  Text += ",ir-sanitize-nvptx-prepare";
+  if (!Prepare.empty())
+    Text += "<" + join(Prepare, ";") + ">";
+  Text += ",default<O" + std::to_string(std::min(Opts.OptLevel, 3u)) + ">";
   // Last, so that the accesses they reorder are the inlined, simplified
   // ones. After default<On>'s final global clean-up rather than at its
   // optimizer-last extension point: opt parses -passes-ep-optimizer-last
   // before it loads plugins, so only this order replays (the PTX of every
   // bench case is the same either way).
-  DerivativePipelineOptions D;
-  D.SinkStores = Opts.SinkStores;
-  D.MergeAccumulations = Opts.MergeAccumulations;
-  D.GridStride = Opts.GridStride;
-  D.ThreadsPerMultiprocessor = maxThreadsPerMultiprocessor(Opts.Arch);
+  if (!Opts.Derivatives)
+    return Text;
+  DerivativePipelineOptions D = *Opts.Derivatives;
+  if (!D.ThreadsPerMultiprocessor)
+    D.ThreadsPerMultiprocessor = maxThreadsPerMultiprocessor(Opts.Arch);
   std::string Last = derivativePipeline(D);
   if (!Last.empty())
     Text += "," + Last;
   return Text;
+}
+
+namespace {
+
+/// ptxPipeline for \p M run with \p TM.
+std::string ptxPipelineWith(const Module &M, const PTXOptions &Opts,
+                            const TargetMachine &TM) {
+  std::string DL = TM.createDataLayout().getStringRepresentation();
+  return ptxPipeline(Opts, DL == M.getDataLayoutStr() ? "" : DL);
+}
+
+} // namespace
+
+Expected<std::string> ptxPipelineFor(const Module &M, const PTXOptions &Opts) {
+  initializeNVPTX();
+  auto TM = createNVPTXMachine(Triple("nvptx64-nvidia-cuda"), Opts);
+  if (!TM)
+    return TM.takeError();
+  return ptxPipelineWith(M, Opts, **TM);
 }
 
 Error optimizeForPTX(Module &M, const PTXOptions &Opts) {
@@ -239,18 +205,7 @@ Error optimizeForPTX(Module &M, const PTXOptions &Opts) {
   auto TM = createNVPTXMachine(TT, Opts);
   if (!TM)
     return TM.takeError();
-  lowerMathIntrinsics(M);
-  if (needsLibdevice(M)) {
-    std::string Lib =
-        Opts.LibdevicePath.empty() ? findLibdevice() : Opts.LibdevicePath;
-    if (Lib.empty())
-      return codegenError("the module calls libdevice (__nv_*) functions but "
-                          "libdevice.10.bc was not found (set CUDA_HOME)");
-    if (Error E = linkLibdevice(M, Lib))
-      return E;
-  }
-  M.setDataLayout((*TM)->createDataLayout());
-  if (Error E = runPipeline(M, ptxPipeline(Opts), {}, TM->get()))
+  if (Error E = runPipeline(M, ptxPipelineWith(M, Opts, **TM), {}, TM->get()))
     return E;
   if (std::optional<std::string> Problem = verifierProblem(M))
     return codegenError("the optimised module is invalid: " + *Problem);

@@ -1,6 +1,7 @@
 //===- DerivativeAccesses.cpp - The passes for derivative kernels ---------===//
 #include "ir-sanitize/Passes/DerivativeAccesses.h"
 
+#include "ir-sanitize/Analysis/PassResults.h"
 #include "ir-sanitize/Passes/PassRegistry.h"
 #include "ir-sanitize/Passes/Pipelines.h"
 
@@ -12,21 +13,19 @@ namespace irs {
 
 std::string derivativeAccessPipeline(const DerivativeAccessOptions &Opts) {
   DerivativePipelineOptions P;
-  P.SinkStores = Opts.SinkStores;
-  P.MergeAccumulations = Opts.MergeAccumulations;
+  P.Accesses = Opts;
+  P.GridStride = false;
   return derivativePipeline(P);
 }
 
 DerivativeAccessStats
 optimizeDerivativeAccesses(Module &M, const DerivativeAccessOptions &Opts) {
-  DerivativeAccessStats Stats;
-  PassSinks Sinks;
-  Sinks.StoreSink = &Stats.Sink;
-  Sinks.Merge = &Stats.Merge;
+  PassResults Results;
   std::string Text = derivativeAccessPipeline(Opts);
   if (!Text.empty()) // registered names: the text always parses
-    cantFail(runPipeline(M, Text, Sinks));
-  return Stats;
+    cantFail(runPipeline(M, Text, &Results));
+  return {Results.get<StoreSinkStats>(),
+          Results.get<AccumulationMergingStats>()};
 }
 
 } // namespace irs

@@ -1,19 +1,27 @@
 //===- PassRegistry.cpp - Pipelines from text, as opt builds them ---------===//
 #include "ir-sanitize/Passes/PassRegistry.h"
 
+#include "ir-sanitize/Analysis/PassResults.h"
 #include "ir-sanitize/Support/AnalysisManagers.h"
 #include "ir-sanitize/Support/BundlePolicy.h"
+#include "ir-sanitize/Support/Diagnostics.h"
+#include "ir-sanitize/Support/LLVMCompat.h"
+#include "ir-sanitize/Support/PassParameters.h"
 #include "ir-sanitize/Transforms/AccumulationMerging.h"
+#include "ir-sanitize/Transforms/AddDerivativeWrapper.h"
 #include "ir-sanitize/Transforms/BundleNormalize.h"
 #include "ir-sanitize/Transforms/BundleRestore.h"
+#include "ir-sanitize/Transforms/EnzymeSlice.h"
 #include "ir-sanitize/Transforms/GridStrideCoarsening.h"
 #include "ir-sanitize/Transforms/IntegerPointerArguments.h"
 #include "ir-sanitize/Transforms/InvariantDivision.h"
 #include "ir-sanitize/Transforms/KernelSplat.h"
+#include "ir-sanitize/Transforms/NVPTXLibdevice.h"
 #include "ir-sanitize/Transforms/NVPTXPrepare.h"
 #include "ir-sanitize/Transforms/StoreSinkVersioning.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/IR/DataLayout.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <optional>
@@ -70,40 +78,6 @@ Expected<GridStrideParams> parseGridStrideParams(StringRef Params) {
   return P;
 }
 
-} // namespace
-
-std::string escapePassParameter(StringRef Value) {
-  std::string Out;
-  for (char C : Value) {
-    if (StringRef(",;<>()=% \t\n").contains(C)) {
-      Out += '%';
-      Out += hexdigit((C >> 4) & 0xF);
-      Out += hexdigit(C & 0xF);
-    } else {
-      Out += C;
-    }
-  }
-  return Out;
-}
-
-std::string unescapePassParameter(StringRef Text) {
-  std::string Out;
-  for (size_t I = 0; I < Text.size(); ++I) {
-    unsigned Hi, Lo;
-    if (Text[I] == '%' && I + 2 < Text.size() &&
-        (Hi = hexDigitValue(Text[I + 1])) != -1U &&
-        (Lo = hexDigitValue(Text[I + 2])) != -1U) {
-      Out += static_cast<char>(Hi * 16 + Lo);
-      I += 2;
-    } else {
-      Out += Text[I];
-    }
-  }
-  return Out;
-}
-
-namespace {
-
 /// `kernel=NAME` (repeatable, %XX-escaped) and `manifest=FILE`.
 Expected<KernelSplatPass> parseSplatParams(StringRef Params) {
   SplatOptions Opts;
@@ -123,17 +97,43 @@ Expected<KernelSplatPass> parseSplatParams(StringRef Params) {
   return KernelSplatPass(std::move(Opts), std::move(ManifestPath));
 }
 
-/// `kernel=NAME` (repeatable, %XX-escaped).
-Expected<std::vector<std::string>> parseNVPTXPrepareParams(StringRef Params) {
+struct NVPTXPrepareParams {
   std::vector<std::string> Kernels;
+  std::string DataLayout;
+};
+
+/// `kernel=NAME` (repeatable) and `datalayout=DL`, %XX-escaped.
+Expected<NVPTXPrepareParams> parseNVPTXPrepareParams(StringRef Params) {
+  NVPTXPrepareParams P;
   SmallVector<StringRef, 2> Settings;
   Params.split(Settings, ';', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
   for (StringRef S : Settings) {
+    if (S.consume_front("datalayout=")) {
+      if (S.empty())
+        return paramError("invalid parameter 'datalayout=' (expected "
+                          "datalayout=DL)");
+      P.DataLayout = unescapePassParameter(S);
+      // Module::setDataLayout aborts on a layout that does not parse.
+      if (Expected<DataLayout> DL = DataLayout::parse(P.DataLayout); !DL)
+        return paramError("invalid datalayout: " + toString(DL.takeError()));
+      continue;
+    }
     if (!S.consume_front("kernel=") || S.empty())
-      return paramError("invalid parameter '" + S + "' (expected kernel=NAME)");
-    Kernels.push_back(unescapePassParameter(S));
+      return paramError("invalid parameter '" + S +
+                        "' (expected kernel=NAME or datalayout=DL)");
+    P.Kernels.push_back(unescapePassParameter(S));
   }
-  return Kernels;
+  return P;
+}
+
+/// `path=FILE` (%XX-escaped), or nothing.
+Expected<std::string> parseNVPTXLibdeviceParams(StringRef Params) {
+  if (Params.empty())
+    return "";
+  if (!Params.consume_front("path=") || Params.empty())
+    return paramError("invalid parameter '" + Params +
+                      "' (expected path=FILE)");
+  return unescapePassParameter(Params);
 }
 
 struct IntegerPointerParams {
@@ -184,8 +184,8 @@ parseDerivativeWrapperParams(StringRef Params) {
       P.Mode = *Mode;
       HasMode = true;
     } else if (Key == "activity") {
-      SmallVector<StringRef, 16> Names;
-      Value.split(Names, '.');
+      SmallVector<StringRef, 16> Names; // none: a function without parameters
+      Value.split(Names, '.', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
       for (StringRef Name : Names) {
         std::optional<Activity> A = parseActivity(Name);
         if (!A)
@@ -232,60 +232,86 @@ std::optional<bool> addParsed(StringRef Name, StringRef PassName,
 }
 
 bool parseModulePass(StringRef Name, ModulePassManager &MPM,
-                     const PassSinks &Sinks) {
-#define MODULE_PASS(NAME, CREATE_PASS, DESC)                                   \
+                     DiagnosticHandler *Diags) {
+#define MODULE_PASS(NAME, CLASS, CREATE_PASS, DESC)                            \
   if (Name == NAME) {                                                          \
     MPM.addPass(CREATE_PASS);                                                  \
     return true;                                                               \
   }
-#define MODULE_PASS_WITH_PARAMS(NAME, CREATE_PASS, PARSER, PARAMS, DESC)       \
+#define MODULE_PASS_WITH_PARAMS(NAME, CLASS, CREATE_PASS, PARSER, PARAMS,      \
+                                DESC)                                          \
   if (std::optional<bool> Added =                                              \
-          addParsed(Name, NAME, MPM, PARSER, CREATE_PASS, Sinks.Diags))        \
+          addParsed(Name, NAME, MPM, PARSER, CREATE_PASS, Diags))              \
     return *Added;
 #include "ir-sanitize/Passes/PassRegistry.def"
   return false;
 }
 
 bool parseFunctionPass(StringRef Name, FunctionPassManager &FPM,
-                       const PassSinks &Sinks) {
-#define FUNCTION_PASS(NAME, CREATE_PASS, DESC)                                 \
+                       DiagnosticHandler *Diags) {
+#define FUNCTION_PASS(NAME, CLASS, CREATE_PASS, DESC)                          \
   if (Name == NAME) {                                                          \
     FPM.addPass(CREATE_PASS);                                                  \
     return true;                                                               \
   }
-#define FUNCTION_PASS_WITH_PARAMS(NAME, CREATE_PASS, PARSER, PARAMS, DESC)     \
+#define FUNCTION_PASS_WITH_PARAMS(NAME, CLASS, CREATE_PASS, PARSER, PARAMS,    \
+                                  DESC)                                        \
   if (std::optional<bool> Added =                                              \
-          addParsed(Name, NAME, FPM, PARSER, CREATE_PASS, Sinks.Diags))        \
+          addParsed(Name, NAME, FPM, PARSER, CREATE_PASS, Diags))              \
     return *Added;
 #include "ir-sanitize/Passes/PassRegistry.def"
   return false;
 }
 
+/// Maps each pass class to its pipeline name, as PassBuilder maps LLVM's.
+void addClassNames(PassInstrumentationCallbacks &PIC) {
+#define MODULE_PASS(NAME, CLASS, CREATE_PASS, DESC)                            \
+  PIC.addClassToPassName(CLASS::name(), NAME);
+#define MODULE_PASS_WITH_PARAMS(NAME, CLASS, CREATE_PASS, PARSER, PARAMS,      \
+                                DESC)                                          \
+  PIC.addClassToPassName(CLASS::name(), NAME);
+#define FUNCTION_PASS(NAME, CLASS, CREATE_PASS, DESC)                          \
+  PIC.addClassToPassName(CLASS::name(), NAME);
+#define FUNCTION_PASS_WITH_PARAMS(NAME, CLASS, CREATE_PASS, PARSER, PARAMS,    \
+                                  DESC)                                        \
+  PIC.addClassToPassName(CLASS::name(), NAME);
+#include "ir-sanitize/Passes/PassRegistry.def"
+}
+
 } // namespace
 
-void registerIRSanitizePasses(PassBuilder &PB, const PassSinks &Given) {
-  PassSinks Sinks = Given;
-  if (!Sinks.Splat.Diags)
-    Sinks.Splat.Diags = Sinks.Diags;
-  PB.registerPipelineParsingCallback(
-      [Sinks](StringRef Name, ModulePassManager &MPM,
-              ArrayRef<PassBuilder::PipelineElement>) {
-        return parseModulePass(Name, MPM, Sinks);
+void registerIRSanitizePasses(PassBuilder &PB, PassResults *Results,
+                              DiagnosticHandler *ParameterDiags) {
+  if (PassInstrumentationCallbacks *PIC = PB.getPassInstrumentationCallbacks())
+    addClassNames(*PIC);
+  // The first registration of an analysis counts: a runner that registers
+  // its store before PassBuilder::registerModuleAnalyses keeps it.
+  PB.registerAnalysisRegistrationCallback(
+      [Results](ModuleAnalysisManager &MAM) {
+        MAM.registerPass([Results] { return PassResultsAnalysis(Results); });
       });
   PB.registerPipelineParsingCallback(
-      [Sinks](StringRef Name, FunctionPassManager &FPM,
-              ArrayRef<PassBuilder::PipelineElement>) {
-        return parseFunctionPass(Name, FPM, Sinks);
+      [ParameterDiags](StringRef Name, ModulePassManager &MPM,
+                       ArrayRef<PassBuilder::PipelineElement>) {
+        return parseModulePass(Name, MPM, ParameterDiags);
+      });
+  PB.registerPipelineParsingCallback(
+      [ParameterDiags](StringRef Name, FunctionPassManager &FPM,
+                       ArrayRef<PassBuilder::PipelineElement>) {
+        return parseFunctionPass(Name, FPM, ParameterDiags);
       });
 }
 
 const std::vector<RegisteredPass> &registeredPasses() {
   static const std::vector<RegisteredPass> Passes = {
-#define MODULE_PASS(NAME, CREATE_PASS, DESC) {NAME, "module", "", DESC},
-#define MODULE_PASS_WITH_PARAMS(NAME, CREATE_PASS, PARSER, PARAMS, DESC)       \
+#define MODULE_PASS(NAME, CLASS, CREATE_PASS, DESC) {NAME, "module", "", DESC},
+#define MODULE_PASS_WITH_PARAMS(NAME, CLASS, CREATE_PASS, PARSER, PARAMS,      \
+                                DESC)                                          \
   {NAME, "module", PARAMS, DESC},
-#define FUNCTION_PASS(NAME, CREATE_PASS, DESC) {NAME, "function", "", DESC},
-#define FUNCTION_PASS_WITH_PARAMS(NAME, CREATE_PASS, PARSER, PARAMS, DESC)     \
+#define FUNCTION_PASS(NAME, CLASS, CREATE_PASS, DESC)                          \
+  {NAME, "function", "", DESC},
+#define FUNCTION_PASS_WITH_PARAMS(NAME, CLASS, CREATE_PASS, PARSER, PARAMS,    \
+                                  DESC)                                        \
   {NAME, "function", PARAMS, DESC},
 #include "ir-sanitize/Passes/PassRegistry.def"
   };
@@ -310,16 +336,130 @@ void printRegisteredPasses(raw_ostream &OS) {
   }
 }
 
-Error runPipeline(Module &M, StringRef Text, const PassSinks &Sinks,
-                  TargetMachine *TM) {
-  PassBuilder PB(TM);
-  registerIRSanitizePasses(PB, Sinks);
-  AnalysisManagers AM(PB);
+namespace {
+
+/// The pipeline names of LLVM's pass classes, found as opt would know them
+/// (compat::PassBuilderNamesLLVMPasses): each name PassBuilder lists is
+/// parsed alone and printed, and the one class name the printer asks to
+/// map is that name's class. Made once, when first needed.
+const StringMap<std::string> &llvmPassNames() {
+  static const StringMap<std::string> Names = [] {
+    StringMap<std::string> Map;
+    PassBuilder PB;
+    std::string Listed;
+    raw_string_ostream LS(Listed);
+    PB.printPassNames(LS);
+    // "  NAME" or "  NAME<PARAMS>" under headings such as "Loop passes:".
+    StringRef Wrap;
+    SmallVector<StringRef, 512> Lines;
+    StringRef(LS.str()).split(Lines, '\n');
+    for (StringRef Line : Lines) {
+      if (!Line.starts_with("  ")) {
+        Wrap = Line.starts_with("Function passes") ? "function("
+               : Line.starts_with("Loop passes")   ? "function(loop("
+               : Line.starts_with("LoopNest")      ? "function(loop("
+               : Line.starts_with("CGSCC passes")  ? "cgscc("
+               : Line.starts_with("Module passes") ? ""
+                                                   : "-";
+        continue;
+      }
+      StringRef Name = Line.trim().split('<').first;
+      if (Wrap == "-" || Name.empty())
+        continue;
+      std::string Text =
+          Wrap.str() + Name.str() + std::string(count(Wrap, '('), ')');
+      ModulePassManager MPM;
+      if (Error E = PB.parsePassPipeline(MPM, Text)) {
+        consumeError(std::move(E));
+        continue;
+      }
+      SmallVector<std::string, 1> Classes;
+      std::string Ignored;
+      raw_string_ostream OS(Ignored);
+      MPM.printPipeline(OS, [&](StringRef Class) {
+        Classes.push_back(Class.str());
+        return Class;
+      });
+      if (Classes.size() == 1 && Classes[0] != Name)
+        Map.try_emplace(Classes[0], Name.str());
+    }
+    return Map;
+  }();
+  return Names;
+}
+
+} // namespace
+
+static std::string pipelineText(ModulePassManager &MPM,
+                                PassInstrumentationCallbacks &PIC) {
+  std::string Text;
+  raw_string_ostream OS(Text);
+  MPM.printPipeline(OS, [&PIC](StringRef ClassName) -> StringRef {
+    StringRef PassName = PIC.getPassNameForClassName(ClassName);
+    if (!PassName.empty() || compat::PassBuilderNamesLLVMPasses)
+      return PassName.empty() ? ClassName : PassName;
+    auto It = llvmPassNames().find(ClassName);
+    return It == llvmPassNames().end() ? ClassName : StringRef(It->second);
+  });
+  return Text;
+}
+
+namespace {
+/// \p PB with the project's passes registered, before the analysis managers
+/// register theirs (the first registration of PassResultsAnalysis counts).
+PassBuilder &withIRSanitizePasses(PassBuilder &PB, PassResults &Results) {
+  registerIRSanitizePasses(PB, &Results);
+  return PB;
+}
+} // namespace
+
+struct Pipeline::Parts {
+  PassResults Local; // when the caller gives no store
+  PassResults &Results;
+  PassInstrumentationCallbacks PIC;
+  PassBuilder PB;
+  AnalysisManagers AM;
   ModulePassManager MPM;
-  if (Error E = PB.parsePassPipeline(MPM, Text))
+
+  Parts(PassResults *Given, TargetMachine *TM)
+      : Results(Given ? *Given : Local),
+        PB(TM, PipelineTuningOptions(), std::nullopt, &PIC),
+        AM(withIRSanitizePasses(PB, Results)) {}
+};
+
+Pipeline::Pipeline(std::unique_ptr<Parts> P) : P(std::move(P)) {}
+Pipeline::~Pipeline() = default;
+
+Expected<std::unique_ptr<Pipeline>>
+Pipeline::parse(StringRef Text, PassResults *Results, TargetMachine *TM) {
+  auto P = std::make_unique<Parts>(Results, TM);
+  if (Error E = P->PB.parsePassPipeline(P->MPM, Text))
     return E;
-  MPM.run(M, AM.MAM);
-  return Error::success();
+  return std::unique_ptr<Pipeline>(new Pipeline(std::move(P)));
+}
+
+std::string Pipeline::text() { return pipelineText(P->MPM, P->PIC); }
+
+Error Pipeline::run(Module &M) {
+  // Cached before the run: function passes see cached module analyses only.
+  P->AM.MAM.getResult<PassResultsAnalysis>(M);
+  P->MPM.run(M, P->AM.MAM);
+  return P->Results.takeFailure();
+}
+
+Expected<std::string> printedPipeline(StringRef Text, TargetMachine *TM) {
+  Expected<std::unique_ptr<Pipeline>> P = Pipeline::parse(Text, nullptr, TM);
+  if (!P)
+    return P.takeError();
+  return (*P)->text();
+}
+
+Error runPipeline(Module &M, StringRef Text, PassResults *Results,
+                  TargetMachine *TM) {
+  Expected<std::unique_ptr<Pipeline>> P = Pipeline::parse(Text, Results, TM);
+  if (!P)
+    return P.takeError();
+  return (*P)->run(M);
 }
 
 } // namespace irs

@@ -48,14 +48,14 @@ std::string derivativePipeline(const DerivativePipelineOptions &Opts) {
   std::vector<std::string> Function, Module;
   // Merging after sinking: its test and branch would end the runs that
   // StoreSinkVersioning reorders.
-  if (Opts.SinkStores)
+  if (Opts.Accesses.SinkStores)
     Function.push_back("ir-sanitize-store-sink-versioning");
-  if (Opts.MergeAccumulations)
+  if (Opts.Accesses.MergeAccumulations)
     Function.push_back("ir-sanitize-merge-accumulations<reassociate-fp>");
   // The branches StoreSinkVersioning joins put the primal's half and the
   // derivative's in one block, where what Enzyme computed twice (address
   // arithmetic, the 2-D broadcast's index division) becomes common.
-  if (Opts.SinkStores)
+  if (Opts.Accesses.SinkStores)
     Function.push_back("early-cse");
   if (!Function.empty())
     Module.push_back("function(" + join(Function, ",") + ")");

@@ -1,5 +1,6 @@
 //===- BundlePolicy.cpp - What to do with each operand bundle tag ---------===//
 #include "ir-sanitize/Support/BundlePolicy.h"
+#include "ir-sanitize/Support/PassParameters.h"
 #include "ir-sanitize/Support/ToolError.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -81,6 +82,15 @@ Error BundlePolicy::applySetting(StringRef Setting) {
   return Error::success();
 }
 
+bool BundlePolicy::operator==(const BundlePolicy &Other) const {
+  if (Scope != Other.Scope || Actions.size() != Other.Actions.size())
+    return false;
+  return all_of(Actions, [&](const auto &Entry) {
+    auto It = Other.Actions.find(Entry.getKey());
+    return It != Other.Actions.end() && It->getValue() == Entry.getValue();
+  });
+}
+
 Expected<BundlePolicy> BundlePolicy::fromPassParameters(StringRef Params) {
   BundlePolicy Policy;
   SmallVector<StringRef, 4> Settings;
@@ -94,17 +104,29 @@ Expected<BundlePolicy> BundlePolicy::fromPassParameters(StringRef Params) {
       Policy.Scope = *S;
       continue;
     }
-    if (Error E = Policy.applySetting(Setting))
+    if (Error E = Policy.applySetting(unescapePassParameter(Setting)))
       return E;
   }
   return Policy;
 }
 
+namespace {
+/// A tag as a setting's key: escaped, and a tag spelled as a keyword of
+/// the parameters (`scope`) with its first letter escaped too, so that it
+/// reads back as a tag.
+std::string tagKey(StringRef Tag) {
+  std::string Key = escapePassParameter(Tag);
+  if (Tag == "scope")
+    Key = "%73" + Key.substr(1);
+  return Key;
+}
+} // namespace
+
 std::string BundlePolicy::toPassParameters() const {
   std::vector<std::string> Settings;
   for (const auto &Entry : Actions)
-    Settings.push_back(
-        (Entry.getKey() + "=" + actionName(Entry.getValue())).str());
+    Settings.push_back(tagKey(Entry.getKey()) + "=" +
+                       actionName(Entry.getValue()).str());
   llvm::sort(Settings);
   if (Scope == BundleScope::All)
     Settings.push_back("scope=all");

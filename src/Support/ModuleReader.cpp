@@ -25,10 +25,8 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IRReader/IRReader.h"
 #include "llvm/Support/CrashRecoveryContext.h"
-#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Process.h"
 #include "llvm/Support/SourceMgr.h"
 
 using namespace llvm;
@@ -214,21 +212,18 @@ std::unique_ptr<Module> parseBitcodeRecovering(MemoryBufferRef Buf,
 
 /// The bitcode reader also upgrades debug info, aborting on a module that
 /// fails the verifier; a front end may turn that abort into the documented
-/// exit code (ProcessHooks::ExitOnBrokenBitcodeAs).
+/// exit code (ProcessHooks::GuardBitcodeParse).
 std::unique_ptr<Module> parseBitcode(MemoryBufferRef Buf, SMDiagnostic &Diag,
                                      LLVMContext &Ctx, StringRef Name) {
-  if (processHooks().VerifyBitcodeBeforeUpgrade)
-    compat::setLLVMFlag("disable-auto-upgrade-debug-info", true);
-  const std::string &Tool = processHooks().ExitOnBrokenBitcodeAs;
-  if (Tool.empty())
+  const ProcessHooks &Hooks = processHooks();
+  if (Hooks.VerifyBitcodeBeforeUpgrade)
+    setLLVMOptionIfAllowed("disable-auto-upgrade-debug-info", true);
+  if (!Hooks.GuardBitcodeParse)
     return parseBitcodeRecovering(Buf, Diag, Ctx, Name);
-  static std::string FatalPrefix;
-  FatalPrefix = Tool + ": error: " + Name.str() + ": invalid IR: ";
-  ScopedFatalErrorHandler Handler([](void *, const char *Reason, bool) {
-    errs() << FatalPrefix << firstLine(Reason) << "\n";
-    sys::Process::Exit(static_cast<int>(ExitCode::BadInput));
-  });
-  return parseBitcodeRecovering(Buf, Diag, Ctx, Name);
+  std::unique_ptr<Module> M;
+  Hooks.GuardBitcodeParse(
+      Name, [&] { M = parseBitcodeRecovering(Buf, Diag, Ctx, Name); });
+  return M;
 }
 
 } // namespace
@@ -263,7 +258,8 @@ Expected<LoadedModule> readModule(StringRef Path, LLVMContext &Ctx) {
   if (std::optional<std::string> Problem =
           verifierProblem(*Result.M, &BrokenDebugInfo))
     return badInput(Name, "invalid IR: " + *Problem);
-  bool OwnUpgrade = !IsBitcode || processHooks().VerifyBitcodeBeforeUpgrade;
+  bool OwnUpgrade = !IsBitcode || (processHooks().VerifyBitcodeBeforeUpgrade &&
+                                   processHooks().SetLLVMOption);
   if (Error E = upgradeDebugInfo(*Result.M, OwnUpgrade, BrokenDebugInfo, Name))
     return E;
   return Result;

@@ -23,7 +23,7 @@ void applyDebugInfoForm(Module &M, DebugInfoForm Form) {
   bool Records = Form != DebugInfoForm::Intrinsics;
   compat::convertDebugValues(M, Records);
   if (processHooks().SetDebugInfoWriterOptions)
-    compat::setLLVMFlag("write-experimental-debuginfo", Records);
+    setLLVMOptionIfAllowed("write-experimental-debuginfo", Records);
 }
 
 /// Bitcode from LLVM 19+ is only read by LLVM 19+, so it always holds debug
@@ -35,8 +35,8 @@ void prepareForBitcode(Module &M) {
   compat::convertDebugValues(M, /*Records=*/true);
   compat::removeDebugIntrinsicDeclarations(M);
   if (processHooks().SetDebugInfoWriterOptions)
-    compat::setLLVMFlag("write-experimental-debuginfo-iterators-to-bitcode",
-                        true);
+    setLLVMOptionIfAllowed("write-experimental-debuginfo-iterators-to-bitcode",
+                           true);
 }
 
 /// The first call that passes `metadata` as a variadic argument (Enzyme's

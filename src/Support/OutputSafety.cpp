@@ -8,6 +8,9 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 using namespace llvm;
 
 namespace irs {
@@ -52,6 +55,27 @@ std::string shown(const JobFile &F) {
   return F.Option + " " + escapeForMessage(F.Path);
 }
 
+/// Whether \p Path names this process's standard output: "-", a name of
+/// descriptor 1, or the file or pipe it is open on (not a device such as
+/// /dev/null, which any number of outputs may share).
+bool namesStandardOutput(StringRef Path) {
+  if (Path == "-")
+    return true;
+  SmallString<64> P(Path);
+  sys::path::remove_dots(P, /*remove_dot_dot=*/true);
+  std::string OwnFD = "/proc/" + std::to_string(::getpid()) + "/fd/1";
+  for (StringRef Alias :
+       {StringRef("/dev/stdout"), StringRef("/dev/fd/1"),
+        StringRef("/proc/self/fd/1"), StringRef("/proc/thread-self/fd/1"),
+        StringRef(OwnFD)})
+    if (P == Alias)
+      return true;
+  struct stat Out, File;
+  return ::fstat(STDOUT_FILENO, &Out) == 0 && !S_ISCHR(Out.st_mode) &&
+         ::stat(P.c_str(), &File) == 0 && File.st_dev == Out.st_dev &&
+         File.st_ino == Out.st_ino;
+}
+
 Error clash(const JobFile &Out, const JobFile &Other, StringRef What) {
   return makeToolError(ExitCode::Usage, shown(Out) + " and " + shown(Other) +
                                             " " + What +
@@ -74,7 +98,28 @@ bool sameFile(StringRef A, StringRef B) {
   return canonicalPath(A) == canonicalPath(B);
 }
 
+/// Standard output is one more output, which one option alone may name.
+static Error checkOneStandardOutput(const JobFiles &Files) {
+  const JobFile *First = nullptr;
+  auto Check = [&](const JobFile &F) -> Error {
+    if (F.Path.empty() || !namesStandardOutput(F.Path))
+      return Error::success();
+    if (First)
+      return clash(*First, F, "both write to standard output");
+    First = &F;
+    return Error::success();
+  };
+  if (Error E = Check(Files.ModuleOutput))
+    return E;
+  for (const JobFile &F : Files.Outputs)
+    if (Error E = Check(F))
+      return E;
+  return Error::success();
+}
+
 Error checkDistinctFiles(const JobFiles &Files) {
+  if (Error E = checkOneStandardOutput(Files))
+    return E;
   std::vector<const JobFile *> Inputs, Outputs;
   if (comparable(Files.ModuleInput))
     Inputs.push_back(&Files.ModuleInput);

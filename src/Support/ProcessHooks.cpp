@@ -18,4 +18,9 @@ void setProcessHooks(const ProcessHooks &Hooks) {
 
 const ProcessHooks &processHooks() { return hooks(); }
 
+void setLLVMOptionIfAllowed(llvm::StringRef Name, bool Value) {
+  if (hooks().SetLLVMOption)
+    hooks().SetLLVMOption(Name, Value);
+}
+
 } // namespace irs

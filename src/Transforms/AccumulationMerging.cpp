@@ -3,13 +3,27 @@
 
 #include "Accumulation.h"
 
+#include "ir-sanitize/Analysis/PassResults.h"
+#include "ir-sanitize/Support/PassParameters.h"
+
+#include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/MemoryLocation.h"
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 using namespace llvm;
+
+#define DEBUG_TYPE "ir-sanitize-merge-accumulations"
+
+// ALWAYS_ENABLED: release builds of LLVM (Debian's) make STATISTIC a no-op
+// in code compiled against them (docs/DeveloperGuide.md, "Statistics").
+ALWAYS_ENABLED_STATISTIC(NumMerged,
+                         "Atomic pairs made one (same address proven)");
+ALWAYS_ENABLED_STATISTIC(NumGuarded,
+                         "Atomic pairs merged behind an address test");
 
 namespace irs {
 namespace {
@@ -85,15 +99,31 @@ BasicBlock *mergeGuarded(AtomicRMWInst &A, AtomicRMWInst &B) {
 /// Merges the pairs in \p BB; returns the block after a guarded merge (the
 /// rest of \p BB, to go on with), or null at the block's end.
 BasicBlock *mergeInBlock(BasicBlock &BB, bool ReassociateFP, AAResults &AA,
-                         AccumulationMergingStats &Stats) {
+                         AccumulationMergingStats &Stats,
+                         OptimizationRemarkEmitter &ORE) {
   for (Instruction *I = &BB.front(); I; I = I->getNextNode()) {
     auto *A = dyn_cast<AtomicRMWInst>(I);
     if (!A || !isAccumulation(*A, ReassociateFP))
       continue;
     while (AtomicRMWInst *B = partnerOf(*A)) {
       AliasResult AR = AA.alias(MemoryLocation::get(A), MemoryLocation::get(B));
-      if (AR == AliasResult::NoAlias || !hoistOperands(*A, *B))
+      if (AR == AliasResult::NoAlias)
         break;
+      if (!hoistOperands(*A, *B)) {
+        ORE.emit([&] {
+          return OptimizationRemarkMissed(DEBUG_TYPE, "NotMerged", B)
+                 << "two atomic additions that may go to one element stay "
+                    "apart: the second's operands cannot move up to the first";
+        });
+        break;
+      }
+      ORE.emit([&] {
+        return OptimizationRemark(DEBUG_TYPE, "Merged", A)
+               << "merged two atomic additions into one"
+               << (AR == AliasResult::MustAlias
+                       ? ": they go to the same element"
+                       : ", behind a test that they go to the same element");
+      });
       if (AR != AliasResult::MustAlias) {
         ++Stats.Guarded;
         return mergeGuarded(*A, *B);
@@ -112,18 +142,29 @@ BasicBlock *mergeInBlock(BasicBlock &BB, bool ReassociateFP, AAResults &AA,
 
 PreservedAnalyses AccumulationMergingPass::run(Function &F,
                                                FunctionAnalysisManager &FAM) {
-  AccumulationMergingStats Local;
-  AccumulationMergingStats &S = Stats ? *Stats : Local;
-  unsigned Before = S.Merged + S.Guarded;
+  AccumulationMergingStats S;
   AAResults &AA = FAM.getResult<AAManager>(F);
+  OptimizationRemarkEmitter ORE(&F);
   SmallVector<BasicBlock *, 16> Blocks;
   for (BasicBlock &BB : F)
     Blocks.push_back(&BB);
   for (BasicBlock *BB : Blocks)
     while (BB)
-      BB = mergeInBlock(*BB, ReassociateFP, AA, S);
-  return S.Merged + S.Guarded == Before ? PreservedAnalyses::all()
-                                        : PreservedAnalyses::none();
+      BB = mergeInBlock(*BB, ReassociateFP, AA, S, ORE);
+  NumMerged += S.Merged;
+  NumGuarded += S.Guarded;
+  if (PassResults *Results = passResults(F, FAM))
+    Results->get<AccumulationMergingStats>() += S;
+  return S.Merged + S.Guarded == 0 ? PreservedAnalyses::all()
+                                   : PreservedAnalyses::none();
+}
+
+void AccumulationMergingPass::printPipeline(
+    raw_ostream &OS, function_ref<StringRef(StringRef)> MapClassName2PassName) {
+  static_cast<PassInfoMixin<AccumulationMergingPass> *>(this)->printPipeline(
+      OS, MapClassName2PassName);
+  if (ReassociateFP)
+    printPassParameters(OS, {"reassociate-fp"});
 }
 
 } // namespace irs

@@ -1,10 +1,14 @@
 //===- BundleNormalize.cpp - Make operand bundles Enzyme can handle -------===//
 #include "ir-sanitize/Transforms/BundleNormalize.h"
 #include "ir-sanitize/Analysis/BundleSites.h"
+#include "ir-sanitize/Analysis/PassResults.h"
+#include "ir-sanitize/Support/PassParameters.h"
 #include "ir-sanitize/Transforms/GCSafeRegion.h"
 #include "ir-sanitize/Transforms/Utils/BundleStash.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/Statistic.h"
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Statepoint.h"
@@ -13,8 +17,83 @@
 
 using namespace llvm;
 
+#define DEBUG_TYPE "ir-sanitize-bundles"
+
+// ALWAYS_ENABLED: release builds of LLVM (Debian's) make STATISTIC a no-op
+// in code compiled against them (docs/DeveloperGuide.md, "Statistics").
+ALWAYS_ENABLED_STATISTIC(NumKept, "Operand bundles kept, as the policy says");
+ALWAYS_ENABLED_STATISTIC(NumNotApplied,
+                         "Operand bundles kept where the policy's action "
+                         "cannot be carried out");
+ALWAYS_ENABLED_STATISTIC(NumDropped, "Operand bundles dropped");
+ALWAYS_ENABLED_STATISTIC(NumStashed, "Operand bundles stashed for restore");
+ALWAYS_ENABLED_STATISTIC(NumLowered,
+                         "gc-transition bundles lowered to a GC-safe region");
+ALWAYS_ENABLED_STATISTIC(NumLost,
+                         "Bundles an earlier run stashed that were lost");
+
 namespace irs {
 namespace {
+
+/// Appends "the 'TAG' bundle of the call to CALLEE" to \p R.
+void describeBundle(DiagnosticInfoOptimizationBase &R, const CallBase &CB,
+                    const BundleRecord &Rec) {
+  R << "the '" << ore::NV("Tag", Rec.Tag) << "' bundle of the call to "
+    << ore::NV("Callee", calleeName(CB));
+}
+
+StringRef pastTense(BundleAction A) {
+  switch (A) {
+  case BundleAction::Keep:
+    return "kept";
+  case BundleAction::Drop:
+    return "dropped";
+  case BundleAction::Stash:
+    return "stashed";
+  case BundleAction::Lower:
+    return "lowered";
+  }
+  llvm_unreachable("unknown bundle action");
+}
+
+/// Counts the decision \p Rec on a bundle of \p CB, whose policy asked for
+/// \p Wanted, and says it as a remark: done (passed), kept where the policy
+/// asked for more (missed, with why), or kept as the policy says (analysis).
+void reportDecision(OptimizationRemarkEmitter &ORE, const CallBase &CB,
+                    const BundleRecord &Rec, BundleAction Wanted) {
+  if (Rec.Action == BundleAction::Keep && Wanted != BundleAction::Keep) {
+    ++NumNotApplied;
+    ORE.emit([&] {
+      OptimizationRemarkMissed R(DEBUG_TYPE, "NotApplied", &CB);
+      R << "kept ";
+      describeBundle(R, CB, Rec);
+      R << " instead of '" << ore::NV("Action", actionName(Wanted))
+        << "': " << ore::NV("Reason", Rec.Note);
+      return R;
+    });
+    return;
+  }
+  if (Rec.Action == BundleAction::Keep) {
+    ++NumKept;
+    ORE.emit([&] {
+      OptimizationRemarkAnalysis R(DEBUG_TYPE, "Kept", &CB);
+      R << "kept ";
+      describeBundle(R, CB, Rec);
+      R << ", as the policy says";
+      return R;
+    });
+    return;
+  }
+  ++(Rec.Action == BundleAction::Drop    ? NumDropped
+     : Rec.Action == BundleAction::Stash ? NumStashed
+                                         : NumLowered);
+  ORE.emit([&] {
+    OptimizationRemark R(DEBUG_TYPE, "Applied", &CB);
+    R << pastTense(Rec.Action) << " ";
+    describeBundle(R, CB, Rec);
+    return R;
+  });
+}
 
 /// Why the IR requires \p B to stay on \p CB ("" when it may go): the
 /// verifier wants exactly one deopt bundle on these intrinsics, gc.relocate
@@ -60,6 +139,7 @@ BundleAction effectiveAction(const CallBase &CB, const OperandBundleUse &B,
 /// The report's entries for the bundles a record held that could not be
 /// restored: dropped, with why.
 void reportLost(ArrayRef<LostBundle> Lost, CallSiteRecord &Site) {
+  NumLost += Lost.size();
   for (const LostBundle &L : Lost)
     Site.Bundles.push_back({L.Tag.empty() ? "<unknown>" : L.Tag, 0,
                             BundleAction::Drop, "stashed bundle lost: " + L.Why,
@@ -70,8 +150,8 @@ void reportLost(ArrayRef<LostBundle> Lost, CallSiteRecord &Site) {
 /// its record (null without one); returns whether it changed anything.
 bool normalizeCall(CallBase &Call, const RestoreOutcome *Restored,
                    const BundlePolicy &Policy, StashKeyAllocator &Keys,
-                   std::optional<GCSafeFunctions> &GCSafe,
-                   BundleReport *Report) {
+                   std::optional<GCSafeFunctions> &GCSafe, BundleReport *Report,
+                   OptimizationRemarkEmitter &ORE) {
   CallBase *CB = &Call;
   bool Changed = Restored != nullptr;
   uint64_t OldKey = Restored ? Restored->Key : 0;
@@ -90,6 +170,7 @@ bool normalizeCall(CallBase &Call, const RestoreOutcome *Restored,
     BundleRecord Rec{B.getTagName().str(), unsigned(B.Inputs.size()),
                      BundleAction::Keep, ""};
     Rec.Action = effectiveAction(*CB, B, Policy, Rec.Note);
+    reportDecision(ORE, *CB, Rec, Policy.actionFor(Rec.Tag));
     if (Rec.Action == BundleAction::Keep)
       Kept.emplace_back(B);
     else if (Rec.Action == BundleAction::Stash)
@@ -148,19 +229,34 @@ bool normalizeBundles(Module &M, const BundlePolicy &Policy,
   bool Changed = false;
   for (Function &F : M) {
     SmallVector<CallBase *, 8> Calls = bundledCalls(F, Policy.Scope);
+    OptimizationRemarkEmitter ORE(&F);
     DenseMap<unsigned, RestoreOutcome> Restored = restoreEarlierStash(F, Calls);
     for (unsigned I = 0, E = Calls.size(); I != E; ++I) {
       auto It = Restored.find(I);
       const RestoreOutcome *Out = It == Restored.end() ? nullptr : &It->second;
-      Changed |= normalizeCall(*Calls[I], Out, Policy, Keys, GCSafe, Report);
+      Changed |=
+          normalizeCall(*Calls[I], Out, Policy, Keys, GCSafe, Report, ORE);
     }
   }
   return Changed;
 }
 
-PreservedAnalyses BundleNormalizePass::run(Module &M, ModuleAnalysisManager &) {
+PreservedAnalyses BundleNormalizePass::run(Module &M,
+                                           ModuleAnalysisManager &MAM) {
+  PassResults *Results = passResults(M, MAM);
+  BundleReport *Report = Results ? &Results->get<BundleReport>() : nullptr;
   return normalizeBundles(M, Policy, Report) ? PreservedAnalyses::none()
                                              : PreservedAnalyses::all();
+}
+
+void BundleNormalizePass::printPipeline(
+    raw_ostream &OS, function_ref<StringRef(StringRef)> MapClassName2PassName) {
+  static_cast<PassInfoMixin<BundleNormalizePass> *>(this)->printPipeline(
+      OS, MapClassName2PassName);
+  std::vector<std::string> Settings;
+  if (std::string Params = Policy.toPassParameters(); !Params.empty())
+    Settings.push_back(std::move(Params));
+  printPassParameters(OS, Settings);
 }
 
 } // namespace irs

@@ -1,11 +1,23 @@
 //===- BundleRestore.cpp - Put stashed operand bundles back ---------------===//
 #include "ir-sanitize/Transforms/BundleRestore.h"
+#include "ir-sanitize/Analysis/PassResults.h"
 #include "ir-sanitize/Transforms/Utils/BundleStash.h"
 
+#include "llvm/ADT/Statistic.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 
 using namespace llvm;
+
+#define DEBUG_TYPE "ir-sanitize-restore"
+
+// ALWAYS_ENABLED: release builds of LLVM (Debian's) make STATISTIC a no-op
+// in code compiled against them (docs/DeveloperGuide.md, "Statistics").
+ALWAYS_ENABLED_STATISTIC(NumCalls, "Calls that carried a stash record");
+ALWAYS_ENABLED_STATISTIC(NumRestored, "Operand bundles put back");
+ALWAYS_ENABLED_STATISTIC(NumLost, "Stashed bundles that could not be put back");
+ALWAYS_ENABLED_STATISTIC(NumOrphanMarkers,
+                         "Stash markers erased whose call was gone");
 
 namespace irs {
 
@@ -28,10 +40,15 @@ RestoreStats restoreBundles(Module &M) {
   return Stats;
 }
 
-PreservedAnalyses BundleRestorePass::run(Module &M, ModuleAnalysisManager &) {
+PreservedAnalyses BundleRestorePass::run(Module &M,
+                                         ModuleAnalysisManager &MAM) {
   RestoreStats S = restoreBundles(M);
-  if (Stats)
-    *Stats = S;
+  NumCalls += S.Calls;
+  NumRestored += S.Bundles;
+  NumLost += S.Lost;
+  NumOrphanMarkers += S.OrphanMarkers;
+  if (PassResults *Results = passResults(M, MAM))
+    Results->get<RestoreStats>() += S;
   bool Changed = S.Calls || S.OrphanMarkers;
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }

@@ -5,8 +5,10 @@
 
 #include "ir-sanitize/Analysis/KernelInfo.h"
 #include "ir-sanitize/Support/LLVMCompat.h"
+#include "ir-sanitize/Support/PassParameters.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/Statistic.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/AssumptionCache.h"
@@ -28,6 +30,13 @@
 #include "llvm/Transforms/Utils/PromoteMemToReg.h"
 
 #define DEBUG_TYPE "ir-sanitize-grid-stride"
+
+// ALWAYS_ENABLED: release builds of LLVM (Debian's) make STATISTIC a no-op
+// in code compiled against them (docs/DeveloperGuide.md, "Statistics").
+ALWAYS_ENABLED_STATISTIC(NumCoarsened, "Kernels given a grid-stride version");
+ALWAYS_ENABLED_STATISTIC(NumHeld, "Accumulations held in registers");
+ALWAYS_ENABLED_STATISTIC(NumRefused,
+                         "Kernels with accumulations left without one");
 
 using namespace llvm;
 
@@ -454,8 +463,6 @@ std::optional<unsigned> gridStrideParam(const Function &F) {
 
 PreservedAnalyses GridStrideCoarseningPass::run(Module &M,
                                                 ModuleAnalysisManager &MAM) {
-  GridStrideStats Local;
-  GridStrideStats &S = Stats ? *Stats : Local;
   auto &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
   SmallVector<Function *, 4> Kernels;
   for (Function &F : M)
@@ -487,7 +494,7 @@ PreservedAnalyses GridStrideCoarseningPass::run(Module &M,
     }
     OptimizationRemarkEmitter ORE(F);
     if (Why) {
-      ++S.Refused;
+      ++NumRefused;
       ORE.emit([&] {
         return OptimizationRemarkMissed(DEBUG_TYPE, "NotCoarsened", F)
                << F->getName() << " has no grid-stride version: " << *Why;
@@ -500,12 +507,25 @@ PreservedAnalyses GridStrideCoarseningPass::run(Module &M,
              << ", a grid-stride loop; accumulations held in registers: "
              << utostr(Held);
     });
-    ++S.Coarsened;
-    S.Held += Held;
+    ++NumCoarsened;
+    NumHeld += Held;
     Changed = true;
   }
   // Existing functions are unchanged; the module has new ones.
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
+void GridStrideCoarseningPass::printPipeline(
+    raw_ostream &OS, function_ref<StringRef(StringRef)> MapClassName2PassName) {
+  static_cast<PassInfoMixin<GridStrideCoarseningPass> *>(this)->printPipeline(
+      OS, MapClassName2PassName);
+  std::vector<std::string> Settings;
+  if (ReassociateFP)
+    Settings.push_back("reassociate-fp");
+  if (ThreadsPerMultiprocessor)
+    Settings.push_back("threads-per-multiprocessor=" +
+                       std::to_string(ThreadsPerMultiprocessor));
+  printPassParameters(OS, Settings);
 }
 
 } // namespace irs

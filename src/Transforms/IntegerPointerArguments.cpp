@@ -2,15 +2,25 @@
 #include "ir-sanitize/Transforms/IntegerPointerArguments.h"
 
 #include "ir-sanitize/Analysis/KernelInfo.h"
+#include "ir-sanitize/Support/PassParameters.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/Statistic.h"
 #include "llvm/IR/IRBuilder.h"
 
 using namespace llvm;
 
+#define DEBUG_TYPE "ir-sanitize-integer-pointer-args"
+
+// ALWAYS_ENABLED: release builds of LLVM (Debian's) make STATISTIC a no-op
+// in code compiled against them (docs/DeveloperGuide.md, "Statistics").
+ALWAYS_ENABLED_STATISTIC(NumKernelsRetyped,
+                         "Kernels whose i64 addresses became pointers");
+ALWAYS_ENABLED_STATISTIC(NumArgsRetyped, "i64 parameters made pointers");
+
 namespace irs {
 
-Function *retypeIntegerPointers(Function &F, ArrayRef<unsigned> Args) {
+static Function *retypeIntegerPointers(Function &F, ArrayRef<unsigned> Args) {
   LLVMContext &Ctx = F.getContext();
   PointerType *Ptr = PointerType::get(Ctx, 0);
   SmallVector<Type *, 16> Tys;
@@ -20,12 +30,15 @@ Function *retypeIntegerPointers(Function &F, ArrayRef<unsigned> Args) {
     bool Retype =
         is_contained(Args, Arg.getArgNo()) && Arg.getType()->isIntegerTy(64);
     Tys.push_back(Retype ? Ptr : Arg.getType());
-    if (Retype)
+    if (Retype) {
       Attrs = Attrs.removeParamAttributes(Ctx, Arg.getArgNo());
+      ++NumArgsRetyped;
+    }
     Changed |= Retype;
   }
   if (!Changed)
     return &F;
+  ++NumKernelsRetyped;
   Function *NF =
       Function::Create(FunctionType::get(F.getReturnType(), Tys, false),
                        F.getLinkage(), F.getAddressSpace(), "", F.getParent());
@@ -56,6 +69,16 @@ PreservedAnalyses IntegerPointerArgumentsPass::run(Module &M,
   if (!F || F->isDeclaration() || retypeIntegerPointers(*F, Args) == F)
     return PreservedAnalyses::all();
   return PreservedAnalyses::none();
+}
+
+void IntegerPointerArgumentsPass::printPipeline(
+    raw_ostream &OS, function_ref<StringRef(StringRef)> MapClassName2PassName) {
+  static_cast<PassInfoMixin<IntegerPointerArgumentsPass> *>(this)
+      ->printPipeline(OS, MapClassName2PassName);
+  std::vector<std::string> Settings = {"kernel=" + escapePassParameter(Kernel)};
+  for (unsigned Arg : Args)
+    Settings.push_back("arg=" + std::to_string(Arg));
+  printPassParameters(OS, Settings);
 }
 
 } // namespace irs

@@ -2,6 +2,7 @@
 #include "ir-sanitize/Transforms/InvariantDivision.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -12,6 +13,13 @@
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 #define DEBUG_TYPE "ir-sanitize-invariant-division"
+
+// ALWAYS_ENABLED: release builds of LLVM (Debian's) make STATISTIC a no-op
+// in code compiled against them (docs/DeveloperGuide.md, "Statistics").
+ALWAYS_ENABLED_STATISTIC(NumDivisions,
+                         "Divisions by loop-invariant values made "
+                         "multiplications");
+ALWAYS_ENABLED_STATISTIC(NumRemainders, "Remainders made n - q * d");
 
 using namespace llvm;
 
@@ -52,6 +60,28 @@ BasicBlock *hoistingBlock(const LoopInfo &LI, const Instruction &I,
   return Entering;
 }
 
+/// \p V >= 0 as a signed value: ValueTracking's answer, or a division or
+/// remainder of non-negative operands (at most the dividend, of its sign),
+/// which ValueTracking before LLVM 17 does not derive for signed ones: the
+/// pass rewrites the same divisions on every LLVM.
+bool isNonNegative(const Value *V, const DataLayout &DL, unsigned Depth = 0) {
+  if (isKnownNonNegative(V, DL))
+    return true;
+  const auto *B = dyn_cast<BinaryOperator>(V);
+  if (!B || Depth == 4)
+    return false;
+  switch (B->getOpcode()) {
+  case Instruction::SDiv:
+  case Instruction::UDiv:
+  case Instruction::SRem:
+  case Instruction::URem:
+    return isNonNegative(B->getOperand(0), DL, Depth + 1) &&
+           isNonNegative(B->getOperand(1), DL, Depth + 1);
+  default:
+    return false;
+  }
+}
+
 /// A division or remainder this pass rewrites: unsigned (or signed with
 /// operands known to be non-negative), 32 or 64 bits, by a divisor that is
 /// not a constant and is invariant in a loop around it.
@@ -63,8 +93,8 @@ BasicBlock *rewritableIn(const LoopInfo &LI, const BinaryOperator &B,
       !isCandidateType(B.getType()) || isa<Constant>(B.getOperand(1)) ||
       B.getMetadata(KeptDivision))
     return nullptr;
-  if (Signed && !(isKnownNonNegative(B.getOperand(0), DL) &&
-                  isKnownNonNegative(B.getOperand(1), DL)))
+  if (Signed && !(isNonNegative(B.getOperand(0), DL) &&
+                  isNonNegative(B.getOperand(1), DL)))
     return nullptr;
   return hoistingBlock(LI, B, B.getOperand(1));
 }
@@ -229,21 +259,22 @@ PreservedAnalyses InvariantDivisionPass::run(Function &F,
   // Every reciprocal before any rewrite: a 64-bit rewrite splits its block,
   // and a block that enters an inner loop may hold an outer loop's division
   // before the inner divisor's definition, which the split would move past
-  // that block's terminator.
+  // that block's terminator. Each division holds its own: a rewrite replaces
+  // a quotient that may be another division's divisor, so no value is
+  // looked up once rewriting starts.
   DenseMap<std::pair<BasicBlock *, Value *>, Reciprocal> Reciprocals;
+  std::vector<std::pair<BinaryOperator *, Reciprocal>> Rewrites;
   for (Candidate C : Divisions) {
     Value *D = C.Op->getOperand(1);
     auto [It, New] = Reciprocals.try_emplace({C.Entering, D});
     if (New)
       It->second = reciprocalOf(D, C.Entering->getTerminator());
+    Rewrites.push_back({C.Op, It->second});
   }
-  for (Candidate C : Divisions)
-    rewriteDivision(*C.Op,
-                    Reciprocals.lookup({C.Entering, C.Op->getOperand(1)}));
-  if (Stats) {
-    Stats->Divisions += Divisions.size();
-    Stats->Remainders += Remainders;
-  }
+  for (auto &[Div, R] : Rewrites)
+    rewriteDivision(*Div, R);
+  NumDivisions += Divisions.size();
+  NumRemainders += Remainders;
   OptimizationRemarkEmitter ORE(&F);
   ORE.emit([&] {
     return OptimizationRemark(DEBUG_TYPE, "Multiplied", &F)

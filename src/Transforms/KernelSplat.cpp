@@ -13,12 +13,16 @@
 #include "ir-sanitize/Transforms/KernelSplat.h"
 #include "ir-sanitize/Analysis/AggregateLeaves.h"
 #include "ir-sanitize/Analysis/KernelInfo.h"
+#include "ir-sanitize/Analysis/PassResults.h"
 #include "ir-sanitize/Support/LLVMCompat.h"
 #include "ir-sanitize/Support/Messages.h"
+#include "ir-sanitize/Support/PassParameters.h"
 #include "ir-sanitize/Support/ToolError.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/Statistic.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
@@ -29,6 +33,18 @@
 #include <unordered_map>
 
 using namespace llvm;
+
+#define DEBUG_TYPE "ir-sanitize-splat"
+
+// ALWAYS_ENABLED: release builds of LLVM (Debian's) make STATISTIC a no-op
+// in code compiled against them (docs/DeveloperGuide.md, "Statistics").
+ALWAYS_ENABLED_STATISTIC(NumKernelsSplatted, "Kernels splatted");
+ALWAYS_ENABLED_STATISTIC(NumParamsBefore,
+                         "Parameters of the splatted kernels, before");
+ALWAYS_ENABLED_STATISTIC(NumParamsAfter,
+                         "Parameters of the splatted kernels, after");
+ALWAYS_ENABLED_STATISTIC(NumLeftAlone,
+                         "Kernels or parameters left whole, with a note");
 
 namespace irs {
 namespace {
@@ -213,7 +229,8 @@ std::optional<KernelPlan> planKernel(Function &F, const SplatOptions &Opts,
     Plan.Params.push_back(planParam(A, DL, Opts, Leaves, Why));
     Changes |= Plan.Params.back().Splat;
     if (!Why.empty() && Opts.Note)
-      Opts.Note(("kernel '" + escapeForMessage(F.getName()) + "': parameter #" +
+      Opts.Note(F,
+                ("kernel '" + escapeForMessage(F.getName()) + "': parameter #" +
                  Twine(A.getArgNo()) + " stays whole: it " + Why)
                     .str());
   }
@@ -221,17 +238,17 @@ std::optional<KernelPlan> planKernel(Function &F, const SplatOptions &Opts,
     return std::nullopt;
   if (!usesAreRewritable(F)) {
     if (Opts.Note)
-      Opts.Note("kernel '" + escapeForMessage(F.getName()) +
-                "' is not splatted: its address is used other than by "
-                "direct (non-musttail) calls");
+      Opts.Note(F, "kernel '" + escapeForMessage(F.getName()) +
+                       "' is not splatted: its address is used other than by "
+                       "direct (non-musttail) calls");
     return std::nullopt;
   }
   if (makesMustTailCall(F)) {
     if (Opts.Note)
-      Opts.Note(("kernel '" + F.getName() +
-                 "' is not splatted: it makes a musttail call, whose callee "
-                 "must keep the kernel's own parameters")
-                    .str());
+      Opts.Note(F, ("kernel '" + F.getName() +
+                    "' is not splatted: it makes a musttail call, whose callee "
+                    "must keep the kernel's own parameters")
+                       .str());
     return std::nullopt;
   }
   return Plan;
@@ -632,28 +649,69 @@ KernelManifest describeUnsplattedKernel(Function &Kernel) {
   return describePlan(Plan, TypeName);
 }
 
-PreservedAnalyses KernelSplatPass::run(Module &M, ModuleAnalysisManager &) {
-  SplatOptions O = Opts;
-  if (Sinks.Diags)
-    O.Note = [this](const std::string &N) { Sinks.Diags->note(N); };
-  Expected<LaunchManifest> Manifest = splatKernels(M, O);
-  if (!Manifest && Sinks.Failure) {
-    *Sinks.Failure =
-        joinErrors(std::move(*Sinks.Failure), Manifest.takeError());
-    return PreservedAnalyses::all();
+namespace {
+
+/// Counts the kernels of \p Manifest and says, as a remark, how each was
+/// split.
+void reportSplatted(Module &M, const LaunchManifest &Manifest) {
+  for (const KernelManifest &K : Manifest.Kernels) {
+    ++NumKernelsSplatted;
+    NumParamsBefore += K.OriginalParams.size();
+    NumParamsAfter += K.Params.size();
+    Function *F = M.getFunction(K.Name);
+    if (!F)
+      continue;
+    OptimizationRemarkEmitter ORE(F);
+    ORE.emit([&] {
+      return OptimizationRemark(DEBUG_TYPE, "Splatted", F)
+             << "kernel '" << ore::NV("Kernel", K.Name) << "' splatted: "
+             << ore::NV("Params", unsigned(K.OriginalParams.size()))
+             << " parameters into "
+             << ore::NV("Leaves", unsigned(K.Params.size()));
+    });
   }
+}
+
+} // namespace
+
+PreservedAnalyses KernelSplatPass::run(Module &M, ModuleAnalysisManager &MAM) {
+  PassResults *Results = passResults(M, MAM);
+  SplatOptions O = Opts;
+  O.Note = [Results](const Function &Kernel, const std::string &Note) {
+    ++NumLeftAlone;
+    OptimizationRemarkEmitter ORE(&Kernel);
+    ORE.emit([&] {
+      return OptimizationRemarkMissed(DEBUG_TYPE, "NotSplatted", &Kernel)
+             << Note;
+    });
+    if (Results)
+      Results->note(Note);
+  };
+  Expected<LaunchManifest> Manifest = splatKernels(M, O);
   if (!Manifest) {
-    M.getContext().emitError("ir-sanitize-splat: " +
-                             toString(Manifest.takeError()));
+    reportPassFailure(M, Results, DEBUG_TYPE, Manifest.takeError());
     return PreservedAnalyses::all();
   }
   if (!ManifestPath.empty())
     if (Error E = Manifest->writeFile(ManifestPath))
       M.getContext().emitError("ir-sanitize-splat: " + toString(std::move(E)));
+  reportSplatted(M, *Manifest);
   bool Changed = !Manifest->Kernels.empty();
-  if (Sinks.Manifest)
-    *Sinks.Manifest = std::move(*Manifest);
+  if (Results)
+    Results->get<LaunchManifest>() = std::move(*Manifest);
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
+void KernelSplatPass::printPipeline(
+    raw_ostream &OS, function_ref<StringRef(StringRef)> MapClassName2PassName) {
+  static_cast<PassInfoMixin<KernelSplatPass> *>(this)->printPipeline(
+      OS, MapClassName2PassName);
+  std::vector<std::string> Settings;
+  for (const std::string &Kernel : Opts.Kernels)
+    Settings.push_back("kernel=" + escapePassParameter(Kernel));
+  if (!ManifestPath.empty())
+    Settings.push_back("manifest=" + escapePassParameter(ManifestPath));
+  printPassParameters(OS, Settings);
 }
 
 } // namespace irs

@@ -1,11 +1,15 @@
 //===- StoreSinkVersioning.cpp - Loads first, stores last, when disjoint --===//
 #include "ir-sanitize/Transforms/StoreSinkVersioning.h"
 
+#include "ir-sanitize/Analysis/PassResults.h"
+
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/MemoryLocation.h"
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
@@ -20,12 +24,42 @@
 
 using namespace llvm;
 
+#define DEBUG_TYPE "ir-sanitize-store-sink-versioning"
+
+// ALWAYS_ENABLED: release builds of LLVM (Debian's) make STATISTIC a no-op
+// in code compiled against them (docs/DeveloperGuide.md, "Statistics").
+ALWAYS_ENABLED_STATISTIC(NumVersioned,
+                         "Runs given a fast and an ordered version");
+ALWAYS_ENABLED_STATISTIC(NumReordered,
+                         "Runs reordered without a check (proven disjoint)");
+ALWAYS_ENABLED_STATISTIC(NumInPlace,
+                         "Versioned runs also given an in-place version");
+ALWAYS_ENABLED_STATISTIC(NumChecks, "Address pairs compared at run time");
+ALWAYS_ENABLED_STATISTIC(NumJoined, "Branches on one condition joined");
+
+namespace {
+/// Adds \p S to the STATISTICs and to \p Results' StoreSinkStats.
+void reportStats(const irs::StoreSinkStats &S, irs::PassResults *Results) {
+  NumVersioned += S.Versioned;
+  NumReordered += S.Reordered;
+  NumInPlace += S.InPlace;
+  NumChecks += S.Checks;
+  NumJoined += S.Joined;
+  if (Results)
+    Results->get<irs::StoreSinkStats>() += S;
+}
+} // namespace
+
 namespace irs {
 namespace {
 
 /// Marks the branch between a versioned run's copies: its false successor
-/// holds the run in its original order, which a second run leaves alone.
+/// holds the run in its original order.
 constexpr const char VersionedBranch[] = "irs.store_sink.versioned";
+/// Marks the terminator of every block of a versioned run's versions (the
+/// copies, the blocks a fold splits off them, the original order), whose
+/// order is chosen: a second run leaves them alone.
+constexpr const char VersionBlock[] = "irs.store_sink.version";
 
 using AccessPair = std::pair<Instruction *, Instruction *>;
 
@@ -493,6 +527,22 @@ void joinCopies(BasicBlock *Ordered, BasicBlock *Join,
   }
 }
 
+/// Marks every block between \p Pre's branch and \p Join as a version: by
+/// what this pass made, not by the shape of the blocks (a fold splits the
+/// in-place copy into several).
+void markVersions(BasicBlock *Pre, BasicBlock *Join) {
+  MDNode *Mark = MDNode::get(Pre->getContext(), {});
+  SmallVector<BasicBlock *, 8> Work(successors(Pre));
+  SmallPtrSet<BasicBlock *, 8> Seen;
+  while (!Work.empty()) {
+    BasicBlock *BB = Work.pop_back_val();
+    if (BB == Join || !Seen.insert(BB).second)
+      continue;
+    BB->getTerminator()->setMetadata(VersionBlock, Mark);
+    append_range(Work, successors(BB));
+  }
+}
+
 /// Gives \p R a reordered copy selected by \p Pairs' disjointness and, with
 /// \p InPlace, a folded copy selected by its test; the original run stays as
 /// the fallback. Returns the block after them.
@@ -537,22 +587,39 @@ BasicBlock *version(Run &R, ArrayRef<Instruction *> Order,
   }
   branchVersions(AllDisjoint, Fast, Else, Pre);
   joinCopies(Ordered, Join, Copies);
+  markVersions(Pre, Join);
   return Join;
 }
 
-/// Whether \p BB is a version of a run an earlier run versioned (its
-/// original order, or a copy, whose order is already chosen).
+/// Whether \p BB is a version of a run an earlier run versioned.
 bool isVersionOfVersionedRun(const BasicBlock &BB) {
-  const BasicBlock *Pre = BB.getSinglePredecessor();
-  const auto *Br = Pre ? dyn_cast<BranchInst>(Pre->getTerminator()) : nullptr;
-  return Br && Br->getMetadata(VersionedBranch) && Br->isConditional();
+  return BB.getTerminator()->getMetadata(VersionBlock);
+}
+
+/// Says what became of \p R: "a run of N instructions WHAT", a remark
+/// named \p Name, passed when \p Done, else missed.
+void remarkRun(OptimizationRemarkEmitter &ORE, const Run &R, bool Done,
+               StringRef Name, const Twine &What) {
+  auto Text = [&] {
+    return ("a run of " + Twine(R.Insts.size()) + " instructions " + What)
+        .str();
+  };
+  if (Done)
+    ORE.emit([&] {
+      return OptimizationRemark(DEBUG_TYPE, Name, R.Insts.front()) << Text();
+    });
+  else
+    ORE.emit([&] {
+      return OptimizationRemarkMissed(DEBUG_TYPE, Name, R.Insts.front())
+             << Text();
+    });
 }
 
 /// Reorders or versions the first suitable run at or after \p From; returns
 /// where to continue looking (nothing at the end of the block).
-std::optional<BasicBlock::iterator> transformNextRun(BasicBlock::iterator From,
-                                                     AAResults &AAR,
-                                                     StoreSinkStats &Stats) {
+std::optional<BasicBlock::iterator>
+transformNextRun(BasicBlock::iterator From, AAResults &AAR,
+                 StoreSinkStats &Stats, OptimizationRemarkEmitter &ORE) {
   std::optional<Run> R = nextRun(From, *From->getParent());
   if (!R)
     return std::nullopt;
@@ -560,12 +627,18 @@ std::optional<BasicBlock::iterator> transformNextRun(BasicBlock::iterator From,
   SmallVector<Instruction *, 32> Order = fastOrder(*R);
   BatchAAResults AA(AAR);
   auto Pairs = pairsToCheck(*R, Order, AA);
-  if (!Pairs)
+  if (!Pairs) {
+    remarkRun(ORE, *R, false, "NotVersioned",
+              "keeps its order: a store and a later access always overlap");
     return Next;
+  }
   if (Pairs->empty()) {
     for (Instruction *I : Order)
       I->moveBefore(R->End);
     ++Stats.Reordered;
+    remarkRun(ORE, *R, true, "Reordered",
+              "has its loads and atomics before its stores: they never "
+              "overlap");
     return Next;
   }
   std::optional<InPlacePlan> InPlace = planInPlace(*R, *Pairs, AA);
@@ -577,10 +650,16 @@ std::optional<BasicBlock::iterator> transformNextRun(BasicBlock::iterator From,
              hoistAddress(addressOf(P.second), *R, Hoisted);
     });
   };
-  if (!Hoist(*Pairs))
+  if (!Hoist(*Pairs)) {
+    remarkRun(ORE, *R, false, "NotVersioned",
+              "keeps its order: an address to compare is computed inside it");
     return Next;
+  }
   if (InPlace && !Hoist(InPlace->Disjoint))
     InPlace.reset();
+  remarkRun(ORE, *R, true, "Versioned",
+            "is versioned on " + Twine(Pairs->size()) + " address comparisons" +
+                (InPlace ? ", with an in-place version" : ""));
   // Hoisted instructions leave the run; the rest is what gets copied.
   erase_if(R->Insts, [&](Instruction *I) { return Hoisted.count(I); });
   erase_if(Order, [&](Instruction *I) { return Hoisted.count(I); });
@@ -665,14 +744,13 @@ unsigned joinRepeatedBranches(Function &F) {
 
 PreservedAnalyses StoreSinkVersioningPass::run(Function &F,
                                                FunctionAnalysisManager &FAM) {
-  StoreSinkStats Local;
-  StoreSinkStats &S = Stats ? *Stats : Local;
-  unsigned Before = S.Versioned + S.Reordered;
+  StoreSinkStats S;
   unsigned Joined = joinRepeatedBranches(F);
   S.Joined += Joined;
   if (Joined)
     FAM.invalidate(F, PreservedAnalyses::none());
   AAResults &AA = FAM.getResult<AAManager>(F);
+  OptimizationRemarkEmitter ORE(&F);
   SmallVector<BasicBlock *, 16> Blocks;
   for (BasicBlock &BB : F)
     Blocks.push_back(&BB);
@@ -681,11 +759,11 @@ PreservedAnalyses StoreSinkVersioningPass::run(Function &F,
       continue;
     std::optional<BasicBlock::iterator> At = BB->begin();
     while (At)
-      At = transformNextRun(*At, AA, S);
+      At = transformNextRun(*At, AA, S, ORE);
   }
-  return !Joined && S.Versioned + S.Reordered == Before
-             ? PreservedAnalyses::all()
-             : PreservedAnalyses::none();
+  reportStats(S, passResults(F, FAM));
+  return !Joined && S.Versioned + S.Reordered == 0 ? PreservedAnalyses::all()
+                                                   : PreservedAnalyses::none();
 }
 
 } // namespace irs

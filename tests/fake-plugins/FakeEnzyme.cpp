@@ -7,7 +7,10 @@
 // a failure that does not repeat) or, with none of these, leaves the module
 // as it is (a run that succeeds), so tests need no real Enzyme. Any of
 // them, given -fake-enzyme-fail-saying=N, prints N bytes on one line and
-// exits 1.
+// exits 1. With FAKE_ENZYME_ORPHAN_PIDS=FILE in the environment, any of them
+// first starts a process that ignores SIGTERM, SIGINT and SIGHUP (named
+// irs-orphan, it sleeps up to 120 s) and appends "ITS_PID OPT_PID" to FILE:
+// a plugin whose helper outlives opt unless opt's process group is killed.
 //
 //===----------------------------------------------------------------------===//
 #include "ir-sanitize/Support/LLVMCompat.h"
@@ -19,8 +22,13 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <fcntl.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include <thread>
 #include <unistd.h>
 
@@ -44,8 +52,42 @@ namespace {
   std::abort();
 }
 
+/// The orphan: SIGTERM-proof, recorded in \p PidFile once it ignores it.
+void startOrphan(const char *PidFile) {
+  int Ready[2];
+  if (::pipe(Ready) != 0)
+    return;
+  pid_t Pid = ::fork();
+  if (Pid == 0) {
+    for (int Sig : {SIGTERM, SIGINT, SIGHUP})
+      std::signal(Sig, SIG_IGN);
+#ifdef __linux__
+    ::prctl(PR_SET_NAME, "irs-orphan");
+#endif
+    (void)!::write(Ready[1], "x", 1);
+    for (int FD = 0; FD != 3; ++FD)
+      ::close(FD);
+    ::sleep(120);
+    ::_exit(0);
+  }
+  char Byte;
+  if (Pid > 0 && ::read(Ready[0], &Byte, 1) == 1) {
+    std::string Line =
+        std::to_string(Pid) + " " + std::to_string(::getpid()) + "\n";
+    int FD = ::open(PidFile, O_WRONLY | O_APPEND | O_CREAT, 0644);
+    if (FD >= 0) {
+      (void)!::write(FD, Line.data(), Line.size());
+      ::close(FD);
+    }
+  }
+  ::close(Ready[0]);
+  ::close(Ready[1]);
+}
+
 struct FakeEnzymePass : PassInfoMixin<FakeEnzymePass> {
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+    if (const char *PidFile = std::getenv("FAKE_ENZYME_ORPHAN_PIDS"))
+      startOrphan(PidFile);
     if (FailSaying) { // a plugin with a lot to say on one line
       errs() << std::string(FailSaying, 'x') << "\n";
       errs().flush();

@@ -9,7 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "SplattedKernel.h"
 
-#include "ir-sanitize/Enzyme/ActivitySpec.h"
+#include "ir-sanitize/Analysis/ActivitySpec.h"
 
 using namespace llvm;
 

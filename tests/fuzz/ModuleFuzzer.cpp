@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "FuzzInput.h"
+#include "ToolHooks.h"
 
 #include "ir-sanitize/Driver/Sanitize.h"
 #include "ir-sanitize/Support/ModuleReader.h"
@@ -27,6 +28,7 @@ using namespace llvm;
 // and a crash inside LLVM's bitcode reader is a rejection too.
 extern "C" int LLVMFuzzerInitialize(int *, char ***) {
   irs::ProcessHooks Hooks;
+  Hooks.SetLLVMOption = irs::tools::setLLVMOption;
   Hooks.VerifyBitcodeBeforeUpgrade = true;
   Hooks.RecoverFromReaderCrashes = true;
   irs::setProcessHooks(Hooks);

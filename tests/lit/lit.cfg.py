@@ -1,5 +1,6 @@
 # lit configuration for ir-sanitize's golden (FileCheck) and command-line tests.
 import os
+import sys
 import lit.formats
 
 config.name = "ir-sanitize"
@@ -54,6 +55,13 @@ else:
     lit_config.note("SKIPPED: no Enzyme plugin (LLVMEnzyme-%s.so); tests that "
                     "need one are UNSUPPORTED. Set ENZYME_PLUGIN or configure "
                     "with -DIRS_ENZYME_PLUGIN=PATH." % config.llvm_major)
+# Children die with ir-sanitize (PR_SET_PDEATHSIG) and the process tests read
+# /proc: Linux only.
+if sys.platform.startswith("linux") and os.path.isdir("/proc/self"):
+    config.available_features.add("linux-processes")
+else:
+    lit_config.note("SKIPPED: not Linux (no PR_SET_PDEATHSIG or /proc); the "
+                    "child-process survival tests are UNSUPPORTED")
 if os.path.exists("/usr/lib/llvm-16/bin/llvm-as"):
     config.available_features.add("llvm-as-16")
     config.substitutions.append(("%llvm-as-16", "/usr/lib/llvm-16/bin/llvm-as"))

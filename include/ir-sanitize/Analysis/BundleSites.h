@@ -19,11 +19,6 @@
 
 namespace irs {
 
-/// Whether \p CB is touched under \p Scope. `ccalls`: every call and invoke
-/// except calls to LLVM intrinsics (declarations, ccall thunks with a body
-/// and calls through function pointers are all ccalls).
-bool isCallInScope(const llvm::CallBase &CB, BundleScope Scope);
-
 /// Whether Enzyme differentiates through a call carrying this bundle. Enzyme
 /// only knows jl_roots; any other tag aborts it in getInvertedBundles.
 bool enzymeHandlesBundle(llvm::StringRef Tag);

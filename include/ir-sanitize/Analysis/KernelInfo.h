@@ -19,14 +19,6 @@
 
 namespace irs {
 
-/// True for the kernel calling conventions (ptx_kernel, amdgpu_kernel,
-/// spir_kernel).
-bool hasKernelCallingConv(const llvm::Function &F);
-
-/// The functions that `!nvvm.annotations` marks as kernels.
-llvm::SmallPtrSet<const llvm::Function *, 8>
-findAnnotatedKernels(const llvm::Module &M);
-
 /// The value of \p F's `!nvvm.annotations` pair \p Key ("maxntidx",
 /// "minctasm", ...), if it has one.
 std::optional<uint64_t> nvvmAnnotation(const llvm::Function &F,

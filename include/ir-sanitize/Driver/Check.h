@@ -45,9 +45,6 @@ struct CheckSection {
   std::vector<CheckFinding> Findings;
 };
 
-/// Call sites with a bundle Enzyme cannot handle (anything but jl_roots).
-CheckSection collectBundleSection(llvm::Module &M, const CheckOptions &Opts);
-
 /// Kernels whose aggregate parameters the splat would rewrite, with leaf
 /// counts (CheckKernels.cpp). Informational: does not fail `check`.
 CheckSection collectKernelSection(llvm::Module &M, const CheckOptions &Opts);

@@ -12,6 +12,7 @@
 #ifndef IR_SANITIZE_DRIVER_DIFFERENTIATE_H
 #define IR_SANITIZE_DRIVER_DIFFERENTIATE_H
 
+#include "ir-sanitize/Driver/PipelineStage.h"
 #include "ir-sanitize/Driver/Sanitize.h"
 #include "ir-sanitize/Enzyme/EnzymeRunner.h"
 #include "ir-sanitize/Enzyme/Triage.h"
@@ -44,57 +45,11 @@ struct DifferentiateConfig {
   unsigned TimeoutSeconds = 300; ///< 0: no limit.
 };
 
-/// Adds the wrapper \p Config asks for to \p M, or checks that \p M brings
-/// __enzyme_* calls (ExitCode::Usage otherwise). \p Manifest: the splat of
-/// Config.Fn, for manifest-path activity keys. With \p Lenient (the
-/// original side of a triage, not splatted), keys that name no parameter
-/// fall back to the default activities, with a note to it saying so.
-llvm::Error addDerivativeWrapper(llvm::Module &M,
-                                 const DifferentiateConfig &Config,
-                                 llvm::StringRef InputName,
-                                 const KernelManifest *Manifest,
-                                 DiagnosticHandler *Lenient = nullptr);
-
-/// A fresh directory for the files handed to and received from Enzyme.
-llvm::Expected<std::string> createEnzymeWorkDir();
-
 /// Writes \p M as \p Stem.ll into \p WorkDir and describes the opt run on
 /// it (log: \p LogPath, or next to it).
 llvm::Expected<EnzymeInvocation>
 prepareEnzymeRun(llvm::Module &M, llvm::StringRef WorkDir, llvm::StringRef Stem,
                  llvm::StringRef LogPath, const DifferentiateConfig &Config);
-
-/// Runs Enzyme on \p M (wrappers added) in \p WorkDir. A failing Enzyme is a
-/// result, attributed to the function of \p M it failed in.
-llvm::Expected<EnzymeResult> differentiateModule(llvm::Module &M,
-                                                 llvm::StringRef WorkDir,
-                                                 const DifferentiateConfig &C);
-
-/// Runs Enzyme on \p Original (as given, wrappers added) and \p Sanitized
-/// side by side in \p WorkDir; \p Result (the sanitize run) says what
-/// changed between them.
-llvm::Expected<TriageReport>
-triageModules(llvm::Module &Original, llvm::Module &Sanitized,
-              const SanitizeResult &Result, llvm::StringRef InputName,
-              llvm::StringRef WorkDir, const DifferentiateConfig &C);
-
-/// Reads Enzyme's output (\p R), re-attaches stashed bundles and writes it
-/// with the manifest as \p Out says, together (see writeSanitizeOutputs).
-llvm::Expected<RestoreStats> writeDifferentiated(const EnzymeResult &R,
-                                                 const SanitizeResult &Result,
-                                                 const SanitizeOutputs &Out);
-
-/// One line per splatted kernel and per call site the sanitiser touched (at
-/// most a screenful), for a triage report.
-std::vector<std::string> describeChanges(const SanitizeResult &Result);
-
-/// Sanitizes \p LM in place as \p Req says (reporting the splat's notes and
-/// the summary, writing Req.ReportPath now) and adds the derivative wrapper
-/// \p D asks for.
-llvm::Expected<SanitizeResult> sanitizeWithWrapper(LoadedModule &LM,
-                                                   const SanitizeRequest &Req,
-                                                   const DifferentiateConfig &D,
-                                                   DiagnosticHandler &Diags);
 
 /// What a triage or a reduction runs Enzyme on: the module sanitized in
 /// place (the caller's LoadedModule), a copy of it as given, and a work
@@ -121,7 +76,6 @@ struct EnzymeRequest {
   std::string PluginPath;     ///< --enzyme-plugin; empty: search for one.
   bool WrapperOnly = false;   ///< Write the sanitized module with its wrapper.
   bool Triage = false;        ///< Compare with the module as given.
-  bool TriageJSON = false;    ///< The triage verdict as JSON.
   bool KeepTemps = false;     ///< Keep the work directory after a success.
 };
 
@@ -134,17 +88,32 @@ struct EnzymeJobResult {
   /// directory is kept for the user.
   std::optional<EnzymeResult> Failure;
   std::string WorkDir; ///< Empty with WrapperOnly.
+  /// The triage's verdict, for the command to print (printTriage,
+  /// triageToJSON).
+  std::optional<TriageReport> Triage;
 };
 
 /// `enzyme` as one job: reads Req.Sanitize.Input into \p Ctx, locates the
 /// plugin (unless WrapperOnly), sanitizes, adds the wrapper, runs Enzyme (or
-/// the triage, whose verdict goes to stdout), restores stashed bundles and
+/// the triage, whose verdict it returns), restores stashed bundles and
 /// writes the outputs together. Reports the sanitize summary, the success
 /// line (progress), debug-info and lost-bundle warnings. Errors are
 /// ToolErrors; an Enzyme failure is a result.
 llvm::Expected<EnzymeJobResult> runDifferentiate(const EnzymeRequest &Req,
                                                  llvm::LLVMContext &Ctx,
                                                  DiagnosticHandler &Diags);
+
+/// The stages runDifferentiate would run for \p Req (Driver/PipelineStage.h),
+/// failing as it would (unreadable input, no plugin, unknown --fn or
+/// --kernel); nothing is written and Enzyme does not run:
+///   sanitize: INPUT | opt -passes='SANITIZE,WRAPPER'
+///   enzyme: sanitize | opt -load-pass-plugin=ENZYME ... -passes=enzyme -S
+///   OUTPUT: enzyme | opt -passes='ir-sanitize-restore'
+/// (WrapperOnly: the first alone, into OUTPUT). A triage first has the
+/// module as given: `original` (its wrapper) and `original.enzyme`.
+llvm::Expected<std::vector<PipelineStage>>
+enzymeStages(const EnzymeRequest &Req, llvm::LLVMContext &Ctx,
+             DiagnosticHandler &Diags);
 
 } // namespace irs
 

@@ -1,22 +1,22 @@
 //===- GPUCheck.h - Preparing a device derivative check ---------*- C++ -*-===//
 //
 // `ir-sanitize gpu-check` without the command line: one call, runGPUCheck,
-// which reports as it goes through a DiagnosticHandler. Its steps are public
-// for tests and other hosts: sanitizeForGPUCheck picks the kernel and
-// sanitizes and splats it; buildGPUCheck writes everything the runner needs
-// into one directory:
+// which reports as it goes through a DiagnosticHandler. It picks the kernel,
+// sanitizes and splats it, and writes everything the runner needs into one
+// directory:
 //   original.ptx      the kernel as Julia emitted it (the baseline)
 //   splat.ptx         the splatted kernel
 //   derivatives.ptx   forward and reverse drivers, differentiated by Enzyme
 //   derivatives.input.ll / derivatives.enzyme.ll / enzyme.log   (evidence)
 //   plan.json         geometry, buffers and argument bytes for every kernel
-// and runGPUChecks runs ir-sanitize-gpurun on it. Every pipeline is text
-// (gpuCheckStages says which, for opt to replay).
+// then runs ir-sanitize-gpurun on it. Every pipeline is text
+// (GPUCheckRequest::PrintStages lists them, for opt to replay).
 //
 //===----------------------------------------------------------------------===//
 #ifndef IR_SANITIZE_DRIVER_GPUCHECK_H
 #define IR_SANITIZE_DRIVER_GPUCHECK_H
 
+#include "ir-sanitize/Driver/PipelineStage.h"
 #include "ir-sanitize/Driver/Sanitize.h"
 #include "ir-sanitize/GPU/LaunchSpec.h"
 #include "ir-sanitize/GPU/PTXEmitter.h"
@@ -42,18 +42,9 @@ struct GPUCheckOptions {
   std::string EnzymePlugin; ///< LLVMEnzyme-<major>.so (already located).
   PTXOptions PTX;
   unsigned EnzymeTimeoutSeconds = 300;
-  /// Version the derivative kernels' memory accesses (StoreSinkVersioning):
-  /// loads and atomics before stores where this thread's addresses are
-  /// disjoint, Enzyme's order otherwise. Off: Enzyme's order only.
-  bool SinkDerivativeStores = true;
-  /// Merge two atomic additions into one shadow element (AccumulationMerging,
-  /// floating-point sums reassociated). Off: one atomic per accumulation.
-  bool MergeAccumulations = true;
-  /// Make derivative kernels that accumulate atomically grid-stride loops
-  /// (GridStrideCoarsening): the runner may launch fewer blocks, each
-  /// thread holding its sums into one element in registers. Off: one block
-  /// of work per thread, every accumulation an atomic.
-  bool GridStride = true;
+  /// The passes run on the derivative kernels after default<On>
+  /// (--derivative-order, --accumulation, --no-grid-stride).
+  DerivativePipelineOptions Derivatives;
   /// The reverse kernel leaves output-only buffers (output, not wrt)
   /// unwritten (Enzyme's dupnoneed): a gradient-only launch.
   bool DropPrimalOutputs = false;
@@ -84,11 +75,6 @@ struct GPUCheckInput {
   std::string Pipeline;  ///< The sanitize pipeline that ran (text).
 };
 
-/// Picks the kernel (ExitCode::Usage when the choice is ambiguous or names
-/// no kernel), copies \p M as given, sanitises \p M and splats the kernel.
-llvm::Expected<GPUCheckInput> sanitizeForGPUCheck(llvm::Module &M,
-                                                  const GPUCheckConfig &Config);
-
 /// What buildGPUCheck needs besides the modules.
 struct GPUCheckBuild {
   std::string SpecPath; ///< For messages.
@@ -100,46 +86,10 @@ struct GPUCheckBuild {
   bool Force = false;
   std::string ManifestPath; ///< Also write the splat manifest here.
   std::string PluginPath;   ///< Explicit Enzyme plugin; empty: searched for.
-  /// EmitDir and EnzymePlugin are filled in; SkipDerivatives too when the
-  /// spec asks for derivative checks but no Enzyme plugin is found.
+  /// Code generation and derivative options; the job fills in its own copy
+  /// of EmitDir, EnzymePlugin and SkipDerivatives (this one is not changed).
   GPUCheckOptions Options;
 };
-
-/// Checks \p Spec against the kernel, locates Enzyme (when the spec asks
-/// for derivatives), creates the directory, writes manifest.json and then
-/// everything prepareGPUCheck writes; \p In and \p Sanitized (the module
-/// sanitizeForGPUCheck was given) are consumed. Returns the directory.
-/// A requested EmitDir appears complete or not at all: on failure an
-/// existing one is left as it was; after an Enzyme failure the directory
-/// being built stays beside it (the error names its log).
-llvm::Expected<std::string> buildGPUCheck(GPUCheckInput &In,
-                                          llvm::Module &Sanitized,
-                                          const LaunchSpec &Spec,
-                                          GPUCheckBuild &Build);
-
-/// One stage of gpu-check as `opt` replays it (--print-pipeline-passes).
-/// Printed (str) as one line
-///   OUTPUT: INPUT | COMMAND[  # NOTE]
-/// OUTPUT is the file the stage writes in the directory, or "sanitize" (the
-/// sanitized, splatted module, kept in memory); INPUT is "INPUT" (the module
-/// as given), "sanitize" or a file of the directory. COMMAND reads INPUT on
-/// stdin: `opt ...` (every opt with -load-pass-plugin=IRSanitize.so), for
-/// PTX then `| llc ...`. Not replayed: what NOTE says, and libdevice
-/// linking and the target's data layout before a PTX stage (optimizeForPTX;
-/// nothing for a module that calls no math function).
-struct GPUCheckStage {
-  std::string Output, Input, Command, Note;
-  std::string str() const;
-};
-
-/// The stages buildGPUCheck would run for \p In (the module \p Sanitized,
-/// as sanitizeForGPUCheck left it) with \p Spec and \p Build's options:
-/// sanitize, original.ptx, splat.ptx and, when the spec asks for
-/// derivatives, derivatives.input.ll, derivatives.enzyme.ll and
-/// derivatives.ptx. Nothing is written or run.
-llvm::Expected<std::vector<GPUCheckStage>>
-gpuCheckStages(const GPUCheckInput &In, llvm::Module &Sanitized,
-               const LaunchSpec &Spec, const GPUCheckBuild &Build);
 
 /// Everything `ir-sanitize gpu-check` asks for: runGPUCheck's request.
 struct GPUCheckRequest {
@@ -150,7 +100,7 @@ struct GPUCheckRequest {
   /// The directory, manifest, plugin and code generation options (its
   /// SpecPath is SpecPath above).
   GPUCheckBuild Build;
-  /// Only the stages (gpuCheckStages): nothing is written or run.
+  /// Only the stages (Driver/PipelineStage.h): nothing is written or run.
   bool PrintStages = false;
   std::string RunnerPath; ///< ir-sanitize-gpurun; empty: not built here.
   bool NoRun = false;     ///< Write the directory only.
@@ -160,7 +110,7 @@ struct GPUCheckRequest {
 
 /// What runGPUCheck did.
 struct GPUCheckResult {
-  std::vector<GPUCheckStage> Stages; ///< With PrintStages, nothing else.
+  std::vector<PipelineStage> Stages; ///< With PrintStages, nothing else.
   std::string Dir;                   ///< The directory written.
   /// The runner's exit code when it ran; else NotRun says why not
   /// ("--no-run given", "no usable CUDA device here", ...).
@@ -176,12 +126,6 @@ struct GPUCheckResult {
 /// Enzyme) as a warning.
 llvm::Expected<GPUCheckResult> runGPUCheck(const GPUCheckRequest &Request,
                                            DiagnosticHandler &Diags);
-
-/// Runs ir-sanitize-gpurun \p Runner on \p Dir when it reports a usable
-/// device (--probe) and returns its exit code; std::nullopt when there is
-/// none (nothing was run).
-std::optional<int> runGPUChecks(llvm::StringRef Runner, llvm::StringRef Dir,
-                                unsigned Repeats, llvm::StringRef ReportPath);
 
 /// Builds the artifacts above for kernel \p Manifest.Name and returns the
 /// plan (also written to EmitDir/plan.json). \p Original and \p Splatted are

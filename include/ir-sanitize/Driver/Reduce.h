@@ -33,10 +33,6 @@ namespace irs {
 /// Which failure to reduce: the module as given or the sanitised one.
 enum class ReduceSide { Original, Sanitized };
 
-/// "the module as given (before sanitising)", "the sanitised module (after
-/// sanitising)".
-llvm::StringRef describeSide(ReduceSide Side);
-
 struct ReduceConfig {
   DifferentiateConfig Enzyme; ///< PluginPath: located; wrappers already added.
   /// Only this side; none: the sanitised failure when there is one (what

@@ -43,6 +43,12 @@ llvm::Expected<RestoreJobResult> runRestore(const RestoreRequest &Req,
                                             llvm::LLVMContext &Ctx,
                                             DiagnosticHandler &Diags);
 
+/// `--print-pipeline-passes`: the pipeline runRestore would run, printed
+/// from the parsed pipeline. Req.Input is read, so that an input the run
+/// would refuse is refused; nothing is written.
+llvm::Expected<std::string> printRestorePipeline(const RestoreRequest &Req,
+                                                 llvm::LLVMContext &Ctx);
+
 } // namespace irs
 
 #endif

@@ -121,6 +121,13 @@ llvm::Expected<SanitizeJobResult> runSanitize(const SanitizeRequest &Req,
                                               llvm::LLVMContext &Ctx,
                                               DiagnosticHandler &Diags);
 
+/// `--print-pipeline-passes`: the pipeline runSanitize would run on
+/// Req.Input, printed from the parsed pipeline. The input is read and the
+/// kernels Req.Config names are looked up in it, so a missing input or an
+/// unknown kernel is the error the run would give; nothing is written.
+llvm::Expected<std::string> printSanitizePipeline(const SanitizeRequest &Req,
+                                                  llvm::LLVMContext &Ctx);
+
 } // namespace irs
 
 #endif

@@ -38,12 +38,13 @@ std::string signalName(int Signal);
 
 class ChildProcess {
 public:
-  /// Starts \p Program with \p Args (argv[0] is added) in its own process
-  /// group, stdout and stderr appended to \p LogPath (created or truncated).
-  /// Children still running when ir-sanitize is interrupted (SIGINT, SIGTERM,
-  /// SIGHUP) are killed with it. A process that is itself running as such a
-  /// child (an interestingness test under llvm-reduce) keeps its children in
-  /// its group, so that killing that group leaves nothing running.
+  /// Starts \p Program with \p Args (argv[0] is added) leading a process
+  /// group of its own (see ProcessGroups.h), stdout and stderr written to
+  /// \p LogPath (created or truncated; empty: this process's). However the
+  /// child ends, the rest of its group is ended when it is reaped. Children
+  /// still running when ir-sanitize is interrupted (SIGINT, SIGTERM, SIGHUP)
+  /// are killed with it; a child dies with the thread that started it
+  /// (PR_SET_PDEATHSIG, SIGKILL), so start and wait on one thread.
   /// \p TimeoutSeconds == 0 means no limit. \p ExtraEnv ("NAME=VALUE")
   /// is added to this process's environment. Errors: the log cannot be
   /// created or the program cannot be started.
@@ -65,10 +66,10 @@ public:
 
 private:
   ChildProcess() = default;
-  /// The child has been reaped: stop tracking it.
-  void forget();
-  int Pid = -1;
-  int KillTarget = 0; ///< -Pid (its group) or, inside a child's group, Pid.
+  /// Ends the rest of the child's process group, reaps the child (which has
+  /// ended or been killed) and stops tracking it; its wait status.
+  int reap();
+  int Pid = -1; ///< Also its process group's number.
   unsigned TimeoutSeconds = 0;
   std::chrono::steady_clock::time_point Started;
 };
@@ -76,6 +77,8 @@ private:
 /// While registered, \p Dir is removed when the process is interrupted (with
 /// the KillChildrenOnInterrupt hook), after its children are killed; with
 /// \p Keep it is named in a note on stderr instead. At most 8 at a time.
+/// Without \p Keep it is also registered with the watchdog, which removes it
+/// if this process is killed (ProcessGroups.h).
 void removeOnInterrupt(llvm::StringRef Dir, bool Keep);
 /// Undoes removeOnInterrupt (the directory was removed or handed out).
 void forgetOnInterrupt(llvm::StringRef Dir);

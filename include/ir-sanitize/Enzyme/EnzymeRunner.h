@@ -40,6 +40,10 @@ struct EnzymeInvocation {
 
 /// opt's argument list (without argv[0]) for \p Inv.
 std::vector<std::string> enzymeOptArgs(const EnzymeInvocation &Inv);
+/// `opt ARGS...` as enzymeOptArgs has them less the input and `-o OUTPUT`:
+/// the command reading stdin and writing stdout, as a --print-pipeline-passes
+/// stage shows it.
+std::string enzymeCommandLine(const EnzymeInvocation &Inv);
 /// The opt that belongs to this build's LLVM.
 std::string defaultOptPath();
 

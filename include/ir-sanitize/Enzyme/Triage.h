@@ -39,8 +39,8 @@ llvm::Expected<TriageReport> runTriage(const EnzymeInvocation &Original,
 /// The verdict table (plain text, one row per line).
 void printTriage(llvm::raw_ostream &OS, const TriageReport &R);
 
-/// The same for scripts: {"input", "verdict", "fixed", "sanitised_ok",
-/// "original": RUN, "sanitised": RUN, "changes": [..]}, RUN being {"status":
+/// The same for scripts: {"input", "verdict", "fixed", "sanitized_ok",
+/// "original": RUN, "sanitized": RUN, "changes": [..]}, RUN being {"status":
 /// "ok"|"aborted"|"failed"|"timed_out", "exit_code" | "signal",
 /// "signal_name", "seconds", "message", "function", "differentiating",
 /// "phase", "frame", "where", "instruction", "log"} (empty fields left out).

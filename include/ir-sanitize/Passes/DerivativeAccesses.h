@@ -12,6 +12,7 @@
 #ifndef IR_SANITIZE_PASSES_DERIVATIVEACCESSES_H
 #define IR_SANITIZE_PASSES_DERIVATIVEACCESSES_H
 
+#include "ir-sanitize/Passes/Pipelines.h"
 #include "ir-sanitize/Transforms/AccumulationMerging.h"
 #include "ir-sanitize/Transforms/StoreSinkVersioning.h"
 
@@ -20,11 +21,6 @@
 #include <string>
 
 namespace irs {
-
-struct DerivativeAccessOptions {
-  bool SinkStores = true;         ///< StoreSinkVersioning.
-  bool MergeAccumulations = true; ///< AccumulationMerging, reassociating.
-};
 
 struct DerivativeAccessStats {
   StoreSinkStats Sink;

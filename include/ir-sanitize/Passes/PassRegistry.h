@@ -12,21 +12,14 @@
 #ifndef IR_SANITIZE_PASSES_PASSREGISTRY_H
 #define IR_SANITIZE_PASSES_PASSREGISTRY_H
 
-#include "ir-sanitize/Support/BundleReport.h"
-#include "ir-sanitize/Support/Diagnostics.h"
-#include "ir-sanitize/Transforms/AccumulationMerging.h"
-#include "ir-sanitize/Transforms/AddDerivativeWrapper.h"
-#include "ir-sanitize/Transforms/BundleRestore.h"
-#include "ir-sanitize/Transforms/GridStrideCoarsening.h"
-#include "ir-sanitize/Transforms/InvariantDivision.h"
-#include "ir-sanitize/Transforms/KernelSplat.h"
-#include "ir-sanitize/Transforms/StoreSinkVersioning.h"
+#include "ir-sanitize/Support/PassParameters.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/Error.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -37,28 +30,19 @@ class raw_ostream;
 
 namespace irs {
 
-/// Where the passes a pipeline parses hand back what they found; every
-/// member may be null (opt's plugin gives only Diags). The pointees must
-/// outlive the pipeline's runs.
-struct PassSinks {
-  /// Notes of the passes (the splat's), and each invalid pass parameter as a
-  /// warning "PASS: problem" (PassBuilder then reports the element as
-  /// unknown: its callbacks return no error).
-  DiagnosticHandler *Diags = nullptr;
-  BundleReport *Bundles = nullptr; ///< ir-sanitize-bundles' report.
-  RestoreStats *Restore = nullptr;
-  SplatSinks Splat; ///< ir-sanitize-splat's (Diags when its are null).
-  DerivativeWrapperSinks
-      DerivativeWrappers; ///< ir-sanitize-derivative-wrapper's.
-  StoreSinkStats *StoreSink = nullptr;
-  AccumulationMergingStats *Merge = nullptr;
-  GridStrideStats *GridStride = nullptr;
-  InvariantDivisionStats *InvariantDivision = nullptr;
-};
+class DiagnosticHandler;
+class PassResults;
 
-/// Registers every pass of PassRegistry.def with \p PB's pipeline parser.
+/// Registers every pass of PassRegistry.def with \p PB's pipeline parser,
+/// and, when \p PB has PassInstrumentationCallbacks, each pass class's
+/// pipeline name with them (as PassBuilder does for LLVM's passes).
+/// PassResultsAnalysis, with \p Results as the store (null: opt, no store),
+/// is registered with its module analyses. An invalid pass parameter is a
+/// warning "PASS: problem" to \p ParameterDiags (PassBuilder then reports
+/// the element as unknown: its callbacks return no error).
 void registerIRSanitizePasses(llvm::PassBuilder &PB,
-                              const PassSinks &Sinks = {});
+                              PassResults *Results = nullptr,
+                              DiagnosticHandler *ParameterDiags = nullptr);
 
 /// One registered pass: what `--print-passes` and the docs' pass table list.
 struct RegisteredPass {
@@ -76,17 +60,44 @@ const std::vector<RegisteredPass> &registeredPasses();
 /// by ` - DESCRIPTION`.
 void printRegisteredPasses(llvm::raw_ostream &OS);
 
-/// Text of a pass parameter value: the characters a pipeline's syntax
-/// reserves (`,;<>()=%` and blanks) as %XX, which the parsers decode.
-std::string escapePassParameter(llvm::StringRef Value);
-std::string unescapePassParameter(llvm::StringRef Text);
+/// A module pipeline parsed from text (as `opt -passes='TEXT'` takes it)
+/// through a PassBuilder for a target machine (may be null: no target) with
+/// LLVM's analyses and the project's passes: the one object a job both runs
+/// and, for `--print-pipeline-passes`, prints (as opt prints the pipeline it
+/// parsed).
+class Pipeline {
+public:
+  /// Parses \p Text; its passes hand their results to \p Results (null:
+  /// a store of its own, whose failure run() still returns). Errors:
+  /// PassBuilder's message for text that does not parse.
+  static llvm::Expected<std::unique_ptr<Pipeline>>
+  parse(llvm::StringRef Text, PassResults *Results = nullptr,
+        llvm::TargetMachine *TM = nullptr);
+  ~Pipeline();
+
+  /// The parsed pipeline as text that parses back to it (pipelineText).
+  std::string text();
+  /// Runs it on \p M: a pass's failure, with its exit code.
+  llvm::Error run(llvm::Module &M);
+
+private:
+  struct Parts;
+  explicit Pipeline(std::unique_ptr<Parts> P);
+  std::unique_ptr<Parts> P;
+};
+
+/// \p Text parsed and printed back: what `--print-pipeline-passes` prints.
+llvm::Expected<std::string> printedPipeline(llvm::StringRef Text,
+                                            llvm::TargetMachine *TM = nullptr);
 
 /// Runs the module pipeline \p Text (as `opt -passes='TEXT'` takes it) on
 /// \p M: a PassBuilder for \p TM (may be null: no target) with LLVM's
-/// analyses and the project's passes, reporting to \p Sinks. Errors: the
-/// text does not parse (PassBuilder's message).
+/// analyses and the project's passes, which hand their results to
+/// \p Results (may be null: none wanted). Errors: the text does not parse
+/// (PassBuilder's message), or a pass failed (its error, with its exit
+/// code).
 llvm::Error runPipeline(llvm::Module &M, llvm::StringRef Text,
-                        const PassSinks &Sinks = {},
+                        PassResults *Results = nullptr,
                         llvm::TargetMachine *TM = nullptr);
 
 } // namespace irs

@@ -8,7 +8,7 @@
 #ifndef IR_SANITIZE_PASSES_PIPELINES_H
 #define IR_SANITIZE_PASSES_PIPELINES_H
 
-#include "ir-sanitize/Enzyme/ActivitySpec.h"
+#include "ir-sanitize/Analysis/ActivitySpec.h"
 #include "ir-sanitize/Support/BundlePolicy.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -34,12 +34,25 @@ inline constexpr llvm::StringLiteral EnzymeCleanupPipeline =
 std::string derivativeWrapperPipeline(llvm::StringRef Fn, DiffMode Mode,
                                       const ActivityMap &Activities);
 
-/// What runs after the optimisation pipeline of a derivative kernel.
+/// The passes that reorder a derivative kernel's memory accesses
+/// (Passes/DerivativeAccesses.h), defaults on.
+struct DerivativeAccessOptions {
+  /// ir-sanitize-store-sink-versioning: loads and atomics before stores
+  /// where this thread's addresses are disjoint, Enzyme's order otherwise.
+  bool SinkStores = true;
+  /// ir-sanitize-merge-accumulations: two atomic additions into one element
+  /// become one (floating-point sums reassociated).
+  bool MergeAccumulations = true;
+};
+
+/// What runs after the optimisation pipeline of a derivative kernel: the one
+/// set of switches gpu-check, the PTX pipeline and the C interface share.
 struct DerivativePipelineOptions {
-  bool SinkStores = true;         ///< ir-sanitize-store-sink-versioning
-  bool MergeAccumulations = true; ///< ir-sanitize-merge-accumulations
-  /// ir-sanitize-grid-stride, then ir-sanitize-invariant-division.
-  bool GridStride = false;
+  DerivativeAccessOptions Accesses;
+  /// ir-sanitize-grid-stride, then ir-sanitize-invariant-division: kernels
+  /// that accumulate atomically become grid-stride loops holding their sums
+  /// in registers (the runner may launch fewer blocks).
+  bool GridStride = true;
   /// ir-sanitize-grid-stride's threads-per-multiprocessor (0: none).
   unsigned ThreadsPerMultiprocessor = 0;
 };

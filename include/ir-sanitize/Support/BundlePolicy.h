@@ -57,9 +57,15 @@ public:
   /// "TAG=ACTION" settings, e.g. "gc-transition=stash;scope=all".
   static llvm::Expected<BundlePolicy>
   fromPassParameters(llvm::StringRef Params);
-  /// What fromPassParameters reads back as this policy: the settings in tag
-  /// order, then "scope=all" when that is the scope; empty for the defaults.
+  /// What fromPassParameters reads back as this policy, for any tags: the
+  /// settings in tag order (each tag escaped, escapePassParameter; `scope`
+  /// as `%73cope`), then "scope=all" when that is the scope; empty for the
+  /// defaults.
   std::string toPassParameters() const;
+
+  /// The same scope and the same actions for the same tags.
+  bool operator==(const BundlePolicy &Other) const;
+  bool operator!=(const BundlePolicy &Other) const { return !(*this == Other); }
 
   BundleScope Scope = BundleScope::CCalls;
 

@@ -85,11 +85,17 @@ inline bool readInputFile(const std::string &Path, const InputKind &Kind,
                           std::string &Contents, std::string &Problem) {
   Contents.clear();
   int FD = ::open(Path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  struct stat St;
   if (FD < 0) {
-    Problem = std::strerror(errno);
+    // open() cannot say what is wrong with a socket (ENXIO: "No such device
+    // or address") or a FIFO: what the path is says it better.
+    int Err = errno;
+    const char *Why = ::stat(Path.c_str(), &St) == 0
+                          ? detail::notRegular(St.st_mode)
+                          : nullptr;
+    Problem = Why ? Why : std::strerror(Err);
     return false;
   }
-  struct stat St;
   bool Ok = false;
   if (::fstat(FD, &St) != 0)
     Problem = std::strerror(errno);

@@ -19,7 +19,6 @@
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/CodeGen.h"
-#include "llvm/Support/CommandLine.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
 #include "llvm/TargetParser/Triple.h"
@@ -50,6 +49,12 @@ namespace compat {
 /// LLVM 19 and 20 hold debug values in memory either as llvm.dbg.* calls or
 /// as #dbg_ records and print whichever the module holds; LLVM < 19 knows
 /// only the calls, LLVM 21+ only the records.
+/// From LLVM 19 every PassBuilder tells its PassInstrumentationCallbacks
+/// the pipeline names of LLVM's pass classes; before, only under opt's
+/// printing options (shouldPopulateClassToPassNames), so a printed pipeline
+/// said SROAPass for sroa.
+constexpr bool PassBuilderNamesLLVMPasses = LLVM_VERSION_MAJOR >= 19;
+
 constexpr bool HasBothDebugForms =
     LLVM_VERSION_MAJOR >= 19 && LLVM_VERSION_MAJOR < 21;
 
@@ -202,14 +207,6 @@ createTargetMachine(const llvm::Target &T, const llvm::Triple &TT,
   return std::unique_ptr<llvm::TargetMachine>(
       T.createTargetMachine(Name, CPU, Features, llvm::TargetOptions(),
                             std::nullopt, std::nullopt, Level));
-}
-
-/// Sets a boolean LLVM cl::opt by name if this LLVM has it.
-inline void setLLVMFlag(llvm::StringRef Name, bool Value) {
-  auto &Opts = llvm::cl::getRegisteredOptions();
-  auto It = Opts.find(Name);
-  if (It != Opts.end())
-    It->second->addOccurrence(0, Name, Value ? "true" : "false");
 }
 
 } // namespace compat

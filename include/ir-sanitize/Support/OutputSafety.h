@@ -43,7 +43,9 @@ bool sameFile(llvm::StringRef A, llvm::StringRef B);
 
 /// Checks that no output of \p Files is an input (ModuleOutput may be
 /// ModuleInput) or another output, and that no input lies inside an output
-/// directory. "-" and outputs written in place (devices such as /dev/null,
+/// directory, and that at most one output writes to standard output ("-",
+/// /dev/stdout, /dev/fd/1, /proc/self/fd/1, or the file or pipe descriptor 1
+/// is open on). Other outputs written in place (devices such as /dev/null,
 /// FIFOs) are not compared. The error is a ToolError with ExitCode::Usage, one
 /// line naming both files.
 llvm::Error checkDistinctFiles(const JobFiles &Files);

@@ -13,8 +13,6 @@
 #ifndef IR_SANITIZE_SUPPORT_RUNPLANSCHEMA_H
 #define IR_SANITIZE_SUPPORT_RUNPLANSCHEMA_H
 
-#include "ir-sanitize/Support/CheckedArithmetic.h"
-
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -243,10 +241,15 @@ inline const char *checkGeometry(const uint64_t Grid[3],
 /// when the buffer or the total would exceed MaxTotalBufferBytes (or wrap).
 inline bool addBufferBytes(ElementType Type, uint64_t Count,
                            uint64_t &TotalBytes) {
-  uint64_t Bytes;
-  return checkedMul(Count, elementSize(Type), Bytes) &&
-         checkedAdd(TotalBytes, Bytes, TotalBytes) &&
-         TotalBytes <= MaxTotalBufferBytes;
+  // Limits first, so that nothing wraps (elementSize is never 0).
+  uint64_t Size = elementSize(Type);
+  if (TotalBytes > MaxTotalBufferBytes || Count > MaxTotalBufferBytes / Size)
+    return false;
+  uint64_t Bytes = Count * Size;
+  if (Bytes > MaxTotalBufferBytes - TotalBytes)
+    return false;
+  TotalBytes += Bytes;
+  return true;
 }
 
 } // namespace plan

@@ -39,20 +39,29 @@ namespace irs {
 struct AccumulationMergingStats {
   unsigned Merged = 0;  ///< Pairs made one atomic (same address proven).
   unsigned Guarded = 0; ///< Pairs merged behind an address test.
+
+  AccumulationMergingStats &operator+=(const AccumulationMergingStats &O) {
+    Merged += O.Merged;
+    Guarded += O.Guarded;
+    return *this;
+  }
 };
 
+/// Adds what it did to the run's AccumulationMergingStats
+/// (Analysis/PassResults.h) and its STATISTICs.
 class AccumulationMergingPass
     : public llvm::PassInfoMixin<AccumulationMergingPass> {
 public:
-  explicit AccumulationMergingPass(bool ReassociateFP,
-                                   AccumulationMergingStats *Stats = nullptr)
-      : ReassociateFP(ReassociateFP), Stats(Stats) {}
+  explicit AccumulationMergingPass(bool ReassociateFP)
+      : ReassociateFP(ReassociateFP) {}
   llvm::PreservedAnalyses run(llvm::Function &F,
                               llvm::FunctionAnalysisManager &FAM);
+  void printPipeline(llvm::raw_ostream &OS,
+                     llvm::function_ref<llvm::StringRef(llvm::StringRef)>
+                         MapClassName2PassName);
 
 private:
   bool ReassociateFP;
-  AccumulationMergingStats *Stats;
 };
 
 } // namespace irs

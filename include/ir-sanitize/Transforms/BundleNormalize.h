@@ -24,17 +24,20 @@ namespace irs {
 bool normalizeBundles(llvm::Module &M, const BundlePolicy &Policy,
                       BundleReport *Report = nullptr);
 
+/// normalizeBundles as a pass: reports into the run's BundleReport
+/// (Analysis/PassResults.h; its runner sets the report's detail).
 class BundleNormalizePass : public llvm::PassInfoMixin<BundleNormalizePass> {
 public:
-  explicit BundleNormalizePass(BundlePolicy Policy,
-                               BundleReport *Report = nullptr)
-      : Policy(std::move(Policy)), Report(Report) {}
+  explicit BundleNormalizePass(BundlePolicy Policy)
+      : Policy(std::move(Policy)) {}
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  void printPipeline(llvm::raw_ostream &OS,
+                     llvm::function_ref<llvm::StringRef(llvm::StringRef)>
+                         MapClassName2PassName);
   static bool isRequired() { return true; }
 
 private:
   BundlePolicy Policy;
-  BundleReport *Report;
 };
 
 } // namespace irs

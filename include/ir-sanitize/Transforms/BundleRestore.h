@@ -20,19 +20,25 @@ struct RestoreStats {
   unsigned Bundles = 0; ///< Bundles re-attached.
   unsigned Lost = 0;    ///< Recorded bundles that could not be re-attached.
   unsigned OrphanMarkers = 0; ///< Operand markers whose call was gone.
+
+  RestoreStats &operator+=(const RestoreStats &O) {
+    Calls += O.Calls;
+    Bundles += O.Bundles;
+    Lost += O.Lost;
+    OrphanMarkers += O.OrphanMarkers;
+    return *this;
+  }
 };
 
 /// Restores every stashed bundle in \p M.
 RestoreStats restoreBundles(llvm::Module &M);
 
+/// restoreBundles as a pass: adds its RestoreStats to the run's
+/// (Analysis/PassResults.h).
 class BundleRestorePass : public llvm::PassInfoMixin<BundleRestorePass> {
 public:
-  explicit BundleRestorePass(RestoreStats *Stats = nullptr) : Stats(Stats) {}
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
   static bool isRequired() { return true; }
-
-private:
-  RestoreStats *Stats;
 };
 
 } // namespace irs

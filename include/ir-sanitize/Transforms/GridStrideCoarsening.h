@@ -54,12 +54,6 @@
 
 namespace irs {
 
-struct GridStrideStats {
-  unsigned Coarsened = 0; ///< Kernels given a grid-stride version.
-  unsigned Held = 0;      ///< Accumulations held in registers.
-  unsigned Refused = 0;   ///< Kernels with accumulations left alone.
-};
-
 class GridStrideCoarseningPass
     : public llvm::PassInfoMixin<GridStrideCoarseningPass> {
 public:
@@ -69,16 +63,17 @@ public:
   /// registers few enough; a loop over blocks hides memory latency only
   /// with all the threads the device can run.
   explicit GridStrideCoarseningPass(bool ReassociateFP,
-                                    unsigned ThreadsPerMultiprocessor = 0,
-                                    GridStrideStats *Stats = nullptr)
+                                    unsigned ThreadsPerMultiprocessor = 0)
       : ReassociateFP(ReassociateFP),
-        ThreadsPerMultiprocessor(ThreadsPerMultiprocessor), Stats(Stats) {}
+        ThreadsPerMultiprocessor(ThreadsPerMultiprocessor) {}
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  void printPipeline(llvm::raw_ostream &OS,
+                     llvm::function_ref<llvm::StringRef(llvm::StringRef)>
+                         MapClassName2PassName);
 
 private:
   bool ReassociateFP;
   unsigned ThreadsPerMultiprocessor;
-  GridStrideStats *Stats;
 };
 
 /// The name of the grid-stride version of kernel \p Kernel.

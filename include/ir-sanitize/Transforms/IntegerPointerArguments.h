@@ -21,11 +21,6 @@
 
 namespace irs {
 
-/// Retypes the i64 arguments of \p F among \p Args (argument numbers) to
-/// `ptr`; returns the function that replaced \p F, or \p F when none was i64.
-llvm::Function *retypeIntegerPointers(llvm::Function &F,
-                                      llvm::ArrayRef<unsigned> Args);
-
 /// `opt -passes='ir-sanitize-integer-pointer-args<kernel=NAME;arg=N;...>'`.
 class IntegerPointerArgumentsPass
     : public llvm::PassInfoMixin<IntegerPointerArgumentsPass> {
@@ -33,6 +28,9 @@ public:
   IntegerPointerArgumentsPass(std::string Kernel, std::vector<unsigned> Args)
       : Kernel(std::move(Kernel)), Args(std::move(Args)) {}
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  void printPipeline(llvm::raw_ostream &OS,
+                     llvm::function_ref<llvm::StringRef(llvm::StringRef)>
+                         MapClassName2PassName);
   static bool isRequired() { return true; }
 
 private:

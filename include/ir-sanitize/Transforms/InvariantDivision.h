@@ -45,21 +45,13 @@
 
 namespace irs {
 
-struct InvariantDivisionStats {
-  unsigned Divisions = 0;  ///< udiv (and sdiv) made multiplications.
-  unsigned Remainders = 0; ///< urem (and srem) made n - q * d.
-};
-
+/// Counts (STATISTICs, -stats): divisions made multiplications, remainders
+/// made n - q * d.
 class InvariantDivisionPass
     : public llvm::PassInfoMixin<InvariantDivisionPass> {
 public:
-  explicit InvariantDivisionPass(InvariantDivisionStats *Stats = nullptr)
-      : Stats(Stats) {}
   llvm::PreservedAnalyses run(llvm::Function &F,
                               llvm::FunctionAnalysisManager &FAM);
-
-private:
-  InvariantDivisionStats *Stats;
 };
 
 } // namespace irs

@@ -14,7 +14,6 @@
 #ifndef IR_SANITIZE_TRANSFORMS_KERNELSPLAT_H
 #define IR_SANITIZE_TRANSFORMS_KERNELSPLAT_H
 
-#include "ir-sanitize/Support/Diagnostics.h"
 #include "ir-sanitize/Support/LaunchManifest.h"
 
 #include "llvm/IR/Module.h"
@@ -39,9 +38,9 @@ struct SplatOptions {
   /// dozen); thousands of levels only come from hostile input, and every
   /// leaf's index path, name and rebuild grows with the depth.
   unsigned MaxNestingDepth = 64;
-  /// Told about each kernel left alone for a reason the user should know
-  /// (too many leaves, its address escapes).
-  std::function<void(const std::string &)> Note;
+  /// Told about each kernel (or parameter) left alone for a reason the user
+  /// should know (too many leaves, its address escapes).
+  std::function<void(const llvm::Function &Kernel, const std::string &)> Note;
 };
 
 /// What splatKernels would do to \p M, without changing it: the manifest of
@@ -70,38 +69,26 @@ llvm::Expected<LaunchManifest> splatKernels(llvm::Module &M,
 /// alone (or was told to leave alone) is packed by the same launch code.
 KernelManifest describeUnsplattedKernel(llvm::Function &Kernel);
 
-/// Where a KernelSplatPass the tool runs hands back what it did; each
-/// member may be null (opt: notes nowhere, a failure reported to the
-/// context, the manifest only to the `manifest` file).
-struct SplatSinks {
-  DiagnosticHandler *Diags = nullptr; ///< Told SplatOptions::Note's notes.
-  LaunchManifest *Manifest = nullptr; ///< Set to the splat's manifest.
-  /// Set to the splat's error (an unknown kernel: ExitCode::Usage) instead
-  /// of reporting it to the LLVMContext; the caller must check it.
-  llvm::Error *Failure = nullptr;
-};
-
 /// `opt -passes='ir-sanitize-splat<kernel=NAME;manifest=FILE>'`: the same
 /// rewrite; both parameters are optional and `kernel` may repeat (the
 /// parameters are parsed by the pass registry, Passes/PassRegistry.def).
+/// The manifest goes to the run's LaunchManifest (Analysis/PassResults.h),
+/// each note to its notes and, as a missed-optimization remark, to the
+/// LLVMContext; an unknown kernel is a failure of the run (ExitCode::Usage).
 class KernelSplatPass : public llvm::PassInfoMixin<KernelSplatPass> {
 public:
   explicit KernelSplatPass(SplatOptions Opts = {},
                            std::string ManifestPath = {})
       : Opts(std::move(Opts)), ManifestPath(std::move(ManifestPath)) {}
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  void printPipeline(llvm::raw_ostream &OS,
+                     llvm::function_ref<llvm::StringRef(llvm::StringRef)>
+                         MapClassName2PassName);
   static bool isRequired() { return true; }
-
-  /// This pass, reporting to \p Sinks.
-  KernelSplatPass withSinks(const SplatSinks &S) && {
-    Sinks = S;
-    return std::move(*this);
-  }
 
 private:
   SplatOptions Opts;
   std::string ManifestPath;
-  SplatSinks Sinks;
 };
 
 } // namespace irs

@@ -73,18 +73,24 @@ struct StoreSinkStats {
   unsigned InPlace = 0;   ///< Versioned runs also given an in-place version.
   unsigned Checks = 0;    ///< Address pairs compared at run time.
   unsigned Joined = 0;    ///< `if (c) A; if (c) B` made `if (c) {A; B}`.
+
+  StoreSinkStats &operator+=(const StoreSinkStats &O) {
+    Versioned += O.Versioned;
+    Reordered += O.Reordered;
+    InPlace += O.InPlace;
+    Checks += O.Checks;
+    Joined += O.Joined;
+    return *this;
+  }
 };
 
+/// Adds what it did to the run's StoreSinkStats (Analysis/PassResults.h)
+/// and its STATISTICs.
 class StoreSinkVersioningPass
     : public llvm::PassInfoMixin<StoreSinkVersioningPass> {
 public:
-  explicit StoreSinkVersioningPass(StoreSinkStats *Stats = nullptr)
-      : Stats(Stats) {}
   llvm::PreservedAnalyses run(llvm::Function &F,
                               llvm::FunctionAnalysisManager &FAM);
-
-private:
-  StoreSinkStats *Stats;
 };
 
 } // namespace irs

@@ -11,6 +11,7 @@
 #define IR_SANITIZE_GPURUN_CUDADEVICE_H
 
 #include "HostData.h"
+#include "LaunchArguments.h"
 
 #include <cuda.h>
 
@@ -25,11 +26,6 @@ namespace gpurun {
 class CudaError : public std::runtime_error {
 public:
   using std::runtime_error::runtime_error;
-};
-
-struct LaunchGeometry {
-  unsigned Grid[3];
-  unsigned Block[3];
 };
 
 class CudaDevice {

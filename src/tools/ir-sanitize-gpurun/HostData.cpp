@@ -1,9 +1,21 @@
 //===- HostData.cpp - Host copies of device buffers -----------------------===//
 #include "HostData.h"
 
+#include "ir-sanitize/Support/CheckedArithmetic.h"
+
 #include <cstring>
+#include <stdexcept>
 
 namespace gpurun {
+
+HostBuffer::HostBuffer(ElementType Type, uint64_t Count) : Type(Type) {
+  uint64_t Size;
+  if (!irs::checkedMul(Count, irs::elementSize(Type), Size) ||
+      Size > Bytes.max_size())
+    throw std::length_error(std::to_string(Count) +
+                            " elements: the byte size does not fit");
+  Bytes.assign(Size, 0);
+}
 
 double HostBuffer::get(uint64_t I) const {
   const uint8_t *P = Bytes.data() + I * irs::elementSize(Type);
@@ -108,7 +120,40 @@ HostBuffer randomDirection(ElementType Type, uint64_t Count, uint64_t Seed) {
   return H;
 }
 
+namespace {
+void requireSameShape(const HostBuffer &A, const HostBuffer &B) {
+  if (A.Type != B.Type || A.Bytes.size() != B.Bytes.size())
+    throw std::invalid_argument("buffers of different types or sizes");
+}
+} // namespace
+
+BufferSet directions(const Plan &P, bool ForWrt, uint64_t Salt) {
+  BufferSet Dirs;
+  for (unsigned I = 0; I < P.Buffers.size(); ++I) {
+    const Buffer &B = P.Buffers[I];
+    if (ForWrt ? B.Wrt : B.Output)
+      Dirs.emplace(I, randomDirection(B.Type, B.Count, B.Seed * 31 + Salt));
+  }
+  return Dirs;
+}
+
+BufferSet perturbed(const Plan &P, const BufferSet &V, double Scale) {
+  BufferSet Points;
+  for (const auto &[I, Dir] : V)
+    Points.emplace(I, axpy(initialContents(P.Buffers.at(I)), Scale, Dir));
+  return Points;
+}
+
+BufferSet initialOutputs(const Plan &P) {
+  BufferSet Out;
+  for (unsigned I = 0; I < P.Buffers.size(); ++I)
+    if (P.Buffers[I].Output)
+      Out.emplace(I, initialContents(P.Buffers[I]));
+  return Out;
+}
+
 HostBuffer axpy(const HostBuffer &X, double Scale, const HostBuffer &V) {
+  requireSameShape(X, V);
   HostBuffer R(X.Type, X.count());
   for (uint64_t I = 0; I < X.count(); ++I)
     R.set(I, X.get(I) + Scale * V.get(I));
@@ -116,6 +161,7 @@ HostBuffer axpy(const HostBuffer &X, double Scale, const HostBuffer &V) {
 }
 
 uint64_t countDifferences(const HostBuffer &A, const HostBuffer &B) {
+  requireSameShape(A, B);
   size_t Size = irs::elementSize(A.Type);
   uint64_t N = 0;
   for (uint64_t I = 0; I < A.count(); ++I)
@@ -124,6 +170,7 @@ uint64_t countDifferences(const HostBuffer &A, const HostBuffer &B) {
 }
 
 double dot(const HostBuffer &A, const HostBuffer &B) {
+  requireSameShape(A, B);
   double S = 0;
   for (uint64_t I = 0; I < A.count(); ++I)
     S += A.get(I) * B.get(I);

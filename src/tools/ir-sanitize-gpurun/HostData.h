@@ -11,6 +11,7 @@
 #include "PlanReader.h"
 
 #include <cstdint>
+#include <map>
 #include <vector>
 
 namespace gpurun {
@@ -20,20 +21,37 @@ struct HostBuffer {
   std::vector<uint8_t> Bytes;
 
   HostBuffer() = default;
-  /// Count comes from a read plan, so Count * element size cannot wrap and
-  /// is at most plan::MaxTotalBufferBytes.
-  HostBuffer(ElementType Type, uint64_t Count)
-      : Type(Type), Bytes(Count * irs::elementSize(Type), 0) {}
+  /// Zeros. A read plan bounds Count (plan::MaxTotalBufferBytes); a byte
+  /// size that would wrap throws std::length_error.
+  HostBuffer(ElementType Type, uint64_t Count);
   uint64_t count() const { return Bytes.size() / irs::elementSize(Type); }
   double get(uint64_t I) const;
   void set(uint64_t I, double V);
 };
+
+/// Buffers by their index in the plan.
+using BufferSet = std::map<unsigned, HostBuffer>;
 
 /// The buffer's initial contents as its `init` and `seed` say.
 HostBuffer initialContents(const Buffer &B);
 
 /// Uniform values in [-1, 1) from \p Seed, for tangents and cotangents.
 HostBuffer randomDirection(ElementType Type, uint64_t Count, uint64_t Seed);
+
+/// Random directions (randomDirection) for the plan's wrt buffers
+/// (\p ForWrt: tangents) or its outputs (cotangents), seeded by each
+/// buffer's seed and \p Salt.
+BufferSet directions(const Plan &P, bool ForWrt, uint64_t Salt);
+
+/// The initial contents of the buffers of \p V moved by \p Scale times
+/// \p V (the points of a finite difference).
+BufferSet perturbed(const Plan &P, const BufferSet &V, double Scale);
+
+/// The initial contents of the plan's outputs.
+BufferSet initialOutputs(const Plan &P);
+
+// The functions of two buffers require the same type and count
+// (std::invalid_argument otherwise): they never read past either.
 
 /// X + Scale * V, element by element, rounded to X's type.
 HostBuffer axpy(const HostBuffer &X, double Scale, const HostBuffer &V);

@@ -1,6 +1,7 @@
 //===- PlanReader.cpp - Reading the JSON run plan with nlohmann-json ------===//
 #include "PlanReader.h"
 
+#include "ir-sanitize/Support/CheckedArithmetic.h"
 #include "ir-sanitize/Support/JSONDepth.h"
 
 #include <nlohmann/json.hpp>
@@ -212,6 +213,11 @@ Reloc PlanReader::readReloc(const json &V, const std::string &Where,
                     "an 8-byte address at " + std::to_string(R.Offset) +
                         " does not fit the " + std::to_string(Size) +
                         "-byte parameter");
+  // The kernel loads it as one 8-byte word.
+  if (R.Offset % 8)
+    throw PlanError(member(Where, key::Offset), "an address at " +
+                                                    std::to_string(R.Offset) +
+                                                    " is not 8-byte aligned");
   std::string Name =
       string(field(V, Where, key::Buffer), member(Where, key::Buffer));
   size_t I = 0;
@@ -224,6 +230,12 @@ Reloc PlanReader::readReloc(const json &V, const std::string &Where,
   R.Shadow = word<irs::AddressKind>(field(V, Where, key::Address),
                                     member(Where, key::Address)) ==
              irs::AddressKind::Shadow;
+  const Buffer &B = P.Buffers[I];
+  // Only those buffers get a shadow the checks seed or read.
+  if (R.Shadow && !B.Wrt && !B.Output)
+    throw PlanError(member(Where, key::Address),
+                    "the shadow of '" + Name +
+                        "', a buffer that is neither wrt nor output");
   if (V.contains(key::Access))
     R.Access =
         word<irs::MemoryAccess>(V[key::Access], member(Where, key::Access));
@@ -252,8 +264,15 @@ Param PlanReader::readParam(const json &V, const std::string &Where) {
   }
   if (V.contains(key::Relocs)) {
     std::string RW = member(Where, key::Relocs);
-    for (size_t I = 0; I < array(V[key::Relocs], RW).size(); ++I)
-      Par.Relocs.push_back(readReloc(V[key::Relocs][I], element(RW, I), Size));
+    for (size_t I = 0; I < array(V[key::Relocs], RW).size(); ++I) {
+      Reloc R = readReloc(V[key::Relocs][I], element(RW, I), Size);
+      // Aligned, so two addresses overlap only where they start together.
+      for (const Reloc &Other : Par.Relocs)
+        if (Other.Offset == R.Offset)
+          throw PlanError(member(element(RW, I), key::Offset),
+                          "a second address at " + std::to_string(R.Offset));
+      Par.Relocs.push_back(R);
+    }
   }
   return Par;
 }
@@ -273,6 +292,8 @@ void PlanReader::readKernel(const json &V, const std::string &Where) {
     throw PlanError(member(Where, key::PTX),
                     "must name a file in the plan directory");
   L.Entry = string(field(V, Where, key::Entry), member(Where, key::Entry));
+  if (L.Entry.empty())
+    throw PlanError(member(Where, key::Entry), "must name an entry of the PTX");
   std::string PW = member(Where, key::Params);
   const json &Params = array(field(V, Where, key::Params), PW);
   for (size_t I = 0; I < Params.size(); ++I)
@@ -282,6 +303,10 @@ void PlanReader::readKernel(const json &V, const std::string &Where) {
     L.GridStrideEntry = string(V[key::GridStrideEntry], GW);
     if (L.GridStrideEntry.empty() || L.GridStrideEntry == L.Entry)
       throw PlanError(GW, "must name a second entry of the PTX");
+    // The primal kernels are compared bit for bit as the plan launches them.
+    if (Role != KernelRole::Forward && Role != KernelRole::Reverse)
+      throw PlanError(GW, "only a forward or reverse kernel has a grid-stride "
+                          "version");
   }
   if (V.contains(key::GradientOnly)) {
     std::string GW = member(Where, key::GradientOnly);
@@ -312,8 +337,12 @@ void PlanReader::read(const json &Root) {
   if (Checks != plan::ChecksAll && Checks != plan::ChecksPrimal)
     throw PlanError(key::Checks, "must be \"all\" or \"primal\"");
   P.DerivativeChecks = Checks == plan::ChecksAll;
-  if (Root.contains(key::Skipped))
+  if (Root.contains(key::Skipped)) {
     P.DerivativesSkipped = string(Root[key::Skipped], key::Skipped);
+    if (P.DerivativeChecks)
+      throw PlanError(key::Skipped, "derivative checks skipped in a plan with "
+                                    "\"checks\": \"all\"");
+  }
   P.FdStep = positive(field(Root, "", key::FdStep), key::FdStep);
   const json &Tol = object(field(Root, "", key::Tolerance), key::Tolerance,
                            plan::ToleranceKeys);

@@ -1,45 +1,15 @@
 //===- PlanRunner.cpp - The checks ir-sanitize-gpurun performs ------------===//
 #include "PlanRunner.h"
 #include "Bandwidth.h"
-
-#include "ir-sanitize/Support/InputFile.h"
+#include "Checks.h"
 
 #include <algorithm>
-#include <cmath>
-#include <cstring>
 
 namespace gpurun {
 
-namespace {
-LaunchGeometry geometryOf(const Plan &P) {
-  LaunchGeometry G{{P.Grid[0], P.Grid[1], P.Grid[2]},
-                   {P.Block[0], P.Block[1], P.Block[2]}};
-  if (P.Threads) {
-    // The plan reader bounds Threads, so the grid fits CUDA's limit.
-    G = {{static_cast<unsigned>(irs::plan::threadsLaunchGrid(P.Threads)), 1, 1},
-         {static_cast<unsigned>(irs::plan::threadsLaunchBlock(P.Threads)), 1,
-          1}};
-  }
-  return G;
-}
-
-std::string readFile(const std::string &Path) {
-  std::string Text, Problem;
-  if (!irs::readInputFile(Path, irs::PTXInput, Text, Problem))
-    throw CudaError("cannot read '" + Path + "': " + Problem);
-  return Text;
-}
-
-std::string formatDouble(double V) {
-  char Buf[32];
-  std::snprintf(Buf, sizeof(Buf), "%.3g", V);
-  return Buf;
-}
-} // namespace
-
-PlanRunner::PlanRunner(const Plan &P, const std::string &Dir, CudaDevice &Dev)
-    : P(P), Dev(Dev), Geometry(geometryOf(P)) {
-  loadKernels(Dir);
+PlanRunner::PlanRunner(const LoadedPlan &Plan, CudaDevice &Dev)
+    : P(Plan.P), Dev(Dev), Geometry(planGeometry(P)) {
+  loadKernels(Plan.PTX);
   for (const Buffer &B : P.Buffers) {
     size_t Bytes = B.Count * irs::elementSize(B.Type);
     Primal.push_back(Dev.allocate(Bytes));
@@ -47,11 +17,11 @@ PlanRunner::PlanRunner(const Plan &P, const std::string &Dir, CudaDevice &Dev)
   }
 }
 
-void PlanRunner::loadKernels(const std::string &Dir) {
+void PlanRunner::loadKernels(const std::map<std::string, std::string> &PTX) {
   unsigned BlockThreads =
       Geometry.Block[0] * Geometry.Block[1] * Geometry.Block[2];
   for (const auto &[Role, L] : P.Launches) {
-    std::string Ptx = readFile(Dir + "/" + L.File);
+    const std::string &Ptx = PTX.at(L.File);
     std::string What = std::string(irs::spelling(Role)) + " kernel";
     RoleLaunch &RL = Launches[Role];
     RL.Plain = Dev.loadKernel(Ptx, L.Entry, What);
@@ -78,32 +48,22 @@ void PlanRunner::reset(const BufferSet &Overrides, const BufferSet &Shadows) {
 }
 
 float PlanRunner::launch(KernelRole Role, unsigned Count) {
-  const KernelLaunch &L = *P.launch(Role);
-  std::vector<std::vector<uint8_t>> Storage;
-  for (const Param &Par : L.Params) {
-    Storage.push_back(Par.Bytes);
-    for (const Reloc &R : Par.Relocs) {
-      uint64_t Addr = R.Shadow ? Shadow[R.BufferIndex] : Primal[R.BufferIndex];
-      // The plan reader checked that Offset + 8 fits the parameter.
-      std::memcpy(Storage.back().data() + R.Offset, &Addr, 8);
-    }
-  }
   const RoleLaunch &RL = Launches.at(Role);
   LaunchGeometry G = Geometry;
+  std::optional<uint32_t> Cover;
   if (RL.UseStrided) {
-    // The grid-stride version's last parameter: the blocks to cover.
-    uint32_t Blocks = Geometry.Grid[0];
-    Storage.emplace_back(4);
-    std::memcpy(Storage.back().data(), &Blocks, 4);
+    Cover = Geometry.Grid[0];
     G.Grid[0] = RL.StridedBlocks;
   }
+  std::vector<std::vector<uint8_t>> Storage =
+      argumentBytes(*P.launch(Role), Primal, Shadow, Cover);
   std::vector<void *> Args;
   for (auto &S : Storage)
     Args.push_back(S.data());
   return Dev.launch(RL.UseStrided ? RL.Strided : RL.Plain, G, Args, Count);
 }
 
-PlanRunner::BufferSet PlanRunner::readOutputs(bool FromShadow) {
+BufferSet PlanRunner::readOutputs(bool FromShadow) {
   BufferSet Out;
   for (unsigned I = 0; I < P.Buffers.size(); ++I) {
     const Buffer &B = P.Buffers[I];
@@ -116,104 +76,46 @@ PlanRunner::BufferSet PlanRunner::readOutputs(bool FromShadow) {
   return Out;
 }
 
-PlanRunner::BufferSet PlanRunner::directions(bool ForWrt, uint64_t Salt) const {
-  BufferSet Dirs;
+BufferSet PlanRunner::readGradient() {
+  BufferSet G;
   for (unsigned I = 0; I < P.Buffers.size(); ++I) {
-    const Buffer &B = P.Buffers[I];
-    if (ForWrt ? B.Wrt : B.Output)
-      Dirs.emplace(I, randomDirection(B.Type, B.Count, B.Seed * 31 + Salt));
+    if (!P.Buffers[I].Wrt)
+      continue;
+    HostBuffer H(P.Buffers[I].Type, P.Buffers[I].Count);
+    Dev.download(H, Shadow[I]);
+    G.emplace(I, std::move(H));
   }
-  return Dirs;
+  return G;
 }
 
 CheckResult PlanRunner::checkPrimal() {
-  CheckResult C;
-  C.Name = "primal";
-  C.Ran = true;
   reset({}, {});
   launch(KernelRole::Original);
   BufferSet Original = readOutputs(false);
   reset({}, {});
   launch(KernelRole::Splat);
-  BufferSet Splat = readOutputs(false);
-  uint64_t Differ = 0, Written = 0, Total = 0;
-  for (auto &[I, Buf] : Original) {
-    Differ += countDifferences(Buf, Splat.at(I));
-    Written += countDifferences(Buf, initialContents(P.Buffers[I]));
-    Total += Buf.count();
-  }
-  C.Value = static_cast<double>(Differ);
-  // Equality is only evidence when the kernel wrote something.
-  C.Passed = Differ == 0 && Written > 0;
-  C.Detail = std::to_string(Differ) + " of " + std::to_string(Total) +
-             " output elements differ (bitwise); the original changed " +
-             std::to_string(Written);
-  return C;
+  return comparePrimal(Original, readOutputs(false), initialOutputs(P));
 }
 
 CheckResult PlanRunner::checkForward(BufferSet &Jv, BufferSet &V) {
-  CheckResult C;
-  C.Name = "forward";
-  C.Ran = true;
-  C.Tolerance = P.ForwardTolerance;
-  V = directions(true, 1);
+  V = directions(P, /*ForWrt=*/true, 1);
   reset({}, V);
   launch(KernelRole::Forward);
   Jv = readOutputs(true);
-
-  BufferSet Plus, Minus;
-  for (auto &[I, Dir] : V) {
-    HostBuffer X = initialContents(P.Buffers[I]);
-    Plus.emplace(I, axpy(X, P.FdStep, Dir));
-    Minus.emplace(I, axpy(X, -P.FdStep, Dir));
-  }
-  reset(Plus, {});
+  reset(perturbed(P, V, P.FdStep), {});
   launch(KernelRole::Splat);
   BufferSet FPlus = readOutputs(false);
-  reset(Minus, {});
+  reset(perturbed(P, V, -P.FdStep), {});
   launch(KernelRole::Splat);
-  BufferSet FMinus = readOutputs(false);
-
-  double Err = 0, Norm = 0, JvNorm = 0;
-  for (auto &[I, T] : Jv)
-    for (uint64_t K = 0; K < T.count(); ++K) {
-      double Fd = (FPlus.at(I).get(K) - FMinus.at(I).get(K)) / (2 * P.FdStep);
-      Err += (T.get(K) - Fd) * (T.get(K) - Fd);
-      Norm += Fd * Fd;
-      JvNorm += T.get(K) * T.get(K);
-    }
-  C.Value = std::sqrt(Err) / std::max(std::sqrt(Norm), 1e-300);
-  C.Passed = C.Value <= C.Tolerance && JvNorm > 0;
-  C.Detail = "relative L2 error of J v vs central differences (h = " +
-             formatDouble(P.FdStep) +
-             "), |J v| = " + formatDouble(std::sqrt(JvNorm));
-  if (JvNorm == 0)
-    C.Detail += "; J v is zero, no evidence";
-  return C;
+  return compareForward(Jv, FPlus, readOutputs(false), P.FdStep,
+                        P.ForwardTolerance);
 }
 
 CheckResult PlanRunner::checkReverse(const BufferSet &Jv, const BufferSet &V) {
-  CheckResult C;
-  C.Name = "reverse";
-  C.Ran = true;
-  C.Tolerance = P.ReverseTolerance;
-  BufferSet W = directions(false, 2);
+  BufferSet W = directions(P, /*ForWrt=*/false, 2);
   reset({}, W);
   launch(KernelRole::Reverse);
-  double Lhs = 0, Rhs = 0;
-  for (auto &[I, WBuf] : W)
-    Lhs += dot(Jv.at(I), WBuf);
-  for (auto &[I, VBuf] : V) {
-    HostBuffer G(P.Buffers[I].Type, P.Buffers[I].Count);
-    Dev.download(G, Shadow[I]);
-    Rhs += dot(VBuf, G);
-  }
-  C.Value =
-      std::fabs(Lhs - Rhs) / std::max({std::fabs(Lhs), std::fabs(Rhs), 1e-300});
-  C.Passed = C.Value <= C.Tolerance && Rhs != 0;
-  C.Detail = "<J v, w> = " + formatDouble(Lhs) +
-             ", <v, J^T w> = " + formatDouble(Rhs) + ", relative difference";
-  return C;
+  return compareDotProducts(Jv, W, V, readGradient(), P.ReverseTolerance);
 }
 
 Timing PlanRunner::time(KernelRole Role, unsigned Repeats, bool ColdL2) {
@@ -258,11 +160,8 @@ std::vector<GridChoice> PlanRunner::chooseGrids() {
     // block's sums go out once, at its end, so fewer blocks send fewer
     // atomics into the same elements, at the price of fewer loads in flight.
     RL.UseStrided = true;
-    for (unsigned Divisor : {1u, 2u, 4u}) {
-      RL.StridedBlocks = std::max(1u, RL.ResidentBlocks / Divisor);
-      if (!C.StridedTried.empty() &&
-          C.StridedTried.back().first == RL.StridedBlocks)
-        break;
+    for (unsigned Blocks : stridedBlockCounts(RL.ResidentBlocks)) {
+      RL.StridedBlocks = Blocks;
       double Ms = time(Role, 5, /*ColdL2=*/false).MedianMs;
       C.StridedTried.emplace_back(RL.StridedBlocks, Ms);
       if (C.StridedTried.size() == 1 || Ms < C.StridedMs) {

@@ -1,6 +1,7 @@
 //===- PlanRunner.h - The checks ir-sanitize-gpurun performs ----*- C++ -*-===//
 //
-// Runs a plan's kernels on one device and performs the checks:
+// Runs a plan's kernels on one device and hands what they wrote to the
+// checks' arithmetic (Checks.h); only the CUDA calls are here:
 //  primal   the splatted kernel writes the same output bytes as the original;
 //  forward  the forward-mode kernel's output tangents J v match central
 //           finite differences (f(x+hv) - f(x-hv)) / 2h of the primal;
@@ -20,7 +21,7 @@
 #define IR_SANITIZE_GPURUN_PLANRUNNER_H
 
 #include "CudaDevice.h"
-#include "PlanReader.h"
+#include "PlanLoader.h"
 #include "RunResults.h"
 
 #include <map>
@@ -31,12 +32,11 @@ namespace gpurun {
 
 class PlanRunner {
 public:
-  PlanRunner(const Plan &P, const std::string &Dir, CudaDevice &Dev);
+  /// \p Plan as loadPlan checked it; its PTX text is loaded from there.
+  PlanRunner(const LoadedPlan &Plan, CudaDevice &Dev);
   RunResults run(unsigned Repeats, L2Timing L2 = L2Timing::Both);
 
 private:
-  using BufferSet = std::map<unsigned, HostBuffer>; ///< By buffer index.
-
   const Plan &P;
   CudaDevice &Dev;
   LaunchGeometry Geometry; ///< The plan's.
@@ -48,16 +48,17 @@ private:
     bool UseStrided = false;
   };
   std::map<KernelRole, RoleLaunch> Launches;
-  std::vector<CUdeviceptr> Primal, Shadow;
+  std::vector<uint64_t> Primal, Shadow; ///< Device addresses, by buffer.
 
-  void loadKernels(const std::string &Dir);
+  void loadKernels(const std::map<std::string, std::string> &PTX);
   /// Primal buffers to their initial contents except \p Overrides; shadows
   /// to zero except \p Shadows.
   void reset(const BufferSet &Overrides, const BufferSet &Shadows);
   /// Mean milliseconds per launch over \p Count launches.
   float launch(KernelRole Role, unsigned Count = 1);
   BufferSet readOutputs(bool FromShadow);
-  BufferSet directions(bool ForWrt, uint64_t Salt) const;
+  /// The reverse kernel's shadows of the wrt buffers: J^T w.
+  BufferSet readGradient();
 
   CheckResult checkPrimal();
   CheckResult checkForward(BufferSet &Jv, BufferSet &V);

@@ -1,6 +1,7 @@
 //===- Report.cpp - The runner's table and JSON report --------------------===//
 #include "Report.h"
 #include "Bandwidth.h"
+#include "Checks.h"
 
 #include <nlohmann/json.hpp>
 
@@ -8,13 +9,6 @@
 #include <string>
 
 namespace gpurun {
-
-bool RunResults::allPassed() const {
-  for (const CheckResult &C : Checks)
-    if (C.Ran && !C.Passed)
-      return false;
-  return !Checks.empty();
-}
 
 namespace {
 std::string fmt(const char *Format, double V) {
@@ -169,7 +163,7 @@ void printTable(std::ostream &OS, const Plan &P, const RunResults &R) {
        << fmt("%.0f", R.AttainableBytesPerSecond * 1e-9)
        << " GB/s attained by a streaming copy; floor: the ratio those bytes "
           "would give at the copy's rate)\n";
-  OS << "\n" << (R.allPassed() ? "all checks passed" : "CHECKS FAILED") << "\n";
+  OS << "\n" << summaryLine(tally(R.Checks)) << "\n";
 }
 
 void printJSON(std::ostream &OS, const Plan &P, const RunResults &R) {
@@ -231,7 +225,12 @@ void printJSON(std::ostream &OS, const Plan &P, const RunResults &R) {
     }
     J["timings"].push_back(std::move(Row));
   }
-  J["passed"] = R.allPassed();
+  CheckTally T = tally(R.Checks);
+  RunVerdict V = verdict(T);
+  J["summary"] = {
+      {"passed", T.Passed}, {"failed", T.Failed}, {"skipped", T.Skipped}};
+  J["result"] = spelling(V);
+  J["passed"] = V == RunVerdict::Passed;
   OS << J.dump(2) << "\n";
 }
 

@@ -64,7 +64,6 @@ struct RunResults {
   std::vector<CheckResult> Checks;
   std::vector<GridChoice> Grids;
   std::vector<Timing> Timings;
-  bool allPassed() const;
 };
 
 } // namespace gpurun

@@ -6,21 +6,22 @@
 // anywhere: without a driver it still validates the plan and exits 7.
 //
 //===----------------------------------------------------------------------===//
+#include "Checks.h"
 #include "CudaDevice.h"
-#include "PlanReader.h"
+#include "PlanLoader.h"
 #include "PlanRunner.h"
 #include "Report.h"
 
+#include "ir-sanitize/Support/AtomicDirectory.h"
 #include "ir-sanitize/Support/ExitCode.h"
-#include "ir-sanitize/Support/InputFile.h"
 #include "ir-sanitize/Support/MessageText.h"
 
 #include <cerrno>
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <iostream>
+#include <sstream>
 #include <string>
 
 using namespace gpurun;
@@ -42,12 +43,14 @@ options:
   --l2 STATE        time with the L2 cache warm (back-to-back launches),
                     cold (L2 flushed before each launch) or both (default)
   --device N        CUDA device ordinal (default 0)
-  --validate-only   check the plan and its PTX files, run nothing, exit 0
+  --validate-only   check the plan and its PTX files (every entry it
+                    launches, with the parameters it passes), run nothing,
+                    exit 0
   --probe           exit 0 when a CUDA device is usable, 7 otherwise
 
 exit codes: 0 all checks passed, 1 a check failed or a kernel failed to load
 or run, 2 usage, 3 unreadable or invalid plan, 4 report cannot be written,
-7 no usable CUDA driver or device.
+7 no usable CUDA driver or device, 8 no check failed but some were skipped.
 )";
 
 // The codes of ir-sanitize/Support/ExitCode.h, as the runner uses them.
@@ -58,6 +61,7 @@ enum Exit {
   BadPlan = static_cast<int>(irs::ExitCode::BadInput),
   NoOutput = static_cast<int>(irs::ExitCode::OutputError),
   NoDevice = static_cast<int>(irs::ExitCode::NoDevice),
+  Skipped = static_cast<int>(irs::ExitCode::ChecksSkipped),
 };
 
 struct Options {
@@ -126,51 +130,25 @@ bool parseArgs(int Argc, char **Argv, Options &O, std::string &Error) {
   return Error.empty();
 }
 
-/// Writes through a temporary file so that a failure leaves no partial report.
-bool writeReport(const std::string &Path, const Plan &P, const RunResults &R) {
-  std::string Tmp = Path + ".tmp";
-  {
-    std::ofstream Out(Tmp);
-    if (!Out)
-      return false;
-    printJSON(Out, P, R);
-    if (!Out.flush())
-      return false;
-  }
-  return std::rename(Tmp.c_str(), Path.c_str()) == 0;
+/// Whole or not at all (AtomicDirectory.h), never a partial report.
+bool writeReport(const std::string &Path, const Plan &P, const RunResults &R,
+                 std::string &Error) {
+  std::ostringstream Text;
+  printJSON(Text, P, R);
+  return irs::writeFileAtomically(Path, Text.str(), Error);
 }
 
 std::string planPath(const std::string &Dir) {
   return Dir + "/" + irs::plan::FileName;
 }
 
-/// Reads DIR/plan.json into \p P and checks that each PTX file is a regular
-/// file within the limit; on failure the one-line error.
-bool loadPlan(const std::string &Dir, Plan &P, std::string &Error) {
-  std::string PlanPath = planPath(Dir), Text, Problem;
-  if (!irs::readInputFile(PlanPath, irs::RunPlanInput, Text, Problem)) {
-    Error = PlanPath + ": cannot read the run plan: " + Problem;
-    return false;
-  }
-  // An empty plan is reported as invalid JSON.
-  if (!parsePlan(Text, P, Error)) {
-    Error = PlanPath + ": " + Error;
-    return false;
-  }
-  for (const auto &[Role, L] : P.Launches)
-    if (!irs::readInputFile(Dir + "/" + L.File, irs::PTXInput, Text, Problem)) {
-      Error = Dir + "/" + L.File + ": cannot read the " + irs::spelling(Role) +
-              " kernel's PTX: " + Problem;
-      return false;
-    }
-  return true;
-}
-
 int runPlan(const Options &O) {
-  Plan P;
+  // The run relies on nothing --validate-only does not check.
+  LoadedPlan Loaded;
   std::string Error;
-  if (!loadPlan(O.Dir, P, Error))
+  if (!loadPlan(O.Dir, Loaded, Error))
     return fail(BadPlan, Error);
+  const Plan &P = Loaded.P;
   if (O.ValidateOnly) {
     std::cout << planPath(O.Dir) << ": valid plan for " << P.Kernel << " ("
               << P.Buffers.size() << " buffers, " << P.Launches.size()
@@ -183,15 +161,15 @@ int runPlan(const Options &O) {
   RunResults R;
   try {
     CudaDevice Dev(O.Device);
-    PlanRunner Runner(P, O.Dir, Dev);
+    PlanRunner Runner(Loaded, Dev);
     R = Runner.run(O.Repeats, O.L2);
-  } catch (const CudaError &E) {
+  } catch (const std::exception &E) { // CudaError, or a bug
     return fail(Failed, planPath(O.Dir) + ": " + E.what());
   }
   printTable(std::cout, P, R);
-  if (!O.ReportPath.empty() && !writeReport(O.ReportPath, P, R))
-    return fail(NoOutput, O.ReportPath + ": cannot write the report");
-  return R.allPassed() ? Ok : Failed;
+  if (!O.ReportPath.empty() && !writeReport(O.ReportPath, P, R, Error))
+    return fail(NoOutput, O.ReportPath + ": cannot write the report: " + Error);
+  return static_cast<int>(exitCodeOf(verdict(tally(R.Checks))));
 }
 
 } // namespace

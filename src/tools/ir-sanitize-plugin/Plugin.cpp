@@ -2,11 +2,14 @@
 //
 // `opt -load-pass-plugin=IRSanitize.so -passes=<name>` runs the same passes
 // as the ir-sanitize command: the pass registry (Passes/PassRegistry.def)
-// parses them; this front end only prints what the passes report.
+// parses them. The passes report through opt's own means (-stats,
+// -pass-remarks=ir-sanitize, errors); this front end only prints the
+// warnings about invalid pass parameters.
 //
 //===----------------------------------------------------------------------===//
 #include "ir-sanitize/Config.h"
 #include "ir-sanitize/Passes/PassRegistry.h"
+#include "ir-sanitize/Support/Diagnostics.h"
 #include "ir-sanitize/Support/LLVMCompat.h"
 
 #include "llvm/Config/llvm-config.h"
@@ -18,22 +21,17 @@ using namespace llvm;
 
 namespace {
 
-/// Notes (only the splat has any) and invalid pass parameters, on stderr.
+/// Invalid pass parameters, on stderr ("PASS: problem").
 class PluginDiagnostics final : public irs::DiagnosticHandler {
 public:
-  void handle(irs::DiagnosticKind Kind, const std::string &Message) override {
-    if (Kind == irs::DiagnosticKind::Note)
-      errs() << "ir-sanitize-splat: note: " << Message << "\n";
-    else
-      errs() << Message << "\n";
+  void handle(irs::DiagnosticKind, const std::string &Message) override {
+    errs() << Message << "\n";
   }
 };
 
 void registerPasses(PassBuilder &PB) {
   static PluginDiagnostics Diags;
-  irs::PassSinks Sinks;
-  Sinks.Diags = &Diags;
-  irs::registerIRSanitizePasses(PB, Sinks);
+  irs::registerIRSanitizePasses(PB, /*Results=*/nullptr, &Diags);
 }
 
 } // namespace

@@ -10,6 +10,7 @@
 #ifndef IR_SANITIZE_TOOLS_COMMANDS_H
 #define IR_SANITIZE_TOOLS_COMMANDS_H
 
+#include "ir-sanitize/Driver/PipelineStage.h"
 #include "ir-sanitize/Support/Diagnostics.h"
 #include "ir-sanitize/Support/MessageText.h"
 #include "ir-sanitize/Support/ToolError.h"
@@ -59,6 +60,17 @@ std::unique_ptr<Command> createReduceCommand();
 std::unique_ptr<Command> createGPUCheckCommand();
 /// All subcommands, in the order `--help` lists them.
 std::vector<Subcommand> createSubcommands();
+
+/// `--print-pipeline-passes` on \p App: every command that runs passes
+/// prints them as opt with the plugin replays them, after reading its input.
+void addPrintPipelineFlag(CLI::App &App, bool &Flag, llvm::StringRef Form = "");
+
+/// What `--print-pipeline-passes` ends with: \p Text on stdout and exit 0,
+/// or the error's line and exit code.
+int printPipelineText(llvm::Expected<std::string> Text);
+
+/// The same for a command of several stages: one line each.
+int printStages(llvm::Expected<std::vector<PipelineStage>> Stages);
 
 /// The name used in messages ("ir-sanitize").
 constexpr const char *ToolName = "ir-sanitize";

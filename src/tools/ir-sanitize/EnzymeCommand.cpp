@@ -12,9 +12,11 @@
 #include "SanitizeOptions.h"
 
 #include "ir-sanitize/Driver/Differentiate.h"
+#include "ir-sanitize/Support/AtomicOutput.h"
 #include "ir-sanitize/Support/ToolError.h"
 
 #include "llvm/IR/LLVMContext.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
@@ -54,6 +56,7 @@ private:
   bool Json = false;
   bool WrapperOnly = false;
   bool KeepTemps = false;
+  bool PrintPipeline = false;
   SanitizeOptions Opts;
 };
 
@@ -76,6 +79,10 @@ void EnzymeCommand::addOptions(CLI::App &App) {
                "with --triage: print the verdict as JSON instead of a table");
   App.add_flag("--keep-temps", KeepTemps,
                "keep the work directory even when Enzyme succeeds");
+  addPrintPipelineFlag(App, PrintPipeline,
+                       ", one line per stage as `OUTPUT: INPUT | opt ...` "
+                       "(opt with -load-pass-plugin=IRSanitize.so), without "
+                       "writing anything or running Enzyme");
   addSanitizeOptions(App, Opts);
 }
 
@@ -95,13 +102,22 @@ int EnzymeCommand::run() {
   Req.PluginPath = O.PluginPath;
   Req.WrapperOnly = WrapperOnly;
   Req.Triage = Triage;
-  Req.TriageJSON = Json;
   Req.KeepTemps = KeepTemps;
   CLIDiagnosticHandler Diags(Opts.Quiet);
   LLVMContext Ctx;
+  if (PrintPipeline)
+    return printStages(enzymeStages(Req, Ctx, Diags));
   Expected<EnzymeJobResult> Job = runDifferentiate(Req, Ctx, Diags);
   if (!Job)
     return reportError(Job.takeError(), ToolName);
+  if (Job->Triage)
+    if (Error E = writeFileAtomically("-", [&](raw_ostream &OS) {
+          if (Json)
+            OS << formatv("{0:2}", triageToJSON(*Job->Triage)) << "\n";
+          else
+            printTriage(OS, *Job->Triage);
+        }))
+      return reportError(std::move(E), ToolName);
   if (Job->Failure)
     reportFailure(Job->InputName,
                   "failed on the sanitised module:", *Job->Failure,

@@ -43,7 +43,6 @@ void addEnzymeOptions(CLI::App &App, EnzymeOptions &O) {
                  "pass ARG to the opt that runs Enzyme, e.g. "
                  "--enzyme-arg=-enzyme-print (repeatable)")
       ->type_name("ARG")
-      ->allow_extra_args(false)
       ->check([](const std::string &Arg) -> std::string {
         // opt's -o (also --o, -o=F) would send the output where nobody
         // reads it.

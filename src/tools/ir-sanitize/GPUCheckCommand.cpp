@@ -105,10 +105,10 @@ void GPUCheckCommand::addOptions(CLI::App &App) {
   App.add_flag("--force", O.Force, "replace a non-empty --emit-dir as a whole");
   App.add_flag("--no-run", O.NoRun,
                "only write the directory, even when a GPU is present");
-  App.add_flag("--print-pipeline-passes", O.PrintPipeline,
-               "print each stage's pipeline, one line per stage as `OUTPUT: "
-               "INPUT | opt ...` (opt with -load-pass-plugin=IRSanitize.so; "
-               "PTX stages then `| llc ...`), and exit without writing");
+  addPrintPipelineFlag(App, O.PrintPipeline,
+                       ", one line per stage as `OUTPUT: INPUT | opt ...` "
+                       "(opt with -load-pass-plugin=IRSanitize.so; PTX "
+                       "stages then `| llc ...`), without writing anything");
   addSanitizeOptions(App, Opts);
   // Here --report is the check results (JSON, written by the runner) and
   // --kernel picks the one kernel to check.
@@ -145,10 +145,10 @@ GPUCheckRequest GPUCheckCommand::request() const {
   G.PTX.Arch = O.Arch;
   G.PTX.PTXVersion = O.PTXVersion;
   G.EnzymeTimeoutSeconds = O.EnzymeTimeout;
-  G.SinkDerivativeStores = O.DerivativeOrder == "versioned";
-  G.MergeAccumulations = O.Accumulation == "merged";
+  G.Derivatives.Accesses.SinkStores = O.DerivativeOrder == "versioned";
+  G.Derivatives.Accesses.MergeAccumulations = O.Accumulation == "merged";
   G.DropPrimalOutputs = O.DropPrimalOutputs;
-  G.GridStride = !O.NoGridStride;
+  G.Derivatives.GridStride = !O.NoGridStride;
   R.PrintStages = O.PrintPipeline;
   R.RunnerPath = runnerPath();
   R.NoRun = O.NoRun;
@@ -178,11 +178,8 @@ int GPUCheckCommand::run() {
   Expected<GPUCheckResult> R = runGPUCheck(request(), Diags);
   if (!R)
     return reportError(R.takeError(), ToolName);
-  if (O.PrintPipeline) {
-    for (const GPUCheckStage &S : R->Stages)
-      outs() << S.str() << "\n";
-    return static_cast<int>(ExitCode::Ok);
-  }
+  if (O.PrintPipeline)
+    return printStages(std::move(R->Stages));
   if (R->RunnerExit)
     return *R->RunnerExit;
   if (Error E = writeFileAtomically("-", [&](raw_ostream &OS) {

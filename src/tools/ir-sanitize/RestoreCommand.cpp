@@ -27,13 +27,18 @@ public:
     App.add_option("--emit", Emit, "output format, overriding the name")
         ->check(CLI::IsMember({"ll", "bc"}));
     App.add_flag("-q,--quiet", Quiet, "no summary line on stderr");
+    addPrintPipelineFlag(App, PrintPipeline);
   }
 
   int run() override {
+    RestoreRequest Req{Input, Output, Emit};
+    if (PrintPipeline)
+      return printPipelineText(
+          printRestorePipeline(Req, processLifetimeContext()));
     CLIDiagnosticHandler Diags(Quiet);
     // Never torn down: the process ends right after (see SanitizeCommand).
     Expected<RestoreJobResult> Job =
-        runRestore({Input, Output, Emit}, processLifetimeContext(), Diags);
+        runRestore(Req, processLifetimeContext(), Diags);
     if (!Job)
       return reportError(Job.takeError(), ToolName);
     keepUntilExit(std::move(Job->Module));
@@ -45,6 +50,7 @@ private:
   std::string Output = "-";
   std::string Emit;
   bool Quiet = false;
+  bool PrintPipeline = false;
 };
 
 } // namespace

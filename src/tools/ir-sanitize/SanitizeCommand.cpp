@@ -10,11 +10,6 @@
 
 #include "ir-sanitize/Driver/Sanitize.h"
 #include "ir-sanitize/Passes/PassRegistry.h"
-#include "ir-sanitize/Passes/Pipelines.h"
-#include "ir-sanitize/Support/ModuleReader.h"
-#include "ir-sanitize/Support/ModuleVerifier.h"
-#include "ir-sanitize/Support/ModuleWriter.h"
-#include "ir-sanitize/Support/ToolError.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -35,10 +30,7 @@ public:
     App.add_option("--emit", Emit, "output format, overriding the name")
         ->check(CLI::IsMember({"ll", "bc"}));
     addSanitizeOptions(App, Opts);
-    App.add_flag("--print-pipeline-passes", PrintPipeline,
-                 "print the pass pipeline this command runs, as `opt "
-                 "-load-pass-plugin=IRSanitize.so -passes='...'` takes it, "
-                 "and exit");
+    addPrintPipelineFlag(App, PrintPipeline);
     App.add_flag("--print-passes", PrintPasses,
                  "print every pass the opt plugin accepts, with its "
                  "parameters, and exit");
@@ -49,21 +41,19 @@ public:
       printRegisteredPasses(outs());
       return exitCode(ExitCode::Ok);
     }
-    if (PrintPipeline) {
-      SanitizeConfig C = sanitizeConfig(Opts);
-      outs() << sanitizePipeline(C.Policy, C.Splat, C.Kernels) << "\n";
-      return static_cast<int>(ExitCode::Ok);
-    }
     if (Input.empty()) {
       errs() << ToolName << ": error: no input file (see --help)\n";
       return exitCode(ExitCode::Usage);
     }
+    SanitizeRequest Req = sanitizeRequest(Opts, Input, Output, Emit);
+    if (PrintPipeline)
+      return printPipelineText(
+          printSanitizePipeline(Req, processLifetimeContext()));
     CLIDiagnosticHandler Diags(Opts.Quiet);
     // Like clang's -disable-free: the process ends right after writing, so
     // the context and module are never torn down (saves ~5% on big modules).
     Expected<SanitizeJobResult> Job =
-        runSanitize(sanitizeRequest(Opts, Input, Output, Emit),
-                    processLifetimeContext(), Diags);
+        runSanitize(Req, processLifetimeContext(), Diags);
     if (!Job)
       return reportError(Job.takeError(), ToolName);
     keepUntilExit(std::move(Job->Module));

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
+#include "ToolHooks.h"
 
 #include "ir-sanitize/Config.h"
 #include "ir-sanitize/Support/ExitCode.h"
@@ -59,6 +60,30 @@ int reportError(Error E, StringRef Tool, ExitCode Default) {
   return Code < 0 ? exitCode(Default) : Code;
 }
 
+void addPrintPipelineFlag(CLI::App &App, bool &Flag, StringRef Form) {
+  std::string Help =
+      "read the input, print the pass pipeline this command runs";
+  Help += Form.empty() ? " as `opt -load-pass-plugin=IRSanitize.so "
+                         "-passes='...'` replays it"
+                       : Form.str();
+  App.add_flag("--print-pipeline-passes", Flag, Help + ", and exit");
+}
+
+int printPipelineText(Expected<std::string> Text) {
+  if (!Text)
+    return reportError(Text.takeError(), ToolName);
+  outs() << *Text << "\n";
+  return exitCode(ExitCode::Ok);
+}
+
+int printStages(Expected<std::vector<PipelineStage>> Stages) {
+  if (!Stages)
+    return reportError(Stages.takeError(), ToolName);
+  for (const PipelineStage &S : *Stages)
+    outs() << S.str() << "\n";
+  return exitCode(ExitCode::Ok);
+}
+
 void CLIDiagnosticHandler::handle(DiagnosticKind Kind,
                                   const std::string &Message) {
   if (Quiet && Kind != DiagnosticKind::Warning)
@@ -81,19 +106,25 @@ static void occupyClosedStandardFiles() {
       (void)::open("/dev/null", FD == 0 ? O_WRONLY : O_RDONLY);
 }
 
+/// How options take values, one rule for every command's options, so that
+/// none can take the positional INPUT that follows it: each occurrence of an
+/// option takes exactly its type's number of values, and a list option
+/// (--bundle, --kernel, --activity, --enzyme-arg) is repeated for more.
+/// Applied to the whole app once every command has added its options.
+static void oneValuePerOccurrence(CLI::App &App) {
+  for (CLI::Option *Opt : App.get_options())
+    if (!Opt->get_positional())
+      Opt->allow_extra_args(false);
+  for (CLI::App *Sub : App.get_subcommands([](CLI::App *) { return true; }))
+    oneValuePerOccurrence(*Sub);
+}
+
 int main(int argc, char **argv) {
   occupyClosedStandardFiles();
   llvm::InitLLVM X(argc, argv);
   // This process is ours: let the library keep the input's debug-info form,
   // report a broken bitcode module in one line, clean up after signals.
-  ProcessHooks Hooks;
-  Hooks.SetDebugInfoWriterOptions = true;
-  Hooks.ExitOnBrokenBitcodeAs = ToolName;
-  Hooks.VerifyBitcodeBeforeUpgrade = true;
-  Hooks.RemoveTemporariesOnSignal = true;
-  Hooks.KillChildrenOnInterrupt = true;
-  Hooks.RecoverFromReaderCrashes = true;
-  setProcessHooks(Hooks);
+  setProcessHooks(tools::processOwnerHooks(ToolName));
   CLI::App App{"ir-sanitize: make Julia-emitted LLVM IR safe for Enzyme",
                ToolName};
   App.footer(Examples + exitCodesHelp());
@@ -111,6 +142,7 @@ int main(int argc, char **argv) {
     S.Cmd->addOptions(*Sub);
     Registered.emplace_back(Sub, S.Cmd.get());
   }
+  oneValuePerOccurrence(App);
 
   try {
     App.parse(argc, argv);

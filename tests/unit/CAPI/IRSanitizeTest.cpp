@@ -1,6 +1,7 @@
 #include "ir-sanitize-c/IRSanitize.h"
 #include "ir-sanitize/Config.h"
 #include "ir-sanitize/Support/LaunchManifest.h"
+#include "ir-sanitize/Support/MessageText.h"
 
 #include "llvm-c/Core.h"
 #include "llvm-c/IRReader.h"
@@ -17,6 +18,7 @@
 #include "CatchCompat.h"
 
 #include <algorithm>
+#include <cstring>
 #include <string>
 #include <thread>
 #include <vector>
@@ -235,6 +237,21 @@ TEST_CASE("C API: messages escape module identifiers and option strings",
     CHECK(C.Status == IRSStatusUsage);
     CHECK(StringRef(C.Message).contains("\\0A"));
     CHECK(OneLine(C.Message));
+  }
+  LLVMContextDispose(Good);
+}
+
+TEST_CASE("C API: messages quote at most MaxQuotedBytes of an option string",
+          "[CAPI]") {
+  LLVMContextRef Good = LLVMContextCreate();
+  LLVMModuleRef H = parseFile(Good, HostModule);
+  std::string Huge(1 << 20, 'x');
+  for (const Call &C :
+       {normalize(H, ("gc-transition=" + Huge).c_str()),
+        normalize(H, (Huge + "=explode").c_str()), check(H, Huge.c_str())}) {
+    CHECK(C.Status == IRSStatusUsage);
+    CHECK(C.Message.size() < MaxMessageBytes + 32);
+    CHECK(StringRef(C.Message).contains(" bytes)"));
   }
   LLVMContextDispose(Good);
 }

@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <csignal>
+#include <fstream>
 
 using namespace llvm;
 using namespace irs;
@@ -65,6 +66,29 @@ TEST_CASE("a hung child and what it started are killed at the time limit",
   CHECK(Out.How == ChildOutcome::Kind::TimedOut);
   CHECK(Out.Seconds < 10);
   CHECK(Out.describe(1) == "timed out after 1 s");
+}
+
+TEST_CASE("what a child started is ended when the child exits, SIGTERM "
+          "ignored or not",
+          "[ChildProcess]") {
+  TempLog Log;
+  std::string PidFile = (Log.Path + ".pid").str();
+  for (const char *Trap : {"", "trap '' TERM; "}) {
+    INFO(Trap);
+    ChildOutcome Out = runShell(std::string(Trap) + "sleep 60 & echo $! > " +
+                                    PidFile + "; exit 0",
+                                Log.Path);
+    CHECK(Out.succeeded());
+    int Pid = 0;
+    std::ifstream(PidFile) >> Pid;
+    REQUIRE(Pid > 0);
+    // Ended before wait() returned: at most a zombie (or gone) now.
+    std::ifstream Stat("/proc/" + std::to_string(Pid) + "/stat");
+    std::string Text((std::istreambuf_iterator<char>(Stat)), {});
+    size_t Paren = Text.rfind(')');
+    CHECK((Paren == std::string::npos || Text[Paren + 2] == 'Z'));
+  }
+  ::unlink(PidFile.c_str());
 }
 
 TEST_CASE("children run side by side", "[ChildProcess]") {

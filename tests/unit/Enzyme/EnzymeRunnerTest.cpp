@@ -92,6 +92,11 @@ TEST_CASE("opt is run with both plugin flags and Enzyme's pass",
                                    "-o",
                                    "out.ll"};
   CHECK(Args == Want);
+  // As a stage prints it: stdin to stdout, with the user's extra arguments.
+  Inv.ExtraArgs = {"-enzyme-max-type-depth=4"};
+  CHECK(enzymeCommandLine(Inv) ==
+        "opt -load-pass-plugin=/p/LLVMEnzyme-19.so -load=/p/LLVMEnzyme-19.so "
+        "-enzyme-preopt=false -passes=enzyme -S -enzyme-max-type-depth=4");
 }
 
 TEST_CASE("an unsupported-tag abort is diagnosed from Enzyme's log",

@@ -17,7 +17,7 @@ TEST_CASE("triage: original aborts, sanitised differentiates", "[Triage]") {
   WorkDir W;
   auto R =
       runTriage(enzymeRun(W, "original", fakePlugin("FakeEnzymeAbort.so"), 60),
-                enzymeRun(W, "sanitised", fakePlugin("FakeEnzymeNoop.so"), 60));
+                enzymeRun(W, "sanitized", fakePlugin("FakeEnzymeNoop.so"), 60));
   REQUIRE(static_cast<bool>(R));
   R->InputName = "dump.bc";
   R->Changes = {"1 bundles on 1 call sites: lowered 1"};
@@ -32,7 +32,7 @@ TEST_CASE("triage: original aborts, sanitised differentiates", "[Triage]") {
   CHECK(Table.find("  original   aborted (signal 6 (SIGABRT)): unsupported "
                    "tag gc-transition") != std::string::npos);
   CHECK(Table.find("log: " + W.path("original.log")) != std::string::npos);
-  CHECK(Table.find("  sanitised  ok (") != std::string::npos);
+  CHECK(Table.find("  sanitized  ok (") != std::string::npos);
   CHECK(Table.find("  changes    1 bundles on 1 call sites") !=
         std::string::npos);
   CHECK(Table.find("  verdict    fixed:") != std::string::npos);
@@ -41,7 +41,7 @@ TEST_CASE("triage: original aborts, sanitised differentiates", "[Triage]") {
   const json::Object *Obj = J.getAsObject();
   REQUIRE(Obj);
   CHECK(Obj->getBoolean("fixed") == true);
-  CHECK(Obj->getBoolean("sanitised_ok") == true);
+  CHECK(Obj->getBoolean("sanitized_ok") == true);
   CHECK(Obj->getString("input") == "dump.bc");
   const json::Object *Orig = Obj->getObject("original");
   REQUIRE(Orig);
@@ -50,7 +50,7 @@ TEST_CASE("triage: original aborts, sanitised differentiates", "[Triage]") {
   CHECK(Orig->getString("signal_name") == "SIGABRT");
   CHECK(Orig->getString("where") == "GradientUtils.cpp:308");
   CHECK(Orig->getString("log") == W.path("original.log"));
-  const json::Object *San = Obj->getObject("sanitised");
+  const json::Object *San = Obj->getObject("sanitized");
   REQUIRE(San);
   CHECK(San->getString("status") == "ok");
   CHECK(San->getInteger("exit_code") == 0);
@@ -65,7 +65,7 @@ TEST_CASE("triage runs both sides at once, each with its time limit",
   auto Begin = std::chrono::steady_clock::now();
   auto R =
       runTriage(enzymeRun(W, "original", fakePlugin("FakeEnzymeHang.so"), 2),
-                enzymeRun(W, "sanitised", fakePlugin("FakeEnzymeHang.so"), 2));
+                enzymeRun(W, "sanitized", fakePlugin("FakeEnzymeHang.so"), 2));
   double Total =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - Begin)
           .count();

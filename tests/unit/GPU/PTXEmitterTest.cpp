@@ -2,7 +2,9 @@
 #include "GPUTestSupport.h"
 
 #include "ir-sanitize/GPU/PTXEmitter.h"
+#include "ir-sanitize/Support/PassParameters.h"
 #include "ir-sanitize/Support/ToolError.h"
+#include "ir-sanitize/Transforms/NVPTXLibdevice.h"
 
 #include "llvm/AsmParser/Parser.h"
 #include "llvm/IR/LLVMContext.h"
@@ -146,37 +148,63 @@ TEST_CASE("PTX generation rejects other targets and unknown architectures",
   CHECK(codeOf(U.takeError()) == ExitCode::Usage);
 }
 
-TEST_CASE("math intrinsics NVPTX cannot lower become libdevice calls",
+TEST_CASE("math intrinsics Enzyme writes compile through libdevice",
           "[PTXEmitter]") {
+  if (findLibdevice().empty())
+    IRS_SKIP("libdevice.10.bc not found, not compiled");
   LLVMContext Ctx;
   SMDiagnostic Diag;
-  // Enzyme writes d tanh(x) with llvm.cosh; NVPTX has no lowering for it.
+  // Enzyme writes d tanh(x) with llvm.cosh; NVPTX has no lowering for it
+  // (Transforms/NVPTXLibdeviceTest: the lowering itself).
   auto M = parseAssemblyString(R"(
 target triple = "nvptx64-nvidia-cuda"
 define ptx_kernel void @k(ptr addrspace(1) %p, ptr addrspace(1) %q) {
   %x = load float, ptr addrspace(1) %p
   %c = call float @llvm.cosh.f32(float %x)
-  %s = call float @llvm.sqrt.f32(float %c)
-  store float %s, ptr addrspace(1) %p
+  store float %c, ptr addrspace(1) %p
   %y = load double, ptr addrspace(1) %q
   %e = call double @llvm.pow.f64(double %y, double %y)
   store double %e, ptr addrspace(1) %q
   ret void
 }
 declare float @llvm.cosh.f32(float)
-declare float @llvm.sqrt.f32(float)
 declare double @llvm.pow.f64(double, double)
 )",
                                Diag, Ctx);
   REQUIRE(M);
-  CHECK(lowerMathIntrinsics(*M) == 2);
-  CHECK(M->getFunction("__nv_coshf"));
-  CHECK(M->getFunction("__nv_pow"));
-  CHECK_FALSE(M->getFunction("llvm.cosh.f32"));
-  CHECK(M->getFunction("llvm.sqrt.f32")); // NVPTX has sqrt
-  if (findLibdevice().empty())
-    IRS_SKIP("libdevice.10.bc not found, not compiled");
   auto PTX = emitPTX(*M, PTXOptions());
   REQUIRE(static_cast<bool>(PTX));
+  CHECK(PTX->find("__nv_") == std::string::npos); // linked and inlined
   checkAssembles(*PTX, "sm_90");
+}
+
+TEST_CASE("the PTX pipeline names libdevice and the target's data layout",
+          "[PTXEmitter]") {
+  PTXOptions Opts;
+  Opts.LibdevicePath = "/opt/cuda dir/libdevice.10.bc";
+  Opts.Kernels = {"k.1"};
+  CHECK(ptxPipeline(Opts, "") ==
+        "ir-sanitize-nvptx-libdevice<path=/opt/cuda%20dir/libdevice.10.bc>,"
+        "ir-sanitize-nvptx-prepare<kernel=k.1>,default<O2>");
+  LLVMContext Ctx;
+  auto M = loadExample("kernels/bcast_add_1d.ll", Ctx);
+  M->setDataLayout("e-i64:64");
+  Expected<std::string> Other = ptxPipelineFor(*M, Opts);
+  REQUIRE(static_cast<bool>(Other));
+  size_t At = Other->find("datalayout=");
+  REQUIRE(At != std::string::npos);
+  // A module with the target's layout needs none.
+  std::string Target =
+      unescapePassParameter(StringRef(*Other).substr(At + 11).split('>').first);
+  CHECK(Target != "e-i64:64");
+  M->setDataLayout(Target);
+  Expected<std::string> Same = ptxPipelineFor(*M, Opts);
+  REQUIRE(static_cast<bool>(Same));
+  CHECK(Same->find("datalayout=") == std::string::npos);
+  // It parses, and prints as it parsed (default<O2> expanded).
+  Expected<std::string> Printed = printedPipeline(*Other);
+  REQUIRE(static_cast<bool>(Printed));
+  CHECK(StringRef(*Printed).starts_with(
+      "ir-sanitize-nvptx-libdevice<path=/opt/cuda%20dir/libdevice.10.bc>,"
+      "ir-sanitize-nvptx-prepare<kernel=k.1;datalayout=e-"));
 }

@@ -98,3 +98,21 @@ TEST_CASE("writeRunPlan writes DIR/plan.json", "[RunPlan]") {
   CHECK(static_cast<bool>(E));
   consumeError(std::move(E));
 }
+
+TEST_CASE("buffer bytes add up to the plan's limit and never wrap",
+          "[RunPlan]") {
+  using irs::ElementType;
+  using namespace irs::plan;
+  uint64_t Total = 0;
+  CHECK(addBufferBytes(ElementType::F64, 1 << 20, Total));
+  CHECK(Total == 8u << 20);
+  uint64_t Full = MaxTotalBufferBytes - 8;
+  CHECK(addBufferBytes(ElementType::F64, 1, Full));
+  CHECK(Full == MaxTotalBufferBytes);
+  CHECK_FALSE(addBufferBytes(ElementType::U8, 1, Full));
+  uint64_t Huge = 0;
+  // 2^61 f64 elements are 2^64 bytes: 0 after a wrap.
+  CHECK_FALSE(addBufferBytes(ElementType::F64, uint64_t(1) << 61, Huge));
+  uint64_t Near = UINT64_MAX - 4;
+  CHECK_FALSE(addBufferBytes(ElementType::F32, 2, Near));
+}

@@ -13,9 +13,7 @@ namespace irs::test {
 inline bool parses(llvm::StringRef Text,
                    irs::DiagnosticHandler *Diags = nullptr) {
   llvm::PassBuilder PB;
-  PassSinks Sinks;
-  Sinks.Diags = Diags;
-  registerIRSanitizePasses(PB, Sinks);
+  registerIRSanitizePasses(PB, /*Results=*/nullptr, Diags);
   llvm::ModulePassManager MPM;
   llvm::Error E = PB.parsePassPipeline(MPM, Text);
   bool OK = !E;

@@ -38,17 +38,21 @@ TEST_CASE("the Enzyme cleanup pipeline parses", "[Pipelines]") {
 
 TEST_CASE("derivativePipeline orders the derivative passes", "[Pipelines]") {
   DerivativePipelineOptions O;
+  CHECK(O.Accesses.SinkStores);
+  CHECK(O.Accesses.MergeAccumulations);
+  CHECK(O.GridStride); // what gpu-check runs by default
+  O.GridStride = false;
   CHECK(derivativePipeline(O) ==
         "function(ir-sanitize-store-sink-versioning,ir-sanitize-merge-"
         "accumulations<reassociate-fp>,early-cse)");
-  O.MergeAccumulations = false;
+  O.Accesses.MergeAccumulations = false;
   CHECK(derivativePipeline(O) ==
         "function(ir-sanitize-store-sink-versioning,early-cse)");
-  O.SinkStores = false;
-  O.MergeAccumulations = true;
+  O.Accesses.SinkStores = false;
+  O.Accesses.MergeAccumulations = true;
   CHECK(derivativePipeline(O) ==
         "function(ir-sanitize-merge-accumulations<reassociate-fp>)");
-  O.SinkStores = O.MergeAccumulations = false;
+  O.Accesses.SinkStores = O.Accesses.MergeAccumulations = false;
   CHECK(derivativePipeline(O).empty());
   O.GridStride = true;
   CHECK(derivativePipeline(O) == "ir-sanitize-grid-stride<reassociate-fp>,"

@@ -107,6 +107,28 @@ TEST_CASE("BundlePolicy parses opt pass parameters", "[BundlePolicy]") {
   CHECK(codeOf(Bad.takeError()) == ExitCode::Usage);
 }
 
+TEST_CASE("any tag round-trips through pass parameters", "[BundlePolicy]") {
+  // The syntax's characters, the keyword, a quote, control bytes, '%XX'
+  // that is already text, '=' at either end.
+  for (const char *Tag :
+       {"scope", "scope=", "a;b", "a,b", "f(x)", "<t>", "it's", "tab\tx",
+        "%73cope", "100%", "=x", "x=", "Scope", "scopes", "\x01"}) {
+    INFO(Tag);
+    BundlePolicy P;
+    P.setAction(Tag, BundleAction::Drop);
+    P.setAction("jl_roots", BundleAction::Stash);
+    P.Scope = BundleScope::All;
+    std::string Text = P.toPassParameters();
+    Expected<BundlePolicy> Back = BundlePolicy::fromPassParameters(Text);
+    REQUIRE(static_cast<bool>(Back));
+    CHECK(*Back == P);
+    CHECK(Back->actionFor(Tag) == BundleAction::Drop);
+  }
+  BundlePolicy Scope;
+  Scope.setAction("scope", BundleAction::Keep);
+  CHECK(Scope.toPassParameters() == "%73cope=keep");
+}
+
 TEST_CASE("Action and scope names round-trip", "[BundlePolicy]") {
   for (BundleAction A : {BundleAction::Keep, BundleAction::Drop,
                          BundleAction::Stash, BundleAction::Lower})

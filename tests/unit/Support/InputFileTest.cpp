@@ -3,10 +3,13 @@
 #include "CatchCompat.h"
 
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <string>
 
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 using namespace irs;
@@ -41,6 +44,17 @@ TEST_CASE("readInputFile refuses what is not a regular file", "[InputFile]") {
   CHECK(!readInputFile(Fifo, PTXInput, Text, Problem));
   CHECK(Problem == "is a FIFO, not a regular file");
   std::remove(Fifo.c_str());
+  // A socket cannot even be opened (ENXIO): the message says what it is.
+  std::string Socket = tempPath("socket");
+  int FD = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  sockaddr_un Addr{};
+  Addr.sun_family = AF_UNIX;
+  std::strncpy(Addr.sun_path, Socket.c_str(), sizeof Addr.sun_path - 1);
+  REQUIRE(::bind(FD, reinterpret_cast<sockaddr *>(&Addr), sizeof Addr) == 0);
+  CHECK(!readInputFile(Socket, ModuleInput, Text, Problem));
+  CHECK(Problem == "is a socket, not a regular file");
+  ::close(FD);
+  std::remove(Socket.c_str());
   CHECK(!readInputFile(tempPath("missing"), ModuleInput, Text, Problem));
   CHECK(Problem == "No such file or directory");
 }

@@ -26,3 +26,19 @@ TEST_CASE("keepOnOneLine escapes control bytes but never escapes twice",
   CHECK(keepOnOneLine("'" + Escaped + "' in x") == "'" + Escaped + "' in x");
   CHECK(keepOnOneLine("plain \\ text") == "plain \\ text");
 }
+
+TEST_CASE("messages cut long user text at a bound, saying how long it was",
+          "[Messages]") {
+  std::string Name(100 * 1024, 'k');
+  std::string Quoted = escapeForMessage(Name);
+  CHECK(Quoted == std::string(MaxQuotedBytes, 'k') + "... (102400 bytes)");
+  CHECK(escapeForMessage(std::string(MaxQuotedBytes, 'k')) ==
+        std::string(MaxQuotedBytes, 'k'));
+  // Cut before escaping: no \XX is split, and the escaped form is bounded.
+  std::string Controls(MaxQuotedBytes + 1, '\n');
+  CHECK(escapeForMessage(Controls).size() ==
+        3 * MaxQuotedBytes + std::string("... (513 bytes)").size());
+  std::string Line = keepOnOneLine("unknown option '" + Name + "'");
+  CHECK(Line.size() < MaxMessageBytes + 32);
+  CHECK(Line.find("... (102417 bytes)") != std::string::npos);
+}

@@ -1,4 +1,5 @@
 #include "ir-sanitize/Support/ModuleWriter.h"
+#include "ToolHooks.h"
 #include "ir-sanitize/Support/LLVMCompat.h"
 #include "ir-sanitize/Support/ProcessHooks.h"
 #include "ir-sanitize/Support/ToolError.h"
@@ -68,6 +69,7 @@ TEST_CASE("debug values keep the input's form; bitcode reads back",
   // LLVM 19/20 decide the form with process-wide cl::opts, which only a
   // process owner lets the library set.
   ProcessHooks Hooks;
+  Hooks.SetLLVMOption = tools::setLLVMOption;
   Hooks.SetDebugInfoWriterOptions = true;
   setProcessHooks(Hooks);
   std::string In = writeTemp(R"(define void @f() !dbg !3 {

@@ -81,16 +81,31 @@ TEST_CASE("checkDistinctFiles refuses an output that is an input or another "
   CHECK(codeOf(checkDistinctFiles(F)) == ExitCode::Usage);
 }
 
-TEST_CASE("checkDistinctFiles leaves stdout, devices and empty paths alone",
+TEST_CASE("checkDistinctFiles leaves stdin, devices and empty paths alone",
           "[OutputSafety]") {
   JobFiles F;
   F.Inputs = {{"the input", "-"}, {"--spec", ""}};
   F.ModuleOutput = {"-o", "-"};
-  F.Outputs = {{"--report", "-"},
-               {"--manifest", "/dev/null"},
-               {"--log", "/dev/null"},
-               {"--other", ""}};
+  F.Outputs = {
+      {"--manifest", "/dev/null"}, {"--log", "/dev/null"}, {"--other", ""}};
   CHECK(!checkDistinctFiles(F));
+}
+
+TEST_CASE("checkDistinctFiles lets one output alone write to stdout",
+          "[OutputSafety]") {
+  for (const char *Other :
+       {"-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1", "/dev/./stdout"}) {
+    INFO(Other);
+    JobFiles F;
+    F.ModuleOutput = {"-o", "-"};
+    F.Outputs = {{"--report", Other}};
+    CHECK(codeOf(checkDistinctFiles(F)) == ExitCode::Usage);
+  }
+  JobFiles Two;
+  Two.Outputs = {{"--report", "/dev/stdout"}, {"--manifest", "-"}};
+  CHECK(messageOf(checkDistinctFiles(Two)) ==
+        "--report /dev/stdout and --manifest - both write to standard "
+        "output; nothing was written");
 }
 
 TEST_CASE("checkDistinctFiles refuses an input inside an output directory",

@@ -28,25 +28,26 @@ TEST_CASE("setProcessHooks sets the hooks processHooks reads back",
   SavedHooks Restore;
   ProcessHooks H;
   H.SetDebugInfoWriterOptions = true;
-  H.ExitOnBrokenBitcodeAs = "ir-sanitize";
+  H.ToolName = "ir-sanitize";
   H.VerifyBitcodeBeforeUpgrade = true;
   H.RemoveTemporariesOnSignal = true;
   H.KillChildrenOnInterrupt = true;
   setProcessHooks(H);
   const ProcessHooks &Now = processHooks();
   CHECK(Now.SetDebugInfoWriterOptions);
-  CHECK(Now.ExitOnBrokenBitcodeAs == "ir-sanitize");
+  CHECK(Now.ToolName == "ir-sanitize");
   CHECK(Now.VerifyBitcodeBeforeUpgrade);
   CHECK(Now.RemoveTemporariesOnSignal);
   CHECK(Now.KillChildrenOnInterrupt);
   CHECK_FALSE(Now.RecoverFromReaderCrashes);
   // A copy: changing the caller's struct afterwards changes nothing.
-  H.ExitOnBrokenBitcodeAs = "other";
-  CHECK(processHooks().ExitOnBrokenBitcodeAs == "ir-sanitize");
+  H.ToolName = "other";
+  CHECK(processHooks().ToolName == "ir-sanitize");
   // Setting them again replaces them all: off is the default.
   setProcessHooks(ProcessHooks());
   CHECK_FALSE(processHooks().SetDebugInfoWriterOptions);
-  CHECK(processHooks().ExitOnBrokenBitcodeAs.empty());
+  CHECK(processHooks().ToolName.empty());
+  CHECK_FALSE(processHooks().SetLLVMOption);
   CHECK_FALSE(processHooks().KillChildrenOnInterrupt);
 }
 

@@ -1,5 +1,7 @@
 #include "ir-sanitize/Transforms/BundleRestore.h"
 #include "../TestSupport.h"
+#include "ir-sanitize/Analysis/PassResults.h"
+#include "ir-sanitize/Passes/PassRegistry.h"
 #include "ir-sanitize/Support/BundlePolicy.h"
 #include "ir-sanitize/Transforms/BundleNormalize.h"
 
@@ -70,15 +72,15 @@ TEST_CASE("a module without stash records is left as it was",
   CHECK(print(*M) == Original);
 }
 
-TEST_CASE("the pass restores and reports through its statistics",
+TEST_CASE("the pass restores and reports into the run's results",
           "[BundleRestore]") {
   LLVMContext Ctx;
   auto M = parseModule(Ctx, Stashable);
   std::string Original = print(*M);
   stash(*M);
-  RestoreStats Stats;
-  ModuleAnalysisManager MAM;
-  BundleRestorePass(&Stats).run(*M, MAM);
+  PassResults Results;
+  REQUIRE_FALSE(errorToBool(runPipeline(*M, "ir-sanitize-restore", &Results)));
+  const RestoreStats &Stats = Results.get<RestoreStats>();
   CHECK(Stats.Calls == 1);
   CHECK(Stats.Bundles == 2);
   CHECK(print(*M) == Original);

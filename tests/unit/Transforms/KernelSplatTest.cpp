@@ -324,7 +324,9 @@ TEST_CASE("Leaves over the limit keep the parameter whole, with a note",
   Opts.Kernels = {"ka_mul"};
   Opts.MaxLeavesPerParam = 3;
   std::vector<std::string> Notes;
-  Opts.Note = [&](const std::string &N) { Notes.push_back(N); };
+  Opts.Note = [&](const Function &, const std::string &N) {
+    Notes.push_back(N);
+  };
   Expected<LaunchManifest> Manifest = splatKernels(*M, Opts);
   REQUIRE(static_cast<bool>(Manifest));
   REQUIRE(Manifest->Kernels.size() == 1);

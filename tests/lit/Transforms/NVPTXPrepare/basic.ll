@@ -3,6 +3,10 @@
 ; RUN: opt -load-pass-plugin=%plugin -passes='ir-sanitize-nvptx-prepare<kernel=k.1;kernel=odd%2Cname>' -S %s | FileCheck %s
 ; RUN: opt -load-pass-plugin=%plugin -passes=ir-sanitize-nvptx-prepare -S %s | FileCheck %s --check-prefix=NONAMES
 ; RUN: not opt -load-pass-plugin=%plugin -passes='ir-sanitize-nvptx-prepare<k.1>' -S %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD
+; The target's data layout replaces the module's; one that does not parse is
+; refused (setDataLayout would abort).
+; RUN: opt -load-pass-plugin=%plugin -passes='ir-sanitize-nvptx-prepare<datalayout=e-i64:64-n16:32:64>' -S %s | FileCheck %s --check-prefix=LAYOUT
+; RUN: not opt -load-pass-plugin=%plugin -passes='ir-sanitize-nvptx-prepare<datalayout=e-q>' -S %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADLAYOUT
 
 target triple = "nvptx64-nvidia-cuda"
 
@@ -42,4 +46,6 @@ attributes #0 = { nounwind "target-cpu"="sm_70" "target-features"="+ptx63" }
 ; NONAMES: define ptx_kernel void @k.1() #0 {
 ; NONAMES: attributes #0 = { nounwind }
 
-; BAD: ir-sanitize-nvptx-prepare: invalid parameter 'k.1' (expected kernel=NAME)
+; BAD: ir-sanitize-nvptx-prepare: invalid parameter 'k.1' (expected kernel=NAME or datalayout=DL)
+; LAYOUT: target datalayout = "e-i64:64-n16:32:64"
+; BADLAYOUT: ir-sanitize-nvptx-prepare: invalid datalayout: 

@@ -5,11 +5,11 @@
 ; RUN: %irs %s -o %t.ll 2>%t.err
 ; RUN: FileCheck %s --input-file=%t.ll
 ; RUN: FileCheck %s --check-prefix=NOTE --input-file=%t.err
-; RUN: opt -load-pass-plugin=%plugin -passes=ir-sanitize-splat -S %s 2>&1 | FileCheck %s --check-prefixes=CHECK,NOTE
+; RUN: opt -load-pass-plugin=%plugin -passes=ir-sanitize-splat -pass-remarks-missed=ir-sanitize-splat -S %s 2>&1 | FileCheck %s --check-prefixes=CHECK,NOTE
 
-; NOTE-DAG: note: kernel 'k' is not splatted: its address is used other than by direct (non-musttail) calls
-; NOTE-DAG: note: kernel 'm' is not splatted: it makes a musttail call, whose callee must keep the kernel's own parameters
-; NOTE-DAG: note: kernel 'n' is not splatted: it makes a musttail call
+; NOTE-DAG: {{(note|remark)}}: {{.*}}kernel 'k' is not splatted: its address is used other than by direct (non-musttail) calls
+; NOTE-DAG: {{(note|remark)}}: {{.*}}kernel 'm' is not splatted: it makes a musttail call, whose callee must keep the kernel's own parameters
+; NOTE-DAG: {{(note|remark)}}: {{.*}}kernel 'n' is not splatted: it makes a musttail call
 
 target triple = "nvptx64-nvidia-cuda"
 

@@ -5,6 +5,8 @@
 
 #include "CatchCompat.h"
 
+#include <stdexcept>
+
 using namespace gpurun;
 
 TEST_CASE("buffer initialisation is deterministic and as declared",
@@ -50,4 +52,52 @@ TEST_CASE("directions, axpy and dot behave as the checks assume",
   HostBuffer H = F;
   H.Bytes[0] ^= 1;
   CHECK(countDifferences(F, H) == 1);
+}
+
+TEST_CASE("a buffer whose byte size would wrap is refused", "[HostData]") {
+  CHECK_THROWS_AS(HostBuffer(ElementType::F64, UINT64_MAX / 4),
+                  std::length_error);
+  CHECK_THROWS_AS(HostBuffer(ElementType::F32, (UINT64_MAX >> 2) + 1),
+                  std::length_error);
+  CHECK(HostBuffer(ElementType::U8, 0).count() == 0);
+}
+
+TEST_CASE("functions of two buffers refuse different shapes", "[HostData]") {
+  HostBuffer A(ElementType::F64, 4), Shorter(ElementType::F64, 3),
+      Narrower(ElementType::F32, 4);
+  CHECK_THROWS_AS(dot(A, Shorter), std::invalid_argument);
+  CHECK_THROWS_AS(dot(Shorter, A), std::invalid_argument);
+  CHECK_THROWS_AS(countDifferences(A, Narrower), std::invalid_argument);
+  CHECK_THROWS_AS(axpy(A, 1.0, Shorter), std::invalid_argument);
+  // Same bytes, other type: still refused (element boundaries differ).
+  HostBuffer Eight(ElementType::U8, 32);
+  CHECK_THROWS_AS(countDifferences(A, Eight), std::invalid_argument);
+}
+
+TEST_CASE("directions, finite-difference points and initial outputs follow "
+          "the plan's buffers",
+          "[HostData]") {
+  Plan P;
+  P.Buffers = {{"x", ElementType::F64, 3, BufferInit::Range, 1, false, true},
+               {"y", ElementType::F64, 2, BufferInit::Ones, 2, true, false},
+               {"z", ElementType::F32, 2, BufferInit::Zero, 3, true, true}};
+  BufferSet V = directions(P, /*ForWrt=*/true, 1);
+  REQUIRE(V.size() == 2);
+  CHECK(V.count(0));
+  CHECK(V.count(2));
+  CHECK(countDifferences(
+            V.at(0), randomDirection(ElementType::F64, 3, 1 * 31 + 1)) == 0);
+  BufferSet W = directions(P, /*ForWrt=*/false, 2);
+  CHECK(W.size() == 2);
+  CHECK(W.count(1));
+  // Another salt, other directions.
+  CHECK(countDifferences(V.at(2), directions(P, true, 2).at(2)) == 2);
+  BufferSet Plus = perturbed(P, V, 0.5);
+  REQUIRE(Plus.size() == 2);
+  for (uint64_t I = 0; I < 3; ++I)
+    CHECK(Plus.at(0).get(I) == double(I) + 0.5 * V.at(0).get(I));
+  BufferSet Out = initialOutputs(P);
+  REQUIRE(Out.size() == 2);
+  CHECK(Out.at(1).get(1) == 1.0);
+  CHECK(Out.at(2).Type == ElementType::F32);
 }

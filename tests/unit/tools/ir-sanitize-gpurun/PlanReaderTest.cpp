@@ -267,3 +267,57 @@ TEST_CASE("the runner rejects malformed plans by field", "[PlanReader]") {
           }),
           "kernels: the plan needs an 'original' and a 'splat' kernel");
 }
+
+TEST_CASE("the runner rejects plans it would fail on at launch",
+          "[PlanReader]") {
+  auto Rejects = [](const std::string &Text, const std::string &Expected) {
+    std::string Error = rejection(Text);
+    INFO(Error);
+    CHECK(Error.find(Expected) == 0);
+  };
+  auto SecondReloc = [](json::Object &P) -> json::Object & {
+    return at(at(at(P, "kernels", 0), "params", 1), "relocs", 1);
+  };
+  // Addresses are 8-byte words: unaligned, doubled or overlapping ones
+  // overwrite each other.
+  Rejects(edited([](json::Object &P) { firstReloc(P)["offset"] = 4; }),
+          "kernels[0].params[1].relocs[0].offset: an address at 4 is not "
+          "8-byte aligned");
+  Rejects(edited([&](json::Object &P) { SecondReloc(P)["offset"] = 0; }),
+          "kernels[0].params[1].relocs[1].offset: a second address at 0");
+  Rejects(edited([&](json::Object &P) { SecondReloc(P)["offset"] = 3; }),
+          "kernels[0].params[1].relocs[1].offset: an address at 3 is not "
+          "8-byte aligned");
+  // A shadow the checks neither seed nor read (b2 is neither wrt nor
+  // output).
+  Rejects(edited([&](json::Object &P) { SecondReloc(P)["buffer"] = "b2"; }),
+          "kernels[0].params[1].relocs[1].address: the shadow of 'b2', a "
+          "buffer that is neither wrt nor output");
+  // An output's and a wrt buffer's shadows are fine.
+  gpurun::Plan R;
+  std::string Error;
+  CHECK(gpurun::parsePlan(
+      edited([&](json::Object &P) { SecondReloc(P)["buffer"] = "b0"; }), R,
+      Error));
+  // The entry to load.
+  Rejects(edited([](json::Object &P) { at(P, "kernels", 2)["entry"] = ""; }),
+          "kernels[2].entry: must name an entry of the PTX");
+  // Grid-stride versions exist for derivative kernels only: the primal
+  // ones are compared bit for bit as launched.
+  for (int Kernel : {0, 1})
+    Rejects(edited([&](json::Object &P) {
+              at(P, "kernels", Kernel)["grid_stride_entry"] = "k_strided";
+            }),
+            "kernels[" + std::to_string(Kernel) +
+                "].grid_stride_entry: only a forward or reverse kernel");
+  gpurun::Plan Strided;
+  CHECK(gpurun::parsePlan(edited([](json::Object &P) {
+                            at(P, "kernels", 2)["grid_stride_entry"] = "k_g";
+                          }),
+                          Strided, Error));
+  // A reason for skipped derivative checks in a plan that runs them.
+  Rejects(edited([](json::Object &P) { P["skipped"] = "no Enzyme plugin"; }),
+          "skipped: derivative checks skipped in a plan with \"checks\": "
+          "\"all\"");
+  Rejects(edited([](json::Object &P) { P["skipped"] = ""; }), "skipped: ");
+}

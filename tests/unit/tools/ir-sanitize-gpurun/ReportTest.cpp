@@ -1,6 +1,7 @@
 // The runner's table and JSON report (src/tools/ir-sanitize-gpurun/Report.cpp):
 // targets per kernel, the gradient-only reverse target, the grid-stride
-// choice with every block count tried, and the overall verdict.
+// choice with every block count tried, and the count of passed, failed and
+// skipped checks.
 #include "Report.h"
 
 #include "llvm/Support/JSON.h"
@@ -119,17 +120,33 @@ TEST_CASE("the grid-stride choice lists every block count tried", "[Report]") {
   CHECK(Tried[2].getAsObject()->getInteger("blocks") == 264);
 }
 
-TEST_CASE("a run passes when every check that ran passed, and it ran one",
+TEST_CASE("the table and the report count passed, failed and skipped "
+          "checks; a skip is never a pass",
           "[Report]") {
   RunResults R = results();
-  CHECK(R.allPassed());
+  Plan P = planWithReverse(false);
+  CHECK(table(P, R).find("\n1 passed, 0 failed, 0 skipped: all checks "
+                         "passed\n") != std::string::npos);
+  CHECK(report(P, R).getBoolean("passed") == true);
   CheckResult Skipped;
   Skipped.Name = "forward";
+  Skipped.Detail = "no Enzyme plugin";
   R.Checks.push_back(Skipped);
-  CHECK(R.allPassed());
-  R.Checks.front().Passed = false;
-  CHECK_FALSE(R.allPassed());
-  CHECK(table(planWithReverse(false), R).find("CHECKS FAILED") !=
+  std::string Table = table(P, R);
+  CHECK(Table.find("forward   SKIPPED -           -          no Enzyme "
+                   "plugin") != std::string::npos);
+  CHECK(Table.find("1 passed, 0 failed, 1 skipped: CHECKS SKIPPED") !=
         std::string::npos);
-  CHECK_FALSE(RunResults().allPassed());
+  CHECK(Table.find("all checks passed") == std::string::npos);
+  llvm::json::Object J = report(P, R);
+  CHECK(J.getBoolean("passed") == false);
+  CHECK(J.getString("result") == "skipped");
+  const llvm::json::Object &Summary = *J.getObject("summary");
+  CHECK(Summary.getInteger("passed") == 1);
+  CHECK(Summary.getInteger("failed") == 0);
+  CHECK(Summary.getInteger("skipped") == 1);
+  R.Checks.front().Passed = false;
+  CHECK(table(P, R).find("0 passed, 1 failed, 1 skipped: CHECKS FAILED") !=
+        std::string::npos);
+  CHECK(report(P, R).getString("result") == "failed");
 }

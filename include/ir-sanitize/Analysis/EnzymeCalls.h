@@ -1,0 +1,37 @@
+//===- EnzymeCalls.h - Enzyme's entry points and wrapper names --*- C++ -*-===//
+//
+// What a module says about Enzyme: whether it calls an `__enzyme_*` entry
+// point itself, and the names the derivative wrappers (Transforms/
+// AddDerivativeWrapper) give the functions they add, which the Enzyme
+// runner and messages read back.
+//
+//===----------------------------------------------------------------------===//
+#ifndef IR_SANITIZE_ANALYSIS_ENZYMECALLS_H
+#define IR_SANITIZE_ANALYSIS_ENZYMECALLS_H
+
+#include "ir-sanitize/Analysis/ActivitySpec.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/IR/Module.h"
+
+#include <string>
+
+namespace irs {
+
+/// Whether \p M already calls __enzyme_fwddiff / __enzyme_autodiff (or another
+/// Enzyme entry point), i.e. it brings its own wrappers.
+bool hasEnzymeCalls(const llvm::Module &M);
+
+/// "NAME.fwd" / "NAME.rev".
+std::string wrapperName(llvm::StringRef FnName, DiffMode Mode);
+
+/// "NAME.primal": the internal copy of NAME a generated wrapper differentiates.
+std::string primalCopyName(llvm::StringRef FnName);
+
+/// NAME when \p Name is the copy "NAME.primal" of a function \p M defines,
+/// else \p Name: what messages should call the function.
+std::string userFacingName(const llvm::Module &M, llvm::StringRef Name);
+
+} // namespace irs
+
+#endif

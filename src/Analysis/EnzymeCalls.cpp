@@ -1,0 +1,47 @@
+//===- EnzymeCalls.cpp - Enzyme's entry points and wrapper names ----------===//
+#include "ir-sanitize/Analysis/EnzymeCalls.h"
+
+#include "llvm/IR/InstrTypes.h"
+
+using namespace llvm;
+
+namespace irs {
+namespace {
+
+constexpr const char *EnzymeEntryPoints[] = {
+    "__enzyme_autodiff",   "__enzyme_fwddiff",  "__enzyme_reverse",
+    "__enzyme_augmentfwd", "__enzyme_fwdsplit", "__enzyme_batch"};
+
+} // namespace
+
+bool hasEnzymeCalls(const Module &M) {
+  for (const Function &F : M) {
+    if (!F.getName().starts_with("__enzyme_"))
+      continue;
+    for (StringRef Entry : EnzymeEntryPoints)
+      if (F.getName().starts_with(Entry))
+        for (const User *U : F.users())
+          if (const auto *CB = dyn_cast<CallBase>(U))
+            if (CB->getCalledOperand() == &F)
+              return true;
+  }
+  return false;
+}
+
+std::string primalCopyName(StringRef FnName) {
+  return (FnName + ".primal").str();
+}
+
+std::string userFacingName(const Module &M, StringRef Name) {
+  StringRef Base = Name;
+  if (Base.consume_back(".primal"))
+    if (const Function *F = M.getFunction(Base); F && !F->isDeclaration())
+      return Base.str();
+  return Name.str();
+}
+
+std::string wrapperName(StringRef FnName, DiffMode Mode) {
+  return (FnName + (Mode == DiffMode::Forward ? ".fwd" : ".rev")).str();
+}
+
+} // namespace irs

@@ -1,0 +1,317 @@
+// The arithmetic of the runner's checks (src/tools/ir-sanitize-gpurun/
+// Checks.cpp): the primal check's bitwise comparison, the forward check's
+// relative error against central differences, the reverse check's dot
+// test, and what a run of passed, failed and skipped checks concludes.
+// Edge cases: NaN, infinities, signed zeros, subnormals, zero norms,
+// values at the tolerance, magnitudes whose squares overflow.
+#include "Checks.h"
+
+#include "CatchCompat.h"
+
+#include <cfloat>
+#include <cmath>
+#include <limits>
+
+using namespace gpurun;
+
+namespace {
+
+HostBuffer f64(std::initializer_list<double> Values) {
+  HostBuffer B(ElementType::F64, Values.size());
+  uint64_t I = 0;
+  for (double V : Values)
+    B.set(I++, V);
+  return B;
+}
+
+HostBuffer f32(std::initializer_list<double> Values) {
+  HostBuffer B(ElementType::F32, Values.size());
+  uint64_t I = 0;
+  for (double V : Values)
+    B.set(I++, V);
+  return B;
+}
+
+BufferSet one(HostBuffer B) { return {{0, std::move(B)}}; }
+
+/// The forward check of tangents \p Jv where f(x + hv) - f(x - hv) = 2h Fd.
+CheckResult forward(HostBuffer Jv, const HostBuffer &Fd, double Step = 0.5,
+                    double Tolerance = 1e-3) {
+  HostBuffer Plus = Fd, Minus = Fd;
+  for (uint64_t K = 0; K < Fd.count(); ++K) {
+    Plus.set(K, Fd.get(K) * Step);
+    Minus.set(K, -Fd.get(K) * Step);
+  }
+  return compareForward(one(std::move(Jv)), one(Plus), one(Minus), Step,
+                        Tolerance);
+}
+
+/// The dot test with <Jv, w> = Lhs and <v, J^T w> = Rhs (one element each).
+CheckResult reverse(double Lhs, double Rhs, double Tolerance = 1e-6) {
+  return compareDotProducts(one(f64({Lhs})), one(f64({1})), one(f64({1})),
+                            one(f64({Rhs})), Tolerance);
+}
+
+constexpr double Inf = std::numeric_limits<double>::infinity();
+const double NaN = std::nan("");
+
+} // namespace
+
+TEST_CASE("primal: equal outputs pass only if the original wrote something",
+          "[Checks]") {
+  BufferSet Initial = one(f64({0, 0, 0}));
+  CheckResult C =
+      comparePrimal(one(f64({1, 2, 3})), one(f64({1, 2, 3})), Initial);
+  CHECK(C.Ran);
+  CHECK(C.Passed);
+  CHECK(C.Value == 0);
+  CHECK(C.Detail == "0 of 3 output elements differ (bitwise); the original "
+                    "changed 3");
+  // Nothing written: equal, but no evidence.
+  C = comparePrimal(Initial, Initial, Initial);
+  CHECK_FALSE(C.Passed);
+  CHECK(C.Detail.find("the original changed 0") != std::string::npos);
+  // No outputs at all: nothing was compared.
+  CHECK_FALSE(comparePrimal({}, {}, {}).Passed);
+}
+
+TEST_CASE("primal: the comparison is bitwise (signed zeros, NaNs, "
+          "subnormals)",
+          "[Checks]") {
+  BufferSet Initial = one(f64({1, 1, 1}));
+  // -0.0 == 0.0 numerically, but the bytes differ.
+  CheckResult C =
+      comparePrimal(one(f64({0.0, 2, 3})), one(f64({-0.0, 2, 3})), Initial);
+  CHECK_FALSE(C.Passed);
+  CHECK(C.Value == 1);
+  // The same NaN is the same bytes (NaN != NaN numerically).
+  CHECK(comparePrimal(one(f64({NaN, 2})), one(f64({NaN, 2})), one(f64({1, 1})))
+            .Passed);
+  // A NaN with another payload differs.
+  HostBuffer Payload = f64({NaN, 2});
+  Payload.Bytes[0] ^= 1;
+  CHECK(
+      comparePrimal(one(f64({NaN, 2})), one(Payload), one(f64({1, 1}))).Value ==
+      1);
+  // The smallest subnormal differs from zero.
+  CHECK(comparePrimal(one(f32({0})), one(f32({FLT_TRUE_MIN})), one(f32({1})))
+            .Value == 1);
+  // Counts add over buffers.
+  BufferSet Two = {{0, f64({1, 2})}, {3, f64({5})}};
+  BufferSet Other = {{0, f64({1, 0})}, {3, f64({6})}};
+  BufferSet Zero = {{0, f64({0, 0})}, {3, f64({0})}};
+  C = comparePrimal(Two, Other, Zero);
+  CHECK(C.Value == 2);
+  CHECK(C.Detail.find("2 of 3 output elements differ") == 0);
+}
+
+TEST_CASE("primal: buffers of another shape are refused, never overread",
+          "[Checks]") {
+  CHECK_THROWS_AS(
+      comparePrimal(one(f64({1, 2})), one(f64({1})), one(f64({0, 0}))),
+      std::invalid_argument);
+  CHECK_THROWS_AS(comparePrimal(one(f64({1})), one(f32({1})), one(f64({0}))),
+                  std::invalid_argument);
+  CHECK_THROWS_AS(comparePrimal(one(f64({1})), {{1, f64({1})}}, one(f64({0}))),
+                  std::invalid_argument);
+}
+
+TEST_CASE("forward: the relative L2 error against central differences",
+          "[Checks]") {
+  CheckResult C = forward(f64({3, 4}), f64({3, 4}));
+  CHECK(C.Passed);
+  CHECK(C.Value == 0);
+  CHECK(C.Detail == "relative L2 error of J v vs central differences (h = "
+                    "0.5), |J v| = 5");
+  // |(3, 4.05) - (3, 4)| / |(3, 4)| = 0.05 / 5 = 0.01.
+  C = forward(f64({3, 4.05}), f64({3, 4}), 0.5, 1e-2);
+  CHECK(C.Value == Approx(0.01).epsilon(1e-12));
+  // (f(x + hv) - f(x - hv)) / 2h with h = 1e-3: 2e-3 * 7 / 2e-3 = 7.
+  C = compareForward(one(f64({7})), one(f64({1 + 7e-3})), one(f64({1 - 7e-3})),
+                     1e-3, 1e-9);
+  CHECK(C.Value == Approx(0).margin(1e-12));
+  CHECK(C.Passed);
+}
+
+TEST_CASE("forward: a value at the tolerance passes, the next one fails",
+          "[Checks]") {
+  // Err / |Fd| = 1 / 8 exactly.
+  CheckResult C = forward(f64({9}), f64({8}), 1.0, 0.125);
+  CHECK(C.Value == 0.125);
+  CHECK(C.Passed);
+  C = forward(f64({9}), f64({8}), 1.0, std::nextafter(0.125, 0.0));
+  CHECK_FALSE(C.Passed);
+}
+
+TEST_CASE("forward: zero tangents and zero differences are no evidence",
+          "[Checks]") {
+  // Both zero: the error is zero but proves nothing.
+  CheckResult C = forward(f64({0, -0.0}), f64({0, 0}));
+  CHECK_FALSE(C.Passed);
+  CHECK(C.Detail.find("J v is zero, no evidence") != std::string::npos);
+  // Tangents where the differences are zero: an infinite relative error.
+  C = forward(f64({1e-3}), f64({0}));
+  CHECK(std::isinf(C.Value));
+  CHECK_FALSE(C.Passed);
+}
+
+TEST_CASE("forward: NaN and infinite values fail, naming them", "[Checks]") {
+  for (double Bad : {NaN, Inf, -Inf}) {
+    CheckResult C = forward(f64({1, Bad}), f64({1, 1}));
+    INFO(Bad);
+    CHECK(std::isnan(C.Value));
+    CHECK_FALSE(C.Passed);
+    CHECK(
+        C.Detail.find("1 elements of J v or the differences are not finite") !=
+        std::string::npos);
+    CHECK_FALSE(forward(f64({1, 1}), f64({1, Bad})).Passed);
+  }
+}
+
+TEST_CASE("forward: huge and subnormal magnitudes are compared exactly",
+          "[Checks]") {
+  // Squares of 1e200 overflow a double; the scaled norm does not.
+  CheckResult C = forward(f64({1e200, 1e200}), f64({1e200, 1e200}));
+  CHECK(C.Value == 0);
+  CHECK(C.Passed);
+  C = forward(f64({1.01e200}), f64({1e200}), 0.5, 0.02);
+  CHECK(C.Value == Approx(0.01).epsilon(1e-9));
+  // f(x + hv) - f(x - hv) = 2 DBL_MAX overflows; the halves do not.
+  C = compareForward(one(f64({DBL_MAX})), one(f64({DBL_MAX})),
+                     one(f64({-DBL_MAX})), 1.0, 1e-9);
+  CHECK(C.Value == 0);
+  CHECK(C.Passed);
+  // Subnormal tangents: relative to their own size, not to a floor (a
+  // floor of 1e-300 made a 100% error look like 1e-10).
+  double Tiny = 4e-320;
+  C = forward(f64({2 * Tiny}), f64({Tiny}), 1.0, 1e-6);
+  CHECK(C.Value == Approx(1.0).epsilon(1e-3));
+  CHECK_FALSE(C.Passed);
+  // f32 buffers are read back as doubles: the same arithmetic.
+  C = compareForward(one(f32({2})), one(f32({1})), one(f32({-1})), 0.5, 0);
+  CHECK(C.Value == 0);
+  CHECK(C.Passed);
+}
+
+TEST_CASE("reverse: the dot test, relative to the larger product", "[Checks]") {
+  CheckResult C = reverse(2, 2);
+  CHECK(C.Passed);
+  CHECK(C.Value == 0);
+  CHECK(C.Detail == "<J v, w> = 2, <v, J^T w> = 2, relative difference");
+  CHECK(reverse(1, 1.25).Value == 0.2);
+  CHECK(reverse(1.25, 1).Value == 0.2); // symmetric
+  CHECK(reverse(-1, 1).Value == 2);
+  // At the tolerance: passes; just above: fails.
+  CHECK(reverse(1, 1.25, 0.2).Passed);
+  CHECK_FALSE(reverse(1, 1.25, std::nextafter(0.2, 0.0)).Passed);
+  // Sums over several buffers.
+  BufferSet Jv = {{0, f64({1, 2})}, {1, f64({3})}};
+  BufferSet W = {{0, f64({1, 1})}, {1, f64({1})}};
+  BufferSet V = {{2, f64({2})}};
+  BufferSet G = {{2, f64({3})}};
+  C = compareDotProducts(Jv, W, V, G, 0);
+  CHECK(C.Value == 0);
+  CHECK(C.Passed);
+}
+
+TEST_CASE("reverse: zero, non-finite and extreme products", "[Checks]") {
+  CheckResult C = reverse(0, 0);
+  CHECK_FALSE(C.Passed);
+  CHECK(C.Detail.find("<v, J^T w> is zero, no evidence") != std::string::npos);
+  CHECK_FALSE(reverse(0, -0.0).Passed);
+  CHECK_FALSE(reverse(1e-3, 0).Passed);
+  for (double Bad : {NaN, Inf, -Inf}) {
+    INFO(Bad);
+    C = reverse(Bad, 1);
+    CHECK(std::isnan(C.Value));
+    CHECK_FALSE(C.Passed);
+    CHECK(C.Detail.find("a dot product is not finite") != std::string::npos);
+    CHECK_FALSE(reverse(1, Bad).Passed);
+  }
+  CHECK_FALSE(reverse(Inf, Inf).Passed); // inf - inf is not agreement
+  // DBL_MAX - (-DBL_MAX) overflows; the relative difference is still 2.
+  CHECK(reverse(DBL_MAX, -DBL_MAX).Value == 2);
+  CHECK(reverse(DBL_MAX, DBL_MAX).Passed);
+  // Subnormal products: relative to their size (the old floor of 1e-300
+  // passed any two of them).
+  C = reverse(4e-320, 8e-320, 1e-6);
+  CHECK(C.Value == Approx(0.5).epsilon(1e-3));
+  CHECK_FALSE(C.Passed);
+  CHECK(reverse(4e-320, 4e-320).Passed);
+}
+
+TEST_CASE("relativeError and ScaledNorm at their edges", "[Checks]") {
+  CHECK(relativeError(0, 0) == 0);
+  CHECK(relativeError(-0.0, 0) == 0);
+  CHECK(std::isinf(relativeError(1e-300, 0)));
+  CHECK(relativeError(-1, 4) == 0.25);
+  CHECK(std::isnan(relativeError(NaN, 1)));
+  CHECK(std::isnan(relativeError(1, Inf)));
+  CHECK(std::isnan(relativeError(Inf, Inf)));
+  CHECK(relativeError(DBL_TRUE_MIN, DBL_TRUE_MIN) == 1);
+
+  ScaledNorm Empty;
+  CHECK(Empty.value() == 0);
+  ScaledNorm N;
+  for (double X : {3.0, -4.0, 0.0, -0.0})
+    N.add(X);
+  CHECK(N.value() == 5);
+  ScaledNorm Big;
+  Big.add(3e300);
+  Big.add(4e300);
+  CHECK(Big.value() == Approx(5e300));
+  ScaledNorm Small;
+  Small.add(3 * DBL_TRUE_MIN);
+  Small.add(4 * DBL_TRUE_MIN);
+  CHECK(Small.value() == 5 * DBL_TRUE_MIN);
+  ScaledNorm Infinite;
+  Infinite.add(1);
+  Infinite.add(-Inf);
+  Infinite.add(Inf);
+  Infinite.add(2);
+  CHECK(Infinite.value() == Inf);
+  ScaledNorm WithNaN;
+  WithNaN.add(1);
+  WithNaN.add(NaN);
+  WithNaN.add(Inf);
+  CHECK(std::isnan(WithNaN.value()));
+}
+
+TEST_CASE("a run passes only if every check ran and passed", "[Checks]") {
+  auto Check = [](bool Ran, bool Passed) {
+    CheckResult C;
+    C.Name = "c";
+    C.Ran = Ran;
+    C.Passed = Passed;
+    return C;
+  };
+  CheckResult Pass = Check(true, true), Fail = Check(true, false),
+              Skip = Check(false, false);
+  CheckTally T = tally({Pass, Pass, Pass});
+  CHECK(T.Passed == 3);
+  CHECK(verdict(T) == RunVerdict::Passed);
+  CHECK(summaryLine(T) == "3 passed, 0 failed, 0 skipped: all checks passed");
+  CHECK(exitCodeOf(verdict(T)) == irs::ExitCode::Ok);
+
+  // The primal-only plan: a skip is never a pass.
+  T = tally({Pass, Skip, Skip});
+  CHECK(T.Skipped == 2);
+  CHECK(verdict(T) == RunVerdict::Skipped);
+  CHECK(summaryLine(T) == "1 passed, 0 failed, 2 skipped: CHECKS SKIPPED");
+  CHECK(exitCodeOf(verdict(T)) == irs::ExitCode::ChecksSkipped);
+  CHECK(std::string(spelling(verdict(T))) == "skipped");
+
+  // A failure outweighs a skip.
+  T = tally({Pass, Fail, Skip});
+  CHECK(verdict(T) == RunVerdict::Failed);
+  CHECK(summaryLine(T) == "1 passed, 1 failed, 1 skipped: CHECKS FAILED");
+  CHECK(exitCodeOf(verdict(T)) == irs::ExitCode::Findings);
+
+  // Nothing ran, or nothing at all: no evidence of anything.
+  CHECK(verdict(tally({Skip, Skip})) == RunVerdict::Failed);
+  CHECK(verdict(tally({})) == RunVerdict::Failed);
+  CHECK(summaryLine(tally({})) ==
+        "0 passed, 0 failed, 0 skipped: CHECKS FAILED");
+  // A check that did not run counts as skipped whatever Passed says.
+  CHECK(tally({Check(false, true)}).Skipped == 1);
+}
