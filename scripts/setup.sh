@@ -21,69 +21,94 @@ cd "$(dirname "$0")/.."
 start=$SECONDS
 versions=${IRS_LLVM_VERSIONS:-19}
 
-# --- The main job on the shipped example (README: "The main job") ---
+# --- The main job on the shipped examples (README: "The main job") ---
 # (defined first: `setup.sh --main-job BUILD MAJOR` runs just this, which is
 # how it runs inside the Debian 13 root)
-# A Julia 1.12 host module whose gc-transition bundle makes Enzyme abort:
-# check finds the call, the rewrite lowers the bundle, Enzyme aborts on the
-# original and differentiates the rewritten module. Files in build/main-job.
-main_job() {
-  local build=$1 major=$2 ok=1 skipped="" rc
-  local irs=$build/bin/ir-sanitize opt=/usr/lib/llvm-$major/bin/opt
-  local in=examples/cuda_ccall_gc_transition_fwddiff.ll out=build/main-job
-  rm -rf "$out" && mkdir -p "$out"
-  echo
-  echo "== main job: $in (LLVM $major)"
+# Two host modules, each with a bundle Enzyme may reject: Julia 1.12's
+# gc-transition on a CUDA driver ccall (rejected by Enzymes before PR #2906,
+# accepted since) and Julia master's julia.gc_alloc_ptr_offsets on an
+# allocation (rejected by every Enzyme). For each: check asks the Enzyme at
+# hand which bundles it rejects, the rewrite removes what Enzyme cannot take
+# (lowered, or stashed and restored after Enzyme), and Enzyme runs on both
+# sides: the original must do what check said, the rewritten module must
+# differentiate. Files in build/main-job/NAME.
+main_case() {
+  local irs=$1 in=$2 tag=$3 plugin=$4 ok=1 rc verdict
+  local out=build/main-job/$(basename "$in" .ll)
+  mkdir -p "$out"
+  echo " $in"
+  local asked=()
+  [ -n "$plugin" ] && asked=(--enzyme-plugin "$plugin")
   rc=0
-  "$irs" check "$in" >"$out/check.txt" 2>&1 || rc=$?
-  if [ "$rc" = 1 ]; then
-    echo "  check      exit 1 (found): $(sed -n '2{s/^ *//;s/ at .*//;p}' "$out/check.txt")"
+  "$irs" check "$in" "${asked[@]}" >"$out/check.txt" 2>&1 || rc=$?
+  if grep -q "bundle \"$tag\".*: rejected" "$out/check.txt" && [ "$rc" = 1 ]; then
+    verdict=rejects
+  elif grep -q "^  \"$tag\"(.*accepted" "$out/check.txt" && [ "$rc" = 0 ]; then
+    verdict=accepts
   else
-    echo "  check      FAILED: exit $rc, expected 1 (see $out/check.txt)"
-    ok=0
+    echo "  check      FAILED: exit $rc (see $out/check.txt)"
+    return 1
   fi
+  echo "  check      exit $rc: \"$tag\" $( [ $verdict = rejects ] && echo rejected || echo accepted) by ${plugin:+this }Enzyme"
   rc=0
   "$irs" "$in" -q -o "$out/clean.ll" --report="$out/report.json" 2>"$out/rewrite.err" || rc=$?
-  if [ "$rc" = 0 ] && grep -q '@jl_gc_safe_enter' "$out/clean.ll"; then
-    echo "  rewrite    exit 0: $out/clean.ll (gc-transition -> jl_gc_safe_enter/leave; report $out/report.json)"
+  if [ "$rc" = 0 ] && ! grep -q "\"$tag\"(" "$out/clean.ll"; then
+    echo "  rewrite    exit 0: $out/clean.ll ($(sed -n 's/.*"summary": "\(.*\)".*/\1/p' "$out/report.json" | head -n 1))"
   else
     echo "  rewrite    FAILED: exit $rc (see $out/rewrite.err)"
+    return 1
+  fi
+  [ -n "$plugin" ] || return 0
+  local enzyme=("$opt" -load-pass-plugin="$plugin" -load="$plugin" -enzyme-preopt=false -passes=enzyme -S)
+  rc=0
+  # In a subshell whose stderr is the log, so that the shell's "Aborted"
+  # lands there too.
+  ("${enzyme[@]}" "$in" -o "$out/original.diff.ll"; exit $?) >"$out/original.enzyme.log" 2>&1 || rc=$?
+  local original
+  if [ $verdict = rejects ] && [ "$rc" != 0 ] && grep -q "unsupported tag $tag" "$out/original.enzyme.log"; then
+    original="aborts as check said (unsupported tag $tag)"
+  elif [ $verdict = accepts ] && [ "$rc" = 0 ]; then
+    original="differentiated, as check said"
+  else
+    original="UNEXPECTED: exit $rc (see $out/original.enzyme.log)"
     ok=0
   fi
+  echo "  Enzyme     original:  $original"
+  rc=0
+  ("${enzyme[@]}" "$out/clean.ll" -o "$out/diff.ll"; exit $?) >"$out/clean.enzyme.log" 2>&1 || rc=$?
+  if [ "$rc" = 0 ] && grep -q '^define .*@fwddiffe' "$out/diff.ll" &&
+    "$irs" restore "$out/diff.ll" -q -o "$out/restored.ll" 2>"$out/restore.err"; then
+    echo "             rewritten: differentiated: $out/restored.ll"
+  else
+    echo "             rewritten: FAILED: exit $rc (see $out/clean.enzyme.log)"
+    ok=0
+  fi
+  [ "$ok" = 1 ]
+}
+
+main_job() {
+  local build=$1 major=$2 ok=1 skipped=""
+  local irs=$build/bin/ir-sanitize opt=/usr/lib/llvm-$major/bin/opt
+  rm -rf build/main-job && mkdir -p build/main-job
   local plugin=${ENZYME_PLUGIN:-}
   # The configured plugin: -DIRS_ENZYME_PLUGIN, else the one configure found.
   [ -n "$plugin" ] || plugin=$(sed -n 's/^IRS_ENZYME_PLUGIN\(_FOUND\)\{0,1\}:[A-Z]*=\(.*[^D]\)$/\2/p' \
     "$build/CMakeCache.txt" | head -n 1)
   [ -n "$plugin" ] || plugin=../shared/enzyme/LLVMEnzyme-$major.so
-  if [ ! -f "$plugin" ]; then
-    echo "  Enzyme     SKIPPED: no LLVMEnzyme-$major.so (looked at \$ENZYME_PLUGIN, the build's"
-    echo "             IRS_ENZYME_PLUGIN, ../shared/enzyme). Build one (about 10 min):"
-    echo "             git clone https://github.com/EnzymeAD/Enzyme ~/Enzyme"
-    echo "             bash scripts/build-enzyme.sh ~/Enzyme $major"
-    echo "             ENZYME_PLUGIN=\$PWD/build/enzyme-$major/Enzyme/LLVMEnzyme-$major.so bash scripts/setup.sh"
-    skipped=" (Enzyme SKIPPED)"
+  echo
+  if [ -f "$plugin" ]; then
+    echo "== main job (LLVM $major), Enzyme $plugin"
+    echo "   sha256 $(sha256sum "$plugin" | cut -c1-16)...: check asks it which bundles it rejects"
   else
-    local enzyme=("$opt" -load-pass-plugin="$plugin" -load="$plugin" -enzyme-preopt=false -passes=enzyme -S)
-    rc=0
-    # In a subshell whose stderr is the log, so that the shell's "Aborted"
-    # lands there too.
-    ("${enzyme[@]}" "$in" -o "$out/original.diff.ll"; exit $?) >"$out/original.enzyme.log" 2>&1 || rc=$?
-    if [ "$rc" != 0 ] && grep -q 'unsupported tag gc-transition' "$out/original.enzyme.log"; then
-      echo "  Enzyme     original:  aborts as expected (exit $rc): unsupported tag gc-transition"
-    else
-      echo "  Enzyme     original:  UNEXPECTED: exit $rc, no 'unsupported tag gc-transition' (see $out/original.enzyme.log)"
-      ok=0
-    fi
-    rc=0
-    "${enzyme[@]}" "$out/clean.ll" -o "$out/diff.ll" >"$out/clean.enzyme.log" 2>&1 || rc=$?
-    if [ "$rc" = 0 ] && grep -q '^define .*@fwddiffe' "$out/diff.ll"; then
-      echo "             rewritten: differentiated: $out/diff.ll"
-    else
-      echo "             rewritten: FAILED: exit $rc (see $out/clean.enzyme.log)"
-      ok=0
-    fi
-    echo "  plugin     $plugin"
+    echo "== main job (LLVM $major), Enzyme SKIPPED: no LLVMEnzyme-$major.so (looked at"
+    echo "   \$ENZYME_PLUGIN, the build's IRS_ENZYME_PLUGIN, ../shared/enzyme). Build one (about 10 min):"
+    echo "   git clone https://github.com/EnzymeAD/Enzyme ~/Enzyme && bash scripts/build-enzyme.sh ~/Enzyme $major"
+    echo "   ENZYME_PLUGIN=\$PWD/build/enzyme-$major/Enzyme/LLVMEnzyme-$major.so bash scripts/setup.sh"
+    plugin=""
+    skipped=" (Enzyme SKIPPED)"
   fi
+  main_case "$irs" examples/cuda_ccall_gc_transition_fwddiff.ll gc-transition "$plugin" || ok=0
+  main_case "$irs" examples/julia_master_gc_alloc_ptr_offsets_fwddiff.ll julia.gc_alloc_ptr_offsets "$plugin" || ok=0
   if [ "$ok" = 1 ]; then
     echo "  result     OK$skipped"
   else

@@ -35,17 +35,16 @@ for v in $versions; do
     continue
   fi
   echo "== LLVM $v: tests"
-  rm -f "$build/Testing/ctest.xml" "$build/tests/lit-results.json"
+  rm -f "$build/Testing/ctest.xml" "$build"/tests/lit-results*.json
   at "$v" ctest --test-dir "$build" -j "$(nproc)" --output-on-failure \
     --output-junit "$PWD/$build/Testing/ctest.xml" || failed=1
   # ctest's per-entry results (one entry per unit test case) and lit's
   # per-test results (tests/CMakeLists.txt has lit write them).
-  counts=$(python3 - "$build/Testing/ctest.xml" "$build/tests/lit-results.json" <<'EOF'
-import json, sys, xml.etree.ElementTree as ET
+  counts=$(python3 - "$build/Testing/ctest.xml" "$build/tests" <<'EOF'
+import json, os, re, sys, xml.etree.ElementTree as ET
 unit = {"passed": 0, "failed": 0, "skipped": 0}
 other = {"passed": 0, "failed": 0, "skipped": 0}
-lit = {"passed": 0, "failed": 0, "skipped": 0}
-lit_ran = False
+lit_ran = set()
 try:
     cases = ET.parse(sys.argv[1]).getroot().iter("testcase")
 except (OSError, ET.ParseError):
@@ -57,25 +56,37 @@ for case in cases:
     skipped = status == "disabled" or (status == "notrun" and skip is not None and
                                        "SKIP_" in (skip.get("message") or ""))
     kind = "passed" if status == "run" else "skipped" if skipped else "failed"
-    if name == "lit":
-        lit_ran = True
+    if name == "lit" or name.startswith("lit-"):
+        lit_ran.add(name)
         continue
     (unit if name.startswith("unit/") else other)[kind] += 1
-try:
-    for test in json.load(open(sys.argv[2]))["tests"]:
-        code = test["code"]
-        kind = ("passed" if code in ("PASS", "XFAIL") else
-                "skipped" if code in ("UNSUPPORTED", "SKIPPED", "EXCLUDED") else "failed")
-        lit[kind] += 1
-except (OSError, ValueError, KeyError):
-    if lit_ran:
-        lit["failed"] += 1  # lit ran but wrote no results: it failed
+def lit_counts(results, ran):
+    c = {"passed": 0, "failed": 0, "skipped": 0}
+    try:
+        for test in json.load(open(results))["tests"]:
+            code = test["code"]
+            kind = ("passed" if code in ("PASS", "XFAIL") else
+                    "skipped" if code in ("UNSUPPORTED", "SKIPPED", "EXCLUDED") else "failed")
+            c[kind] += 1
+    except (OSError, ValueError, KeyError):
+        if ran:
+            c["failed"] += 1  # lit ran but wrote no results: it failed
+    return c
+# Which Enzyme snapshot each lit run used: the configured one for "lit",
+# NAME for "lit-enzyme-NAME" (tests/CMakeLists.txt).
+site = open(os.path.join(sys.argv[2], "lit", "lit.site.cfg.py")).read()
+configured = (re.search(r'enzyme_snapshot = "([^"]*)"', site) or [None, ""])[1]
+runs = [("lit", os.path.join(sys.argv[2], "lit-results.json"), configured or "configured")]
+for name in sorted(lit_ran - {"lit"}):
+    runs.append((name, os.path.join(sys.argv[2], "lit-results-%s.json" % name[4:]), name[11:]))
+lits = [("lit tests (Enzyme %s)" % snap, lit_counts(path, name in lit_ran)) for name, path, snap in runs]
 def line(what, c):
     return "%s: %d passed, %d failed, %d skipped" % (what, c["passed"], c["failed"], c["skipped"])
 print("  " + line("unit test cases", unit))
-print("  " + line("lit tests", lit))
+for what, c in lits:
+    print("  " + line(what, c))
 print("  " + line("other ctest entries (stress)", other))
-print("FAILED" if unit["failed"] or lit["failed"] or other["failed"] else "OK")
+print("FAILED" if unit["failed"] or other["failed"] or any(c["failed"] for _, c in lits) else "OK")
 EOF
   )
   [ "$(tail -n 1 <<<"$counts")" = OK ] || failed=1

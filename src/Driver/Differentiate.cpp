@@ -103,17 +103,6 @@ static Error addDerivativeWrapper(Module &M, const DifferentiateConfig &C,
   return Text->empty() ? Error::success() : runPipeline(M, *Text);
 }
 
-static Expected<std::string> createEnzymeWorkDir() {
-  SmallString<256> Model;
-  sys::path::system_temp_directory(/*ErasedOnReboot=*/true, Model);
-  sys::path::append(Model, "ir-sanitize-enzyme-%%%%%%");
-  SmallString<256> Dir;
-  if (std::error_code EC = sys::fs::createUniqueDirectory(Model, Dir))
-    return makeToolError(ExitCode::OutputError,
-                         "cannot create a work directory in " + Model + ": " +
-                             EC.message());
-  return std::string(Dir);
-}
 
 /// Text, because bitcode cannot carry Enzyme's markers: LLVM writes a
 /// `metadata` argument of a varargs call as a reference to some other value.
@@ -206,6 +195,25 @@ static Expected<TriageReport> triageModules(Module &Original, Module &Sanitized,
   return Report;
 }
 
+/// Names the Enzyme that ran in \p R, and what it says of \p Original's
+/// bundles (asked in \p WorkDir; cached under \p CacheDir).
+static Error nameEnzyme(TriageReport &R, Module &Original, BundleScope Scope,
+                        const DifferentiateConfig &C, StringRef CacheDir,
+                        StringRef WorkDir) {
+  ProbeOptions Opts;
+  Opts.PluginPath = C.PluginPath;
+  Opts.CacheDir = CacheDir.str();
+  Opts.WorkDir = WorkDir.str();
+  Expected<ProbeReport> Asked =
+      probeBundles(bundleShapesIn(Original, Scope), Opts);
+  if (!Asked)
+    return Asked.takeError();
+  R.Plugin = Asked->Plugin;
+  R.AcceptedTags = Asked->tagsWith(ProbeVerdict::Accepted);
+  R.RejectedTags = Asked->tagsWith(ProbeVerdict::Rejected);
+  return Error::success();
+}
+
 static Expected<RestoreStats> writeDifferentiated(const EnzymeResult &R,
                                                   const SanitizeResult &Result,
                                                   const SanitizeOutputs &Out) {
@@ -248,7 +256,7 @@ Expected<EnzymeSides> prepareEnzymeSides(LoadedModule &LM,
   if (Error E = addDerivativeWrapper(*Sides.Original, D, LM.DisplayName,
                                      nullptr, &Diags))
     return E;
-  Expected<std::string> WorkDir = createEnzymeWorkDir();
+  Expected<std::string> WorkDir = createWorkDir("enzyme");
   if (!WorkDir)
     return WorkDir.takeError();
   Sides.WorkDir = std::move(*WorkDir);
@@ -326,7 +334,7 @@ Expected<EnzymeJobResult> EnzymeJob::once() {
     reportMissingManifest(Diags, *Result, Out);
     return std::move(Job);
   }
-  Expected<std::string> WorkDir = createEnzymeWorkDir();
+  Expected<std::string> WorkDir = createWorkDir("enzyme");
   if (!WorkDir)
     return WorkDir.takeError();
   Job.WorkDir = std::move(*WorkDir);
@@ -363,6 +371,10 @@ Expected<EnzymeJobResult> EnzymeJob::triage() {
       *Sides->Original, *LM.M, Sides->Result, LM.DisplayName, Job.WorkDir, D);
   if (!Report)
     return Report.takeError();
+  if (Error E = nameEnzyme(*Report, *Sides->Original,
+                           Req.Sanitize.Config.Policy.Scope, D,
+                           Req.ProbeCacheDir, Job.WorkDir))
+    return E;
   bool Ok = Report->sanitizedOk();
   if (Ok && Req.Sanitize.Output != "-")
     if (Expected<RestoreStats> Stats =

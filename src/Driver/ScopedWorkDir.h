@@ -13,11 +13,28 @@
 #include "ir-sanitize/Enzyme/ChildProcess.h"
 #include "ir-sanitize/Support/Diagnostics.h"
 
+#include "ir-sanitize/Support/ToolError.h"
+
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 
 #include <string>
 
 namespace irs {
+
+/// A new directory TMPDIR/ir-sanitize-\p Job-XXXXXX. Errors are
+/// ExitCode::OutputError.
+inline llvm::Expected<std::string> createWorkDir(llvm::StringRef Job) {
+  llvm::SmallString<256> Model;
+  llvm::sys::path::system_temp_directory(/*ErasedOnReboot=*/true, Model);
+  llvm::sys::path::append(Model, "ir-sanitize-" + Job + "-%%%%%%");
+  llvm::SmallString<256> Dir;
+  if (std::error_code EC = llvm::sys::fs::createUniqueDirectory(Model, Dir))
+    return makeToolError(ExitCode::OutputError,
+                         "cannot create a work directory in " + Model + ": " +
+                             EC.message());
+  return std::string(Dir);
+}
 
 class ScopedWorkDir {
 public:

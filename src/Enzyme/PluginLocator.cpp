@@ -140,7 +140,11 @@ Expected<PluginInfo> inspectPlugin(StringRef Path) {
                     ": not an Enzyme plugin (not an ELF shared library)");
   PluginInfo Info;
   Info.Path = Path.str();
-  Info.LLVMMajor = pluginMajor(Path, neededLibraries(*Obj));
+  std::vector<std::string> Needed = neededLibraries(*Obj);
+  Info.LLVMMajor = pluginMajor(Path, Needed);
+  for (StringRef Lib : Needed)
+    if (Lib.starts_with("libLLVM"))
+      Info.LLVMLibrary = Lib.str();
   Info.HasEntryPoint = exportsSymbol(*Obj, "llvmGetPassPluginInfo");
   return Info;
 }
@@ -154,6 +158,14 @@ Expected<PluginInfo> checkPlugin(StringRef Path, unsigned Major) {
                     Twine(*Info->LLVMMajor) + ", but ir-sanitize uses LLVM " +
                     Twine(Major) + " (it needs " + enzymePluginFileName(Major) +
                     ")");
+  // Julia's libLLVM carries its own suffix ("libLLVM-16jl.so",
+  // "libLLVM.so.18.1jl"): no opt but Julia's can satisfy it.
+  if (StringRef(Info->LLVMLibrary).contains("jl"))
+    return noEnzyme(Path + ": linked against Julia's own LLVM (" +
+                    Info->LLVMLibrary +
+                    "), so it loads only into Julia, not into opt; build the "
+                    "same Enzyme commit for LLVM " + Twine(Major) +
+                    " (scripts/build-enzyme.sh)");
   if (!Info->HasEntryPoint)
     return noEnzyme(Path + ": not an LLVM pass plugin (it does not export "
                            "llvmGetPassPluginInfo)");

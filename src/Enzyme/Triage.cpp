@@ -1,6 +1,7 @@
 //===- Triage.cpp - Does sanitising make Enzyme succeed? ------------------===//
 #include "ir-sanitize/Enzyme/Triage.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -79,7 +80,12 @@ json::Value triageToJSON(const TriageReport &R) {
   json::Array Changes;
   for (const std::string &C : R.Changes)
     Changes.push_back(C);
+  json::Object Enzyme{{"plugin", R.Plugin.Path},
+                      {"sha256", R.Plugin.SHA256},
+                      {"accepted_tags", json::Array(R.AcceptedTags)},
+                      {"rejected_tags", json::Array(R.RejectedTags)}};
   return json::Object{{"input", R.InputName},
+                      {"enzyme", std::move(Enzyme)},
                       {"verdict", R.verdict()},
                       {"fixed", !R.Original.ok() && R.Sanitized.ok()},
                       {"sanitized_ok", R.sanitizedOk()},
@@ -107,8 +113,19 @@ static void printRun(raw_ostream &OS, StringRef Label, const EnzymeResult &R) {
   }
 }
 
+static std::string tagList(ArrayRef<std::string> Tags) {
+  return Tags.empty() ? "none" : join(Tags, ", ");
+}
+
 void printTriage(raw_ostream &OS, const TriageReport &R) {
   OS << "Enzyme triage of " << R.InputName << "\n";
+  printRow(OS, "enzyme",
+           (R.Plugin.Path + " (sha256 " +
+            StringRef(R.Plugin.SHA256).take_front(12) + "...)")
+               .str());
+  printRow(OS, "", "of the bundle tags here, accepts: " +
+                       tagList(R.AcceptedTags) +
+                       "; rejects: " + tagList(R.RejectedTags));
   printRun(OS, "original", R.Original);
   printRun(OS, "sanitized", R.Sanitized);
   if (R.Changes.empty())

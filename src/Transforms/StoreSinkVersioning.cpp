@@ -315,8 +315,10 @@ SmallVector<ClearThenAdd, 4> findFolds(const Run &R,
   for (auto [X, Y] : Pairs) {
     if (Folded.count(Y) || !foldable(X, Y, R))
       continue;
-    auto It =
-        find_if(Folds, [&](const ClearThenAdd &F) { return F.Clear == X; });
+    // (A copy: a lambda may capture a structured binding only from C++20.)
+    Instruction *Clear = X;
+    auto It = find_if(Folds,
+                      [&](const ClearThenAdd &F) { return F.Clear == Clear; });
     if (It == Folds.end())
       It = Folds.insert(Folds.end(), {cast<StoreInst>(X), {}});
     It->Adds.push_back(cast<AtomicRMWInst>(Y));

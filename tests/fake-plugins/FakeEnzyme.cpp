@@ -4,18 +4,24 @@
 // Enzyme's `enzyme` pass and its -enzyme-preopt option, and whose pass either
 // aborts with Enzyme's own words (FAKE_ENZYME_ABORT) or never returns
 // (FAKE_ENZYME_HANG) or aborts only the first time it runs (FAKE_ENZYME_FLAKY:
-// a failure that does not repeat) or, with none of these, leaves the module
+// a failure that does not repeat) or aborts with Enzyme's words on the first
+// call whose bundle tag is not in $FAKE_ENZYME_ACCEPTS (comma-separated,
+// default jl_roots; FAKE_ENZYME_STRICT: an Enzyme with a known set of tags,
+// to be probed) or, with none of these, leaves the module
 // as it is (a run that succeeds), so tests need no real Enzyme. Any of
 // them, given -fake-enzyme-fail-saying=N, prints N bytes on one line and
 // exits 1. With FAKE_ENZYME_ORPHAN_PIDS=FILE in the environment, any of them
 // first starts a process that ignores SIGTERM, SIGINT and SIGHUP (named
 // irs-orphan, it sleeps up to 120 s) and appends "ITS_PID OPT_PID" to FILE:
 // a plugin whose helper outlives opt unless opt's process group is killed.
+// With FAKE_ENZYME_RUNS=FILE, every run appends a line to FILE.
 //
 //===----------------------------------------------------------------------===//
 #include "ir-sanitize/Support/LLVMCompat.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Config/llvm-config.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
 #include IRS_PASS_PLUGIN_HEADER
 #include "llvm/Support/CommandLine.h"
@@ -52,6 +58,36 @@ namespace {
   std::abort();
 }
 
+[[maybe_unused]] void rejectUnacceptedTags(Module &M) {
+  const char *Env = std::getenv("FAKE_ENZYME_ACCEPTS");
+  SmallVector<StringRef, 4> Accepted;
+  StringRef(Env ? Env : "jl_roots").split(Accepted, ',');
+  for (Function &F : M)
+    for (BasicBlock &BB : F)
+      for (Instruction &I : BB)
+        if (auto *CB = dyn_cast<CallBase>(&I))
+          for (unsigned B = 0; B != CB->getNumOperandBundles(); ++B) {
+            StringRef Tag = CB->getOperandBundleAt(B).getTagName();
+            if (is_contained(Accepted, Tag))
+              continue;
+            errs() << "unsupported tag " << Tag << " for " << I
+                   << "\nunsupported tag\nUNREACHABLE executed at "
+                      "/src/enzyme/Enzyme/GradientUtils.cpp:308!\n";
+            errs().flush();
+            std::abort();
+          }
+}
+
+void countRun() {
+  if (const char *Runs = std::getenv("FAKE_ENZYME_RUNS")) {
+    int FD = ::open(Runs, O_WRONLY | O_APPEND | O_CREAT, 0644);
+    if (FD >= 0) {
+      (void)!::write(FD, "run\n", 4);
+      ::close(FD);
+    }
+  }
+}
+
 /// The orphan: SIGTERM-proof, recorded in \p PidFile once it ignores it.
 void startOrphan(const char *PidFile) {
   int Ready[2];
@@ -86,6 +122,7 @@ void startOrphan(const char *PidFile) {
 
 struct FakeEnzymePass : PassInfoMixin<FakeEnzymePass> {
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+    countRun();
     if (const char *PidFile = std::getenv("FAKE_ENZYME_ORPHAN_PIDS"))
       startOrphan(PidFile);
     if (FailSaying) { // a plugin with a lot to say on one line
@@ -104,6 +141,8 @@ struct FakeEnzymePass : PassInfoMixin<FakeEnzymePass> {
     abortLikeEnzyme();
 #elif defined(FAKE_ENZYME_ABORT)
     abortLikeEnzyme();
+#elif defined(FAKE_ENZYME_STRICT)
+    rejectUnacceptedTags(M);
 #elif defined(FAKE_ENZYME_HANG)
     while (true)
       std::this_thread::sleep_for(std::chrono::seconds(1));

@@ -1,5 +1,7 @@
 # lit configuration for ir-sanitize's golden (FileCheck) and command-line tests.
 import os
+import re
+import subprocess
 import sys
 import lit.formats
 
@@ -30,6 +32,7 @@ config.substitutions.append(("%examples", os.path.join(config.irs_src_root, "exa
 # (%inputs/expect-exit, %plan).
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
 config.available_features.add("llvm-%s" % config.llvm_major)
+config.substitutions.append(("%llvm-major", config.llvm_major))
 # Up to LLVM 20, kernels keep their !nvvm.annotations entries ("kernel",
 # "maxntidx"); LLVM 21 upgrades them to the ptx_kernel calling convention and
 # "nvvm.*" function attributes when it reads a module.
@@ -45,16 +48,53 @@ if int(config.llvm_major) >= 19:
     config.available_features.add("llvm-tanh-intrinsic")
 # Enzyme: the CMake-configured plugin or $ENZYME_PLUGIN; tests that run the
 # real Enzyme say `REQUIRES: enzyme`. The fake plugins need no Enzyme.
+# What depends on the Enzyme is a feature the test names: the snapshots'
+# facts are known (2026-07 has Enzyme PR #2906, which accepts gc-transition);
+# another plugin is asked, with opt, whether it differentiates through a
+# gc-transition bundle.
 config.substitutions.append(("%fake-plugins", config.fake_plugins_dir))
 if os.environ.get("ENZYME_PLUGIN"):
     config.environment["ENZYME_PLUGIN"] = os.environ["ENZYME_PLUGIN"]
 enzyme_plugin = os.environ.get("ENZYME_PLUGIN") or config.enzyme_plugin
+enzyme_snapshot = lit_config.params.get("enzyme_snapshot")
+if enzyme_snapshot is None and not os.environ.get("ENZYME_PLUGIN"):
+    enzyme_snapshot = config.enzyme_snapshot
+snapshot_features = {"2025-02": [], "2026-07": ["enzyme-accepts-gc-transition"]}
+
+def enzyme_accepts_gc_transition(plugin):
+    probe = os.path.join(config.test_source_root, "Inputs", "gc-transition-probe.ll")
+    opt = os.path.join(config.llvm_tools_dir, "opt")
+    return subprocess.call([opt, probe, "-load-pass-plugin=" + plugin, "-load=" + plugin,
+                            "-enzyme-preopt=false", "-passes=enzyme", "-disable-output"],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) == 0
+
 if enzyme_plugin and os.path.exists(enzyme_plugin):
     config.available_features.add("enzyme")
+    config.substitutions.append(("%enzyme_plugin", enzyme_plugin))
+    if enzyme_snapshot in snapshot_features:
+        features = snapshot_features[enzyme_snapshot]
+    else:
+        features = ["enzyme-accepts-gc-transition"] if enzyme_accepts_gc_transition(enzyme_plugin) else []
+        enzyme_snapshot = "another build"
+    config.available_features.update(features)
+    lit_config.note("Enzyme %s (%s): %s" % (enzyme_snapshot, enzyme_plugin, ", ".join(features) or
+                                             "rejects gc-transition"))
 else:
     lit_config.note("SKIPPED: no Enzyme plugin (LLVMEnzyme-%s.so); tests that "
                     "need one are UNSUPPORTED. Set ENZYME_PLUGIN or configure "
                     "with -DIRS_ENZYME_PLUGIN=PATH." % config.llvm_major)
+
+# --param enzyme_only=1: only the tests that run Enzyme (a run with a second
+# snapshot: the others do not depend on it).
+class EnzymeTestsOnly(lit.formats.ShTest):
+    def getTestsInDirectory(self, testSuite, path_in_suite, litConfig, localConfig):
+        for test in super().getTestsInDirectory(testSuite, path_in_suite, litConfig, localConfig):
+            with open(test.getSourcePath(), errors="replace") as f:
+                if re.search(r"^\W*REQUIRES:.*\benzyme\b", f.read(), re.M):
+                    yield test
+
+if lit_config.params.get("enzyme_only") == "1":
+    config.test_format = EnzymeTestsOnly(execute_external=False)
 # Children die with ir-sanitize (PR_SET_PDEATHSIG) and the process tests read
 # /proc: Linux only.
 if sys.platform.startswith("linux") and os.path.isdir("/proc/self"):
@@ -92,7 +132,6 @@ try:
     config.available_features.add("libcuda")
 except OSError:
     pass
-import subprocess
 if os.path.exists(gpurun) and subprocess.call([gpurun, "--probe"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) == 0:
     config.available_features.add("cuda-gpu")
 else:

@@ -16,12 +16,43 @@
 #include "llvm/IR/Module.h"
 
 #include <string>
+#include <vector>
 
 namespace irs {
 
-/// Whether Enzyme differentiates through a call carrying this bundle. Enzyme
-/// only knows jl_roots; any other tag aborts it in getInvertedBundles.
-bool enzymeHandlesBundle(llvm::StringRef Tag);
+/// What is known of Enzyme and a bundle tag without asking a plugin (what
+/// `check` reports against when it is given none): every Enzyme copies
+/// jl_roots; gc-transition since Enzyme PR #2906 (2026-06); every other tag
+/// ends in getInvertedBundles' "unsupported tag". With a plugin, the plugin
+/// is asked instead (Enzyme/BundleProbe.h).
+enum class KnownEnzymeSupport { EveryEnzyme, SincePR2906, NoEnzyme };
+KnownEnzymeSupport knownEnzymeSupport(llvm::StringRef Tag);
+
+/// A bundle as Enzyme sees it: its tag and its operands' types. Call sites
+/// with the same shape get the same answer from an Enzyme, so each shape is
+/// asked once.
+struct BundleShape {
+  std::string Tag;
+  std::vector<std::string> OperandTypes; ///< As LLVM prints them.
+  /// A constant of each operand type, typed: "ptr addrspace(10) null".
+  std::vector<std::string> Operands;
+  /// "%T = type { ... }" lines for the named structs the types use.
+  std::vector<std::string> TypeDefinitions;
+  /// Why no module can carry this bundle outside its own (an operand type
+  /// without constants); empty when one can.
+  std::string Unprobeable;
+  unsigned CallSites = 0; ///< How many in-scope calls carry it.
+  /// `"gc-transition"(ptr)`: the tag as LLVM quotes it, then the types.
+  std::string key() const;
+};
+
+/// The shape of \p B, a bundle of a call in \p M.
+BundleShape bundleShapeOf(const llvm::OperandBundleUse &B,
+                          const llvm::Module &M);
+
+/// The distinct shapes of the bundles on in-scope calls, in first-seen
+/// order, with their call-site counts.
+std::vector<BundleShape> bundleShapesIn(llvm::Module &M, BundleScope Scope);
 
 /// The callee's name, or "<indirect>" for a call through a pointer.
 std::string calleeName(const llvm::CallBase &CB);

@@ -77,6 +77,9 @@ struct EnzymeRequest {
   bool WrapperOnly = false;   ///< Write the sanitized module with its wrapper.
   bool Triage = false;        ///< Compare with the module as given.
   bool KeepTemps = false;     ///< Keep the work directory after a success.
+  /// Where a triage caches what the plugin says of bundles (BundleProbe.h);
+  /// empty: no cache.
+  std::string ProbeCacheDir;
 };
 
 struct EnzymeJobResult {

@@ -42,6 +42,7 @@ std::vector<std::string> defaultLibraryDirs(unsigned Major);
 struct PluginInfo {
   std::string Path;
   std::optional<unsigned> LLVMMajor; ///< From DT_NEEDED libLLVM or the name.
+  std::string LLVMLibrary; ///< The libLLVM it needs (DT_NEEDED), if any.
   bool HasEntryPoint = false;        ///< Exports llvmGetPassPluginInfo.
 };
 
@@ -49,8 +50,9 @@ struct PluginInfo {
 /// is missing, not a shared library.
 llvm::Expected<PluginInfo> inspectPlugin(llvm::StringRef Path);
 
-/// inspectPlugin, then refuses a plugin built for another LLVM major or one
-/// without the pass-plugin entry point. Errors are ExitCode::NoEnzyme.
+/// inspectPlugin, then refuses a plugin built for another LLVM major, one
+/// linked against Julia's own libLLVM (libLLVM-18jl.so: Enzyme_jll's, which
+/// only Julia can load), or one without the pass-plugin entry point. Errors are ExitCode::NoEnzyme.
 llvm::Expected<PluginInfo> checkPlugin(llvm::StringRef Path, unsigned Major);
 
 /// Where the plugin was found (for messages): "--enzyme-plugin",

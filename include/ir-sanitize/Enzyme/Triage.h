@@ -9,6 +9,7 @@
 #ifndef IR_SANITIZE_ENZYME_TRIAGE_H
 #define IR_SANITIZE_ENZYME_TRIAGE_H
 
+#include "ir-sanitize/Enzyme/BundleProbe.h"
 #include "ir-sanitize/Enzyme/EnzymeRunner.h"
 
 #include "llvm/Support/JSON.h"
@@ -24,6 +25,10 @@ struct TriageReport {
   EnzymeResult Original;
   EnzymeResult Sanitized;
   std::vector<std::string> Changes; ///< One line per kind of change.
+  /// Which Enzyme ran: its file and the module's bundle tags it accepts and
+  /// rejects (asked, BundleProbe.h), so that two reports can be told apart.
+  EnzymePluginIdentity Plugin;
+  std::vector<std::string> AcceptedTags, RejectedTags;
 
   /// Exit 0 when the sanitised module differentiates, 1 otherwise.
   bool sanitizedOk() const { return Sanitized.ok(); }
@@ -43,7 +48,8 @@ void printTriage(llvm::raw_ostream &OS, const TriageReport &R);
 /// "original": RUN, "sanitized": RUN, "changes": [..]}, RUN being {"status":
 /// "ok"|"aborted"|"failed"|"timed_out", "exit_code" | "signal",
 /// "signal_name", "seconds", "message", "function", "differentiating",
-/// "phase", "frame", "where", "instruction", "log"} (empty fields left out).
+/// "phase", "frame", "where", "instruction", "log"} (empty fields left out),
+/// "enzyme": {"plugin", "sha256", "accepted_tags", "rejected_tags"}.
 llvm::json::Value triageToJSON(const TriageReport &R);
 
 } // namespace irs

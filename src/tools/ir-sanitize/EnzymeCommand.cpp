@@ -102,6 +102,7 @@ int EnzymeCommand::run() {
   Req.PluginPath = O.PluginPath;
   Req.WrapperOnly = WrapperOnly;
   Req.Triage = Triage;
+  Req.ProbeCacheDir = probeCacheDir();
   Req.KeepTemps = KeepTemps;
   CLIDiagnosticHandler Diags(Opts.Quiet);
   LLVMContext Ctx;

@@ -1,6 +1,11 @@
 //===- EnzymeOptions.cpp - Options of the commands that run Enzyme --------===//
 #include "EnzymeOptions.h"
 
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+
 using namespace llvm;
 
 namespace irs::cli {
@@ -21,6 +26,26 @@ void addEnzymePluginOptions(CLI::App &App, std::string &PluginPath,
   App.add_option("--enzyme-timeout", TimeoutSeconds,
                  "seconds Enzyme may run before it is killed (0: no limit)")
       ->type_name("SECONDS");
+}
+
+std::string probeCacheDir() {
+  if (std::optional<std::string> Dir = sys::Process::GetEnv("IRS_CACHE_DIR"))
+    return *Dir;
+  SmallString<256> Dir;
+  if (!sys::path::cache_directory(Dir))
+    return "";
+  sys::path::append(Dir, "ir-sanitize");
+  return std::string(Dir);
+}
+
+std::string describeProbe(const ProbeReport &R) {
+  std::string Where =
+      R.CacheFile.empty() ? "no cache" : "the cache " + R.CacheFile;
+  return formatv("asked Enzyme {0} (sha256 {1}...): {2} probes run, {3} "
+                 "answers from {4}",
+                 R.Plugin.Path, StringRef(R.Plugin.SHA256).take_front(12),
+                 R.Probed, R.Cached, Where)
+      .str();
 }
 
 void addEnzymeOptions(CLI::App &App, EnzymeOptions &O) {

@@ -8,6 +8,7 @@
 #define IR_SANITIZE_TOOLS_ENZYMEOPTIONS_H
 
 #include "ir-sanitize/Driver/Differentiate.h"
+#include "ir-sanitize/Enzyme/BundleProbe.h"
 
 #include <CLI/CLI.hpp>
 
@@ -28,6 +29,15 @@ struct EnzymeOptions {
 /// may run, for every command that runs it.
 void addEnzymePluginOptions(CLI::App &App, std::string &PluginPath,
                             unsigned &TimeoutSeconds);
+
+/// Where the answers of asked Enzymes are kept: $IRS_CACHE_DIR, else
+/// ir-sanitize/ in the user's cache directory ($XDG_CACHE_HOME or
+/// ~/.cache); empty when there is none.
+std::string probeCacheDir();
+
+/// "asked Enzyme PATH (sha256 PREFIX...): N probes run, M answers from the
+/// cache FILE", for a note.
+std::string describeProbe(const ProbeReport &R);
 
 /// INPUT, --fn, --mode, --activity, --enzyme-plugin, --enzyme-timeout and
 /// --enzyme-arg.

@@ -4,7 +4,10 @@
 
 #include "ir-sanitize/Driver/Check.h"
 
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+
+#include <cstdlib>
 
 using namespace llvm;
 using namespace irs;
@@ -48,8 +51,58 @@ TEST_CASE("runCheck prints the findings and says whether the module is clean",
   CHECK(Job->Module);
   CHECK(Diags.Messages.empty());
   CHECK(contentsOf(Req.Output) ==
-        Req.Input + ": 1 call sites with bundles Enzyme aborts on:\n"
-                    "  g: call to f: bundle \"foo\" (1 operands)\n");
+        Req.Input + ": 1 call sites with bundles Enzyme rejects:\n"
+                    "  g: call to f: bundle \"foo\" (1 operands): rejected "
+                    "by every Enzyme\n");
+}
+
+TEST_CASE("runCheck with a plugin reports what that Enzyme rejects",
+          "[Driver][Check]") {
+  WorkDir Dir("irs-check-job");
+  CheckRequest Req;
+  Req.Input = Dir.write("in.ll", R"(
+declare void @f(i32)
+define void @g() {
+  call void @f(i32 1) [ "foo"(i32 7) ]
+  call void @f(i32 2) [ "bar"() ]
+  call void @f(i32 3) [ "foo"(i32 8) ]
+  ret void
+}
+)");
+  Req.Output = Dir.path("findings.txt");
+  Req.EnzymePlugin = fakePlugin("FakeEnzymeStrict.so");
+  Req.ProbeCacheDir = Dir.path("cache");
+  ::setenv("FAKE_ENZYME_ACCEPTS", "foo", 1);
+  LLVMContext Ctx;
+  CollectingDiagnosticHandler Diags;
+  Expected<CheckJobResult> Job = runCheck(Req, Ctx, Diags);
+  ::unsetenv("FAKE_ENZYME_ACCEPTS");
+  REQUIRE(static_cast<bool>(Job));
+  CHECK_FALSE(Job->Clean);
+  REQUIRE(Job->Enzyme);
+  CHECK(Job->Enzyme->Probed == 2);
+  CHECK(contentsOf(Req.Output) ==
+        Req.Input + ": 1 call sites with bundles this Enzyme rejects:\n"
+                    "  g: call to f: bundle \"bar\" (0 operands): rejected "
+                    "by this Enzyme\n" +
+            Req.Input + ": 1 bundle shapes this Enzyme accepts:\n"
+                        "  \"foo\"(i32): 2 call sites: accepted by this "
+                        "Enzyme; the default rewrite still stashes it "
+                        "(restore puts it back after Enzyme)\n");
+}
+
+TEST_CASE("runCheck: a plugin that is not one is refused", "[Driver][Check]") {
+  WorkDir Dir("irs-check-job");
+  CheckRequest Req;
+  Req.Input = Dir.write("in.ll", Bundled);
+  Req.Output = Dir.path("findings.txt");
+  Req.EnzymePlugin = fakePlugin("NotAPlugin.so");
+  LLVMContext Ctx;
+  CollectingDiagnosticHandler Diags;
+  Expected<CheckJobResult> Job = runCheck(Req, Ctx, Diags);
+  REQUIRE_FALSE(static_cast<bool>(Job));
+  CHECK(codeOf(Job.takeError()) == ExitCode::NoEnzyme);
+  CHECK_FALSE(sys::fs::exists(Req.Output));
 }
 
 TEST_CASE("runCheck on a clean module, as JSON", "[Driver][Check]") {

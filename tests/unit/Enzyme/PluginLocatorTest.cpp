@@ -66,6 +66,15 @@ TEST_CASE("checkPlugin refuses other majors, non-plugins and non-libraries",
         std::string::npos);
   CHECK(Msg.find("needs " + enzymePluginFileName(Major)) != std::string::npos);
 
+  // Enzyme_jll's plugin, of the right major but for Julia's libLLVM.
+  auto Julia = checkPlugin(
+      fakePlugin("libEnzyme-" + std::to_string(Major) + ".so"), Major);
+  REQUIRE_FALSE(static_cast<bool>(Julia));
+  std::string JuliaMsg = toString(Julia.takeError());
+  CHECK(JuliaMsg.find("linked against Julia's own LLVM (libLLVM-" +
+                      std::to_string(Major) + "jl.so)") != std::string::npos);
+  CHECK(JuliaMsg.find('\n') == std::string::npos);
+
   auto NoEntry = checkPlugin(fakePlugin("NotAPlugin.so"), Major);
   REQUIRE_FALSE(static_cast<bool>(NoEntry));
   CHECK(toString(NoEntry.takeError()).find("llvmGetPassPluginInfo") !=

@@ -35,10 +35,10 @@ top:
 ; COMMON: [[A]] = !{i64 0, [[OTHER:![0-9]+]]}
 ; COMMON: [[OTHER]] = !{!"other", i32 0, i64 1}
 
-; CHECK-CCALLS: 4 call sites with bundles Enzyme aborts on:
+; CHECK-CCALLS: 4 call sites with bundles Enzyme rejects:
 ; CHECK-CCALLS-NEXT: julia_init_9: call to cuInit: bundle "other" (1 operands)
 ; CHECK-CCALLS-NEXT: julia_init_9: call to cuInit: bundle "gc-transition" (0 operands)
 ; CHECK-CCALLS-NEXT: julia_init_9: call to jlplt_cuInit_8: bundle "julia.gc_alloc_zeroinit" (0 operands)
 ; CHECK-CCALLS-NEXT: julia_init_9: call to <indirect>: bundle "julia.gc_alloc_zeroinit_indirect" (0 operands)
-; CHECK-ALL: 6 call sites with bundles Enzyme aborts on:
+; CHECK-ALL: 6 call sites with bundles Enzyme rejects:
 ; CHECK-ALL-NEXT: julia_init_9: call to llvm.assume: bundle "align" (2 operands)

@@ -1,0 +1,219 @@
+#include "ir-sanitize/Enzyme/BundleProbe.h"
+#include "EnzymeTestUtils.h"
+#include "TestSupport.h"
+
+#include "llvm/AsmParser/Parser.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <cstdlib>
+
+#include "CatchCompat.h"
+
+using namespace llvm;
+using namespace irs;
+using namespace irs::test;
+
+namespace {
+
+BundleShape shape(StringRef Tag, std::vector<std::string> Types = {},
+                  std::vector<std::string> Operands = {}) {
+  BundleShape S;
+  S.Tag = Tag.str();
+  S.OperandTypes = std::move(Types);
+  S.Operands = std::move(Operands);
+  return S;
+}
+
+/// Lines in \p File (0 if it does not exist).
+size_t linesIn(const std::string &File) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(File);
+  return Buf ? (*Buf)->getBuffer().count('\n') : 0;
+}
+
+/// Sets an environment variable for the children of one test case.
+struct ScopedEnv {
+  std::string Name;
+  ScopedEnv(const char *Name, const std::string &Value) : Name(Name) {
+    ::setenv(Name, Value.c_str(), 1);
+  }
+  ~ScopedEnv() { ::unsetenv(Name.c_str()); }
+};
+
+ProbeOptions probeOptions(const WorkDir &W, StringRef Plugin) {
+  ProbeOptions Opts;
+  Opts.PluginPath = Plugin.str();
+  Opts.CacheDir = W.path("cache");
+  Opts.WorkDir = W.Dir.str().str();
+  Opts.TimeoutSeconds = 60;
+  return Opts;
+}
+
+} // namespace
+
+TEST_CASE("probeModuleText: a valid module whose differentiated call carries "
+          "the bundle",
+          "[BundleProbe]") {
+  BundleShape S = shape("odd\"tag", {"ptr addrspace(10)", "%Box"},
+                        {"ptr addrspace(10) null", "%Box zeroinitializer"});
+  S.TypeDefinitions = {"%Box = type { i64, %Inner }", "%Inner = type { i8 }"};
+  LLVMContext Ctx;
+  SMDiagnostic Err;
+  std::unique_ptr<Module> M = parseAssemblyString(probeModuleText(S), Err, Ctx);
+  REQUIRE(M);
+  CHECK_FALSE(verifyModule(*M, &errs()));
+  CallBase *Call = firstCallTo(*M->getFunction("irs.probe.f"), "irs.probe.callee");
+  REQUIRE(Call);
+  REQUIRE(Call->getNumOperandBundles() == 1);
+  CHECK(Call->getOperandBundleAt(0).getTagName() == "odd\"tag");
+  CHECK(Call->getOperandBundleAt(0).Inputs.size() == 2);
+  CHECK(M->getFunction("__enzyme_fwddiff"));
+  CHECK(M->getFunction("__enzyme_autodiff"));
+}
+
+TEST_CASE("probe cache: printed and read back; hostile files are refused",
+          "[BundleProbe]") {
+  ProbeCache C;
+  C.SHA256 = std::string(64, 'a');
+  C.Answers["\"gc-transition\"()"] = {ProbeVerdict::Accepted, "gc-transition",
+                                      "", false};
+  C.Answers["\"x\"(ptr)"] = {ProbeVerdict::Rejected, "x",
+                             "unsupported tag x for call", false};
+  Expected<ProbeCache> Back = parseProbeCache(printProbeCache(C), "c.json");
+  REQUIRE(static_cast<bool>(Back));
+  CHECK(Back->SHA256 == C.SHA256);
+  REQUIRE(Back->Answers.size() == 2);
+  const ProbeAnswer &X = Back->Answers.at("\"x\"(ptr)");
+  CHECK(X.Verdict == ProbeVerdict::Rejected);
+  CHECK(X.Tag == "x");
+  CHECK(X.Detail == "unsupported tag x for call");
+  CHECK(X.FromCache);
+
+  auto Refused = [](StringRef Text) {
+    Expected<ProbeCache> R = parseProbeCache(Text, "c.json");
+    if (R)
+      return std::string("accepted");
+    std::string Msg = toString(R.takeError());
+    CHECK(StringRef(Msg).starts_with("c.json: "));
+    CHECK(Msg.find('\n') == std::string::npos);
+    return Msg;
+  };
+  CHECK(Refused("not json") != "accepted");
+  CHECK(Refused(std::string(100000, '[')) != "accepted");
+  CHECK(Refused("[]").find("not a JSON object") != std::string::npos);
+  CHECK(Refused(R"({"version": 2, "sha256": "a", "answers": {}})")
+            .find("not a version 1") != std::string::npos);
+  CHECK(Refused(R"({"version": 1, "answers": {}})").find("needs") !=
+        std::string::npos);
+  CHECK(Refused(R"({"version": 1, "sha256": "a", "answers": {"k": 1}})") !=
+        "accepted");
+  // Only definite answers are cached: "unknown" is never written.
+  CHECK(Refused(R"({"version": 1, "sha256": "a", "answers": {"k":
+      {"verdict": "unknown", "tag": "k"}}})")
+            .find("not accepted/rejected") != std::string::npos);
+  CHECK(Refused(R"({"version": 1, "sha256": "a", "answers": {"k":
+      {"verdict": "accepted", "tag": "k", "detail": 3}}})") != "accepted");
+}
+
+TEST_CASE("identifyEnzymePlugin: the content's SHA-256", "[BundleProbe]") {
+  WorkDir W;
+  Expected<EnzymePluginIdentity> Id =
+      identifyEnzymePlugin(W.write("p.so", "abc"));
+  REQUIRE(static_cast<bool>(Id));
+  CHECK(Id->SHA256 ==
+        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  Expected<EnzymePluginIdentity> Missing =
+      identifyEnzymePlugin(W.path("none.so"));
+  REQUIRE_FALSE(static_cast<bool>(Missing));
+  CHECK(codeOf(Missing.takeError()) == ExitCode::NoEnzyme);
+}
+
+TEST_CASE("probeBundles asks the plugin once per shape, then the cache",
+          "[BundleProbe]") {
+  WorkDir W;
+  ScopedEnv Accepts("FAKE_ENZYME_ACCEPTS", "jl_roots,gc-transition");
+  ScopedEnv Runs("FAKE_ENZYME_RUNS", W.path("runs"));
+  std::vector<BundleShape> Shapes = {
+      shape("gc-transition"), shape("gc-transition", {"ptr"}, {"ptr null"}),
+      shape("julia.gc_alloc_ptr_offsets", {"i64"}, {"i64 0"}),
+      shape("gc-transition")}; // a repeat: asked once
+  BundleShape Odd = shape("y", {"target(\"t\")"});
+  Odd.Unprobeable = "operand type target(\"t\") has no constant";
+  Shapes.push_back(Odd);
+  ProbeOptions Opts = probeOptions(W, fakePlugin("FakeEnzymeStrict.so"));
+
+  Expected<ProbeReport> First = probeBundles(Shapes, Opts);
+  REQUIRE(static_cast<bool>(First));
+  CHECK(First->Probed == 3);
+  CHECK(First->Cached == 0);
+  CHECK(linesIn(W.path("runs")) == 3);
+  CHECK(First->CacheProblem.empty());
+  CHECK(First->answerFor(Shapes[0]).Verdict == ProbeVerdict::Accepted);
+  CHECK(First->answerFor(Shapes[1]).Verdict == ProbeVerdict::Accepted);
+  ProbeAnswer Alloc = First->answerFor(Shapes[2]);
+  CHECK(Alloc.Verdict == ProbeVerdict::Rejected);
+  CHECK(StringRef(Alloc.Detail)
+            .starts_with("unsupported tag julia.gc_alloc_ptr_offsets"));
+  CHECK(First->answerFor(Odd).Verdict == ProbeVerdict::Unknown);
+  CHECK(First->tagsWith(ProbeVerdict::Accepted) ==
+        std::vector<std::string>{"gc-transition"});
+  CHECK(First->tagsWith(ProbeVerdict::Rejected) ==
+        std::vector<std::string>{"julia.gc_alloc_ptr_offsets"});
+
+  // The second run starts no child; the unprobeable shape is not cached.
+  Expected<ProbeReport> Second = probeBundles(Shapes, Opts);
+  REQUIRE(static_cast<bool>(Second));
+  CHECK(Second->Probed == 0);
+  CHECK(Second->Cached == 3);
+  CHECK(linesIn(W.path("runs")) == 3);
+  CHECK(Second->answerFor(Shapes[2]).Verdict == ProbeVerdict::Rejected);
+  CHECK(Second->answerFor(Shapes[2]).FromCache);
+}
+
+TEST_CASE("probeBundles: each plugin file has its own answers; a broken "
+          "cache is rewritten",
+          "[BundleProbe]") {
+  WorkDir W;
+  ScopedEnv Runs("FAKE_ENZYME_RUNS", W.path("runs"));
+  std::vector<BundleShape> Shapes = {shape("gc-transition")};
+  ProbeOptions Strict = probeOptions(W, fakePlugin("FakeEnzymeStrict.so"));
+  ProbeOptions Noop = probeOptions(W, fakePlugin("FakeEnzymeNoop.so"));
+  Expected<ProbeReport> S = probeBundles(Shapes, Strict);
+  REQUIRE(static_cast<bool>(S));
+  CHECK(S->answerFor(Shapes[0]).Verdict == ProbeVerdict::Rejected);
+  Expected<ProbeReport> N = probeBundles(Shapes, Noop);
+  REQUIRE(static_cast<bool>(N));
+  CHECK(N->Probed == 1);
+  CHECK(N->answerFor(Shapes[0]).Verdict == ProbeVerdict::Accepted);
+  CHECK(S->CacheFile != N->CacheFile);
+
+  W.write("cache/enzyme-probes/" + S->Plugin.SHA256 + ".json", "{broken");
+  Expected<ProbeReport> Again = probeBundles(Shapes, Strict);
+  REQUIRE(static_cast<bool>(Again));
+  CHECK(Again->Probed == 1);
+  CHECK(StringRef(Again->CacheProblem).contains("not valid JSON"));
+  Expected<ProbeReport> Fixed = probeBundles(Shapes, Strict);
+  REQUIRE(static_cast<bool>(Fixed));
+  CHECK(Fixed->Probed == 0);
+  CHECK(Fixed->CacheProblem.empty());
+}
+
+TEST_CASE("probeBundles: a plugin that fails otherwise gives no answer, and "
+          "none is cached",
+          "[BundleProbe]") {
+  WorkDir W;
+  ScopedEnv Runs("FAKE_ENZYME_RUNS", W.path("runs"));
+  std::vector<BundleShape> Shapes = {shape("x")};
+  // The Abort plugin always says "unsupported tag gc-transition": not an
+  // answer about "x".
+  ProbeOptions Opts = probeOptions(W, fakePlugin("FakeEnzymeAbort.so"));
+  for (int Run = 0; Run != 2; ++Run) {
+    Expected<ProbeReport> R = probeBundles(Shapes, Opts);
+    REQUIRE(static_cast<bool>(R));
+    CHECK(R->Probed == 1);
+    ProbeAnswer A = R->answerFor(Shapes[0]);
+    CHECK(A.Verdict == ProbeVerdict::Unknown);
+    CHECK(StringRef(A.Detail).starts_with("the probe failed: aborted"));
+  }
+}
