@@ -51,9 +51,10 @@ main_case() {
   fi
   echo "  check      exit $rc: \"$tag\" $( [ $verdict = rejects ] && echo rejected || echo accepted) by ${plugin:+this }Enzyme"
   rc=0
-  "$irs" "$in" -q -o "$out/clean.ll" --report="$out/report.json" 2>"$out/rewrite.err" || rc=$?
+  "$irs" "$in" -o "$out/clean.ll" --report="$out/report.json" 2>"$out/rewrite.err" || rc=$?
   if [ "$rc" = 0 ] && ! grep -q "\"$tag\"(" "$out/clean.ll"; then
-    echo "  rewrite    exit 0: $out/clean.ll ($(sed -n 's/.*"summary": "\(.*\)".*/\1/p' "$out/report.json" | head -n 1))"
+    echo "  rewrite    exit 0: $out/clean.ll"
+    echo "             $(sed -n '1{s/^[^:]*: [^:]*: //;s/; no kernel.*//;p}' "$out/rewrite.err")"
   else
     echo "  rewrite    FAILED: exit $rc (see $out/rewrite.err)"
     return 1
@@ -77,8 +78,8 @@ main_case() {
   rc=0
   ("${enzyme[@]}" "$out/clean.ll" -o "$out/diff.ll"; exit $?) >"$out/clean.enzyme.log" 2>&1 || rc=$?
   if [ "$rc" = 0 ] && grep -q '^define .*@fwddiffe' "$out/diff.ll" &&
-    "$irs" restore "$out/diff.ll" -q -o "$out/restored.ll" 2>"$out/restore.err"; then
-    echo "             rewritten: differentiated: $out/restored.ll"
+    "$irs" restore "$out/diff.ll" -o "$out/restored.ll" 2>"$out/restore.err"; then
+    echo "             rewritten: differentiated, then $(sed -n '1{s/^[^:]*: [^:]*: //;p}' "$out/restore.err"): $out/restored.ll"
   else
     echo "             rewritten: FAILED: exit $rc (see $out/clean.enzyme.log)"
     ok=0

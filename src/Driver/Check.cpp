@@ -80,12 +80,10 @@ CheckFinding blockedCall(Function &F, CallBase &CB, const OperandBundleUse &B,
                          F.getName(), Callee, B.getTagName(), B.Inputs.size(),
                          J.Reason, Loc.empty() ? "" : " at ", Loc)
                      .str();
-  Finding.Fields = {{"function", F.getName().str()},
-                    {"callee", Callee},
-                    {"tag", B.getTagName().str()},
-                    {"operands", B.Inputs.size()},
-                    {"enzyme", J.Verdict},
-                    {"reason", J.Reason}};
+  Finding.Fields = {
+      {"function", F.getName().str()}, {"callee", Callee},
+      {"tag", B.getTagName().str()},   {"operands", B.Inputs.size()},
+      {"enzyme", J.Verdict},           {"reason", J.Reason}};
   if (!Loc.empty())
     Finding.Fields.emplace_back("location", Loc);
   return Finding;
@@ -114,9 +112,8 @@ CheckSection collectBundleSection(Module &M, const CheckOptions &Opts) {
 
 /// With an Enzyme asked, the bundle shapes it accepts, one finding each.
 CheckSection collectAcceptedSection(Module &M, const CheckOptions &Opts) {
-  CheckSection S{"accepted_bundles", "bundle shapes this Enzyme accepts",
-                 false,
-                 {}};
+  CheckSection S{
+      "accepted_bundles", "bundle shapes this Enzyme accepts", false, {}};
   if (!Opts.Enzyme)
     return S;
   for (const BundleShape &Shape : bundleShapesIn(M, Opts.Scope)) {

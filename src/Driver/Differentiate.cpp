@@ -103,7 +103,6 @@ static Error addDerivativeWrapper(Module &M, const DifferentiateConfig &C,
   return Text->empty() ? Error::success() : runPipeline(M, *Text);
 }
 
-
 /// Text, because bitcode cannot carry Enzyme's markers: LLVM writes a
 /// `metadata` argument of a varargs call as a reference to some other value.
 /// Enzyme replaces every marked call it differentiates, so its output comes

@@ -43,8 +43,8 @@ Expected<EnzymePluginIdentity> identifyEnzymePlugin(StringRef Path) {
       MemoryBuffer::getFile(Path, /*IsText=*/false,
                             /*RequiresNullTerminator=*/false);
   if (!Buf)
-    return makeToolError(ExitCode::NoEnzyme, Path + ": cannot read: " +
-                                                 Buf.getError().message());
+    return makeToolError(ExitCode::NoEnzyme,
+                         Path + ": cannot read: " + Buf.getError().message());
   std::array<uint8_t, 32> Hash =
       SHA256::hash(arrayRefFromStringRef((*Buf)->getBuffer()));
   return EnzymePluginIdentity{Path.str(), toHex(Hash, /*LowerCase=*/true)};
@@ -259,8 +259,8 @@ Error runProbes(ArrayRef<BundleShape> Shapes, ArrayRef<size_t> Todo,
                 const ProbeOptions &Opts, ProbeReport &R) {
   for (size_t Start = 0; Start < Todo.size(); Start += ProbesAtOnce) {
     std::vector<std::pair<size_t, PendingEnzymeRun>> Running;
-    for (size_t I : Todo.slice(Start, std::min(ProbesAtOnce,
-                                               Todo.size() - Start))) {
+    for (size_t I :
+         Todo.slice(Start, std::min(ProbesAtOnce, Todo.size() - Start))) {
       EnzymeInvocation Inv = probeInvocation(Opts, I);
       if (Error E = writeFileAtomically(Inv.InputPath, [&](raw_ostream &OS) {
             OS << probeModuleText(Shapes[I]);

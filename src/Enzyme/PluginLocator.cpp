@@ -164,8 +164,8 @@ Expected<PluginInfo> checkPlugin(StringRef Path, unsigned Major) {
     return noEnzyme(Path + ": linked against Julia's own LLVM (" +
                     Info->LLVMLibrary +
                     "), so it loads only into Julia, not into opt; build the "
-                    "same Enzyme commit for LLVM " + Twine(Major) +
-                    " (scripts/build-enzyme.sh)");
+                    "same Enzyme commit for LLVM " +
+                    Twine(Major) + " (scripts/build-enzyme.sh)");
   if (!Info->HasEntryPoint)
     return noEnzyme(Path + ": not an LLVM pass plugin (it does not export "
                            "llvmGetPassPluginInfo)");

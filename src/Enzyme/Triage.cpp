@@ -123,9 +123,9 @@ void printTriage(raw_ostream &OS, const TriageReport &R) {
            (R.Plugin.Path + " (sha256 " +
             StringRef(R.Plugin.SHA256).take_front(12) + "...)")
                .str());
-  printRow(OS, "", "of the bundle tags here, accepts: " +
-                       tagList(R.AcceptedTags) +
-                       "; rejects: " + tagList(R.RejectedTags));
+  printRow(OS, "",
+           "of the bundle tags here, accepts: " + tagList(R.AcceptedTags) +
+               "; rejects: " + tagList(R.RejectedTags));
   printRun(OS, "original", R.Original);
   printRun(OS, "sanitized", R.Sanitized);
   if (R.Changes.empty())

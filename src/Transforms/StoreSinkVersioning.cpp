@@ -317,8 +317,8 @@ SmallVector<ClearThenAdd, 4> findFolds(const Run &R,
       continue;
     // (A copy: a lambda may capture a structured binding only from C++20.)
     Instruction *Clear = X;
-    auto It = find_if(Folds,
-                      [&](const ClearThenAdd &F) { return F.Clear == Clear; });
+    auto It =
+        find_if(Folds, [&](const ClearThenAdd &F) { return F.Clear == Clear; });
     if (It == Folds.end())
       It = Folds.insert(Folds.end(), {cast<StoreInst>(X), {}});
     It->Adds.push_back(cast<AtomicRMWInst>(Y));

@@ -53,6 +53,9 @@ if int(config.llvm_major) >= 19:
 # another plugin is asked, with opt, whether it differentiates through a
 # gc-transition bundle.
 config.substitutions.append(("%fake-plugins", config.fake_plugins_dir))
+# Probe answers (check --enzyme-plugin, triage) go to a cache of this test
+# run's, never the user's.
+config.environment["IRS_CACHE_DIR"] = os.path.join(config.test_exec_root, "irs-cache")
 if os.environ.get("ENZYME_PLUGIN"):
     config.environment["ENZYME_PLUGIN"] = os.environ["ENZYME_PLUGIN"]
 enzyme_plugin = os.environ.get("ENZYME_PLUGIN") or config.enzyme_plugin
@@ -86,14 +89,9 @@ else:
 
 # --param enzyme_only=1: only the tests that run Enzyme (a run with a second
 # snapshot: the others do not depend on it).
-class EnzymeTestsOnly(lit.formats.ShTest):
-    def getTestsInDirectory(self, testSuite, path_in_suite, litConfig, localConfig):
-        for test in super().getTestsInDirectory(testSuite, path_in_suite, litConfig, localConfig):
-            with open(test.getSourcePath(), errors="replace") as f:
-                if re.search(r"^\W*REQUIRES:.*\benzyme\b", f.read(), re.M):
-                    yield test
-
 if lit_config.params.get("enzyme_only") == "1":
+    sys.path.insert(0, config.test_source_root)
+    from enzyme_tests_only import EnzymeTestsOnly
     config.test_format = EnzymeTestsOnly(execute_external=False)
 # Children die with ir-sanitize (PR_SET_PDEATHSIG) and the process tests read
 # /proc: Linux only.

@@ -1,4 +1,5 @@
-//===- BundleProbe.h - Asking an Enzyme which bundles it accepts -*- C++ -*-===//
+//===- BundleProbe.h - Asking an Enzyme which bundles it accepts -*- C++
+//-*-===//
 //
 // Which operand bundles an Enzyme differentiates through is a property of
 // that build (Enzyme PR #2906 taught it gc-transition; every other unknown
@@ -82,8 +83,8 @@ struct ProbeOptions {
 struct ProbeReport {
   EnzymePluginIdentity Plugin;
   std::map<std::string, ProbeAnswer> Answers; ///< By BundleShape::key().
-  unsigned Probed = 0; ///< Child processes started.
-  unsigned Cached = 0; ///< Answers taken from the cache.
+  unsigned Probed = 0;                        ///< Child processes started.
+  unsigned Cached = 0;                        ///< Answers taken from the cache.
   std::string CacheFile;    ///< Empty without a cache directory.
   std::string CacheProblem; ///< Why the cache was not used, if it was not.
 

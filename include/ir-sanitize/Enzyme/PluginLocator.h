@@ -42,8 +42,8 @@ std::vector<std::string> defaultLibraryDirs(unsigned Major);
 struct PluginInfo {
   std::string Path;
   std::optional<unsigned> LLVMMajor; ///< From DT_NEEDED libLLVM or the name.
-  std::string LLVMLibrary; ///< The libLLVM it needs (DT_NEEDED), if any.
-  bool HasEntryPoint = false;        ///< Exports llvmGetPassPluginInfo.
+  std::string LLVMLibrary;    ///< The libLLVM it needs (DT_NEEDED), if any.
+  bool HasEntryPoint = false; ///< Exports llvmGetPassPluginInfo.
 };
 
 /// Reads \p Path as an ELF shared object without loading it. Errors: the file
@@ -52,7 +52,8 @@ llvm::Expected<PluginInfo> inspectPlugin(llvm::StringRef Path);
 
 /// inspectPlugin, then refuses a plugin built for another LLVM major, one
 /// linked against Julia's own libLLVM (libLLVM-18jl.so: Enzyme_jll's, which
-/// only Julia can load), or one without the pass-plugin entry point. Errors are ExitCode::NoEnzyme.
+/// only Julia can load), or one without the pass-plugin entry point. Errors are
+/// ExitCode::NoEnzyme.
 llvm::Expected<PluginInfo> checkPlugin(llvm::StringRef Path, unsigned Major);
 
 /// Where the plugin was found (for messages): "--enzyme-plugin",

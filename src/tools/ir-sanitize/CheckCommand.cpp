@@ -2,8 +2,9 @@
 //
 // Lists, without changing anything, every construct that makes Enzyme abort:
 // the Enzyme named by --enzyme-plugin or $ENZYME_PLUGIN, asked, or every
-// Enzyme known. Exit 0 when there is none, 1 when something was found. The driver's
-// runCheck reads and prints; this file parses, calls and returns the code.
+// Enzyme known. Exit 0 when there is none, 1 when something was found. The
+// driver's runCheck reads and prints; this file parses, calls and returns the
+// code.
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"

@@ -91,7 +91,8 @@ def normalise(text, scratch):
 
 def run(command, args):
     scratch = tempfile.mkdtemp(dir=work)
-    env = dict(os.environ, TMPDIR=scratch)
+    # A cache of its own: both orders ask the Enzyme probes anew.
+    env = dict(os.environ, TMPDIR=scratch, IRS_CACHE_DIR=os.path.join(scratch, "cache"))
     p = subprocess.run([irs] + ([command] if command else []) + args,
                        cwd=scratch, env=env, capture_output=True, timeout=300,
                        stdin=subprocess.DEVNULL)

@@ -48,8 +48,7 @@ define void @f(ptr %fp) !dbg !3 {
 TEST_CASE("knownEnzymeSupport says what holds without asking a plugin",
           "[BundleSites]") {
   CHECK(knownEnzymeSupport("jl_roots") == KnownEnzymeSupport::EveryEnzyme);
-  CHECK(knownEnzymeSupport("gc-transition") ==
-        KnownEnzymeSupport::SincePR2906);
+  CHECK(knownEnzymeSupport("gc-transition") == KnownEnzymeSupport::SincePR2906);
   CHECK(knownEnzymeSupport("julia.gc_alloc_ptr_offsets") ==
         KnownEnzymeSupport::NoEnzyme);
 }
@@ -83,12 +82,12 @@ define void @f(ptr %ptls, ptr addrspace(10) %x, %Box %b) {
   CHECK(Shapes[1].Operands == std::vector<std::string>{"ptr null"});
   const BundleShape &Roots = Shapes[2];
   CHECK(Roots.key() == "\"jl_roots\"(ptr addrspace(10), %Box)");
-  CHECK(Roots.Operands ==
-        std::vector<std::string>{"ptr addrspace(10) null",
-                                 "%Box zeroinitializer"});
+  CHECK(Roots.Operands == std::vector<std::string>{"ptr addrspace(10) null",
+                                                   "%Box zeroinitializer"});
   // Both named structs %Box uses are defined, each once.
   REQUIRE(Roots.TypeDefinitions.size() == 2);
-  CHECK(Roots.TypeDefinitions[0] == "%Box = type { ptr addrspace(10), %Inner }");
+  CHECK(Roots.TypeDefinitions[0] ==
+        "%Box = type { ptr addrspace(10), %Inner }");
   CHECK(Roots.TypeDefinitions[1] == "%Inner = type { i64 }");
   CHECK(Roots.Unprobeable.empty());
   CHECK(Shapes[3].Tag == "odd\"tag");

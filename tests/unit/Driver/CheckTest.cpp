@@ -82,13 +82,15 @@ define void @g() {
   REQUIRE(Job->Enzyme);
   CHECK(Job->Enzyme->Probed == 2);
   CHECK(contentsOf(Req.Output) ==
-        Req.Input + ": 1 call sites with bundles this Enzyme rejects:\n"
-                    "  g: call to f: bundle \"bar\" (0 operands): rejected "
-                    "by this Enzyme\n" +
-            Req.Input + ": 1 bundle shapes this Enzyme accepts:\n"
-                        "  \"foo\"(i32): 2 call sites: accepted by this "
-                        "Enzyme; the default rewrite still stashes it "
-                        "(restore puts it back after Enzyme)\n");
+        Req.Input +
+            ": 1 call sites with bundles this Enzyme rejects:\n"
+            "  g: call to f: bundle \"bar\" (0 operands): rejected "
+            "by this Enzyme\n" +
+            Req.Input +
+            ": 1 bundle shapes this Enzyme accepts:\n"
+            "  \"foo\"(i32): 2 call sites: accepted by this "
+            "Enzyme; the default rewrite still stashes it "
+            "(restore puts it back after Enzyme)\n");
 }
 
 TEST_CASE("runCheck: a plugin that is not one is refused", "[Driver][Check]") {

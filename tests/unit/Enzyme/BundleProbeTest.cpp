@@ -63,7 +63,8 @@ TEST_CASE("probeModuleText: a valid module whose differentiated call carries "
   std::unique_ptr<Module> M = parseAssemblyString(probeModuleText(S), Err, Ctx);
   REQUIRE(M);
   CHECK_FALSE(verifyModule(*M, &errs()));
-  CallBase *Call = firstCallTo(*M->getFunction("irs.probe.f"), "irs.probe.callee");
+  CallBase *Call =
+      firstCallTo(*M->getFunction("irs.probe.f"), "irs.probe.callee");
   REQUIRE(Call);
   REQUIRE(Call->getNumOperandBundles() == 1);
   CHECK(Call->getOperandBundleAt(0).getTagName() == "odd\"tag");
