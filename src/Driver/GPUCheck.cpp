@@ -36,6 +36,9 @@
 #include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
+#include <functional>
+#include <memory>
+
 using namespace llvm;
 
 namespace irs {
@@ -203,8 +206,8 @@ Expected<std::unique_ptr<Module>> runEnzymeOn(Module &M,
 }
 
 /// What the derivative stages run (derivatives.input.ll's pipeline, Enzyme,
-/// derivatives.ptx's options): one description, which buildDerivatives
-/// runs and gpuCheckStages prints.
+/// derivatives.ptx's options): one description, which
+/// derivativeCheckStages turns into stages.
 struct DerivativeStages {
   std::string Forward, Reverse; ///< The drivers the pipeline adds.
   std::string EnzymeInput;      ///< enzymeInputPipeline.
@@ -237,39 +240,158 @@ Expected<DerivativeStages> derivativeStages(Module &M, const KernelManifest &K,
   return S;
 }
 
-/// The forward and reverse kernels, compiled.
-struct DerivativeKernels {
-  CompiledKernel Forward, Reverse;
+/// "-mcpu=sm_90 -mattr=+ptx78": the target machine optimizeForPTX uses.
+std::string targetArgs(const PTXOptions &Opts) {
+  unsigned PTX = Opts.PTXVersion ? Opts.PTXVersion
+                                 : minimumPTXVersion(Opts.Arch).value_or(0);
+  return "-mcpu=" + Opts.Arch + " -mattr=+ptx" + std::to_string(PTX);
+}
+
+/// The PTX stage of \p Opts on a module with \p M's data layout: opt, then
+/// llc as compilePTX generates code.
+Expected<std::string> ptxCommand(const Module &M, const PTXOptions &Opts) {
+  Expected<std::string> Pipeline = ptxPipelineFor(M, Opts);
+  if (!Pipeline)
+    return Pipeline.takeError();
+  std::string Target = targetArgs(Opts);
+  return "opt " + Target + " " + "-passes='" + *Pipeline + "'" + " | llc " +
+         Target + " -asm-verbose=false";
+}
+
+/// What the stages of one check hand on: the modules they work on, the
+/// launch's parameters and the plan they fill in.
+struct CheckState {
+  Module &Original, &Splatted;
+  /// The splatted module before code generation optimises it: Enzyme's.
+  std::unique_ptr<Module> ForDerivatives, Differentiated;
+  std::vector<ParamImage> Orig, Splat;
+  std::vector<CompiledKernel> Drivers; ///< Forward, reverse.
+  RunPlan Plan;
 };
 
-Expected<DerivativeKernels> buildDerivatives(Module &M, const KernelManifest &K,
-                                             const LaunchSpec &Spec,
-                                             ArrayRef<ParamImage> Splat,
-                                             const GPUCheckOptions &Opts) {
-  Expected<DerivativeStages> S = derivativeStages(M, K, Spec, Opts);
-  if (!S)
-    return S.takeError();
-  PassResults Results;
-  if (Error E = runPipeline(M, S->EnzymeInput, &Results))
-    return E;
-  // forward, reverse
-  auto &Wrappers = Results.get<std::vector<DerivativeWrapper>>();
-  const DerivativeWrapper &Fwd = Wrappers.at(0), &Rev = Wrappers.at(1);
-  std::vector<CompiledKernel> Kernels = {
-      {ptxSafeName(S->Forward), driverArgs(Splat, driverArgsOf(Fwd)), {}},
-      {ptxSafeName(S->Reverse), driverArgs(Splat, driverArgsOf(Rev)), {}}};
-  auto Diff = runEnzymeOn(M, S->Enzyme, Opts);
-  if (!Diff)
-    return Diff.takeError();
-  if (!kernelIn(**Diff, S->Forward) || !kernelIn(**Diff, S->Reverse))
-    return makeToolError(ExitCode::Findings,
-                         "Enzyme's output lacks the derivative drivers");
-  auto Compiled = compileTo(**Diff, S->Forward, "derivatives.ptx", Opts, S->PTX,
-                            std::move(Kernels));
-  if (!Compiled)
-    return Compiled.takeError();
-  return DerivativeKernels{std::move((*Compiled)[0]),
-                           std::move((*Compiled)[1])};
+/// One stage of a check after the sanitize pipeline: what it writes, from
+/// what, how opt (and llc) replay it, and how it runs here.
+struct CheckStage {
+  PipelineStage Shown;
+  std::function<Error(CheckState &)> Run;
+};
+
+/// Adds \p K, compiled into \p File, to the plan as \p Role.
+void addCompiled(CheckState &S, KernelRole Role, StringRef File,
+                 CompiledKernel K, bool DropPrimalOutputs = false) {
+  S.Plan.Kernels.push_back({Role, File.str(), K.Kernel, std::move(K.Params),
+                            K.GridStride, DropPrimalOutputs});
+}
+
+/// original.ptx and splat.ptx: the kernel as given and splatted.
+Expected<std::vector<CheckStage>> primalStages(const KernelManifest &K,
+                                               const GPUCheckOptions &Opts,
+                                               const Module &Layout) {
+  PTXOptions PTX = Opts.PTX;
+  PTX.Kernels = {K.Name};
+  // The input, its splat and its derivatives share the input's data layout.
+  Expected<std::string> Command = ptxCommand(Layout, PTX);
+  if (!Command)
+    return Command.takeError();
+  auto Compile = [&K,
+                  &Opts](KernelRole Role, StringRef File,
+                         bool Splatted) -> std::function<Error(CheckState &)> {
+    return
+        [&K, &Opts, Role, File = File.str(), Splatted](CheckState &S) -> Error {
+          Module &M = Splatted ? S.Splatted : S.Original;
+          auto Compiled = compileTo(M, K.Name, File, Opts, Opts.PTX,
+                                    {{"", Splatted ? S.Splat : S.Orig, {}}});
+          if (!Compiled)
+            return Compiled.takeError();
+          addCompiled(S, Role, File, std::move(Compiled->front()));
+          return Error::success();
+        };
+  };
+  std::vector<CheckStage> Stages;
+  Stages.push_back({{"original.ptx", "INPUT", *Command, ""},
+                    Compile(KernelRole::Original, "original.ptx", false)});
+  Stages.push_back({{"splat.ptx", "sanitize", *Command, ""},
+                    Compile(KernelRole::Splat, "splat.ptx", true)});
+  return Stages;
+}
+
+/// derivatives.input.ll, derivatives.enzyme.ll, derivatives.ptx: the
+/// drivers, Enzyme and the derivative kernels (\p D, shared by value).
+Expected<std::vector<CheckStage>>
+derivativeCheckStages(std::shared_ptr<const DerivativeStages> D,
+                      const GPUCheckOptions &Opts, const Module &Layout) {
+  Expected<PipelineStage> Input =
+      optStage("derivatives.input.ll", "sanitize", D->EnzymeInput);
+  if (!Input)
+    return Input.takeError();
+  Expected<std::string> PTX = ptxCommand(Layout, D->PTX);
+  if (!PTX)
+    return PTX.takeError();
+  std::vector<CheckStage> Stages;
+  Stages.push_back(
+      {std::move(*Input), [D](CheckState &S) -> Error {
+         PassResults Results;
+         if (Error E = runPipeline(*S.ForDerivatives, D->EnzymeInput, &Results))
+           return E;
+         // forward, reverse
+         auto &W = Results.get<std::vector<DerivativeWrapper>>();
+         S.Drivers = {{ptxSafeName(D->Forward),
+                       driverArgs(S.Splat, driverArgsOf(W.at(0))),
+                       {}},
+                      {ptxSafeName(D->Reverse),
+                       driverArgs(S.Splat, driverArgsOf(W.at(1))),
+                       {}}};
+         return Error::success();
+       }});
+  Stages.push_back(
+      {{"derivatives.enzyme.ll", "derivatives.input.ll",
+        enzymeCommandLine(D->Enzyme), ""},
+       [D, &Opts](CheckState &S) -> Error {
+         auto Diff = runEnzymeOn(*S.ForDerivatives, D->Enzyme, Opts);
+         if (!Diff)
+           return Diff.takeError();
+         if (!kernelIn(**Diff, D->Forward) || !kernelIn(**Diff, D->Reverse))
+           return makeToolError(ExitCode::Findings, "Enzyme's output lacks the "
+                                                    "derivative drivers");
+         S.Differentiated = std::move(*Diff);
+         return Error::success();
+       }});
+  Stages.push_back({{"derivatives.ptx", "derivatives.enzyme.ll", *PTX, ""},
+                    [D, &Opts](CheckState &S) -> Error {
+                      auto Compiled = compileTo(*S.Differentiated, D->Forward,
+                                                "derivatives.ptx", Opts, D->PTX,
+                                                std::move(S.Drivers));
+                      if (!Compiled)
+                        return Compiled.takeError();
+                      addCompiled(S, KernelRole::Forward, "derivatives.ptx",
+                                  std::move((*Compiled)[0]));
+                      addCompiled(S, KernelRole::Reverse, "derivatives.ptx",
+                                  std::move((*Compiled)[1]),
+                                  Opts.DropPrimalOutputs);
+                      return Error::success();
+                    }});
+  return Stages;
+}
+
+/// Every stage of the check of kernel \p K after the sanitize pipeline, in
+/// order: the one list --print-pipeline-passes prints and prepareGPUCheck
+/// runs. \p Splatted gives the data layout and the kernel's parameters.
+Expected<std::vector<CheckStage>>
+checkStages(Module &Splatted, const KernelManifest &K, const LaunchSpec &Spec,
+            bool Derivatives, const GPUCheckOptions &Opts) {
+  Expected<std::vector<CheckStage>> Stages = primalStages(K, Opts, Splatted);
+  if (!Stages || !Derivatives)
+    return Stages;
+  Expected<DerivativeStages> D = derivativeStages(Splatted, K, Spec, Opts);
+  if (!D)
+    return D.takeError();
+  auto More = derivativeCheckStages(
+      std::make_shared<const DerivativeStages>(std::move(*D)), Opts, Splatted);
+  if (!More)
+    return More.takeError();
+  for (CheckStage &C : *More)
+    Stages->push_back(std::move(C));
+  return Stages;
 }
 
 } // namespace
@@ -278,7 +400,8 @@ Expected<RunPlan> prepareGPUCheck(Module &Original, Module &Splatted,
                                   const KernelManifest &Manifest,
                                   const LaunchSpec &Spec,
                                   const GPUCheckOptions &Opts) {
-  RunPlan Plan;
+  CheckState S{Original, Splatted, nullptr, nullptr, {}, {}, {}, {}};
+  RunPlan &Plan = S.Plan;
   Plan.Kernel = Manifest.Name;
   Plan.Spec = Spec;
   Plan.Settings = checkSettings(Spec);
@@ -286,44 +409,22 @@ Expected<RunPlan> prepareGPUCheck(Module &Original, Module &Splatted,
     Plan.Spec.DerivativeChecks = false;
     Plan.DerivativesSkipped = Opts.SkipDerivatives;
   }
-  std::vector<ParamImage> Orig = packOriginalArgs(Manifest, Spec);
-  std::vector<ParamImage> Splat = sliceSplatArgs(Manifest, Orig);
-
+  S.Orig = packOriginalArgs(Manifest, Spec);
+  S.Splat = sliceSplatArgs(Manifest, S.Orig);
   // Enzyme needs the splatted module before codegen optimises it.
-  std::unique_ptr<Module> ForDerivatives;
   if (Plan.Spec.DerivativeChecks)
-    ForDerivatives = CloneModule(Splatted);
-
-  auto OrigK = compileTo(Original, Manifest.Name, "original.ptx", Opts,
-                         Opts.PTX, {{"", Orig, {}}});
-  if (!OrigK)
-    return OrigK.takeError();
-  CompiledKernel &O = OrigK->front();
-  Plan.Kernels.push_back({KernelRole::Original, "original.ptx", O.Kernel,
-                          std::move(O.Params), std::nullopt});
-  auto SplatK = compileTo(Splatted, Manifest.Name, "splat.ptx", Opts, Opts.PTX,
-                          {{"", Splat, {}}});
-  if (!SplatK)
-    return SplatK.takeError();
-  CompiledKernel &S = SplatK->front();
-  Plan.Kernels.push_back({KernelRole::Splat, "splat.ptx", S.Kernel,
-                          std::move(S.Params), std::nullopt});
-
-  if (ForDerivatives) {
-    auto D = buildDerivatives(*ForDerivatives, Manifest, Spec, Splat, Opts);
-    if (!D)
-      return D.takeError();
-    Plan.Kernels.push_back({KernelRole::Forward, "derivatives.ptx",
-                            D->Forward.Kernel, std::move(D->Forward.Params),
-                            D->Forward.GridStride});
-    Plan.Kernels.push_back({KernelRole::Reverse, "derivatives.ptx",
-                            D->Reverse.Kernel, std::move(D->Reverse.Params),
-                            D->Reverse.GridStride, Opts.DropPrimalOutputs});
-  }
+    S.ForDerivatives = CloneModule(Splatted);
+  Expected<std::vector<CheckStage>> Stages =
+      checkStages(Splatted, Manifest, Spec, Plan.Spec.DerivativeChecks, Opts);
+  if (!Stages)
+    return Stages.takeError();
+  for (CheckStage &Stage : *Stages)
+    if (Error E = Stage.Run(S))
+      return E;
   if (Error E = writeRunPlan(Plan, Opts.EmitDir))
     return E;
   progress(Opts, "wrote " + shownPath(Opts, "plan.json"));
-  return Plan;
+  return std::move(Plan);
 }
 
 namespace {
@@ -533,76 +634,37 @@ static Expected<BuiltCheck> buildGPUCheck(GPUCheckInput &In, Module &Sanitized,
   return BuiltCheck{*Dir, G.SkipDerivatives};
 }
 
-namespace {
-
-/// "-mcpu=sm_90 -mattr=+ptx78": the target machine optimizeForPTX uses.
-std::string targetArgs(const PTXOptions &Opts) {
-  unsigned PTX = Opts.PTXVersion ? Opts.PTXVersion
-                                 : minimumPTXVersion(Opts.Arch).value_or(0);
-  return "-mcpu=" + Opts.Arch + " -mattr=+ptx" + std::to_string(PTX);
-}
-
-/// The PTX stage of \p Opts on a module with \p M's data layout: opt, then
-/// llc as compilePTX generates code.
-Expected<std::string> ptxCommand(const Module &M, const PTXOptions &Opts) {
-  Expected<std::string> Pipeline = ptxPipelineFor(M, Opts);
-  if (!Pipeline)
-    return Pipeline.takeError();
-  std::string Target = targetArgs(Opts);
-  return "opt " + Target + " " + "-passes='" + *Pipeline + "'" + " | llc " +
-         Target + " -asm-verbose=false";
-}
-
-} // namespace
-
+/// What --print-pipeline-passes shows: the sanitize pipeline (it ran when
+/// the input was read: the kernel's manifest decides the rest), then the
+/// check's stages as prepareGPUCheck runs them.
 static Expected<std::vector<PipelineStage>>
 gpuCheckStages(const GPUCheckInput &In, Module &Sanitized,
                const LaunchSpec &Spec, const GPUCheckBuild &Build) {
-  const GPUCheckOptions &G = Build.Options;
+  GPUCheckOptions G = Build.Options;
   if (Error E = checkArch(G.PTX))
     return E;
-  const std::string &Kernel = In.Kernel.Name;
   Expected<PipelineStage> Sanitize =
       optStage("sanitize", "INPUT", In.Pipeline, "in memory; -S writes it");
   if (!Sanitize)
     return Sanitize.takeError();
-  std::vector<PipelineStage> Stages = {std::move(*Sanitize)};
-  PTXOptions PTX = G.PTX;
-  PTX.Kernels = {Kernel};
-  // The input, its splat and its derivatives share the input's data layout.
-  Expected<std::string> PrimalPTX = ptxCommand(Sanitized, PTX);
-  if (!PrimalPTX)
-    return PrimalPTX.takeError();
-  Stages.push_back({"original.ptx", "INPUT", *PrimalPTX, ""});
-  Stages.push_back({"splat.ptx", "sanitize", *PrimalPTX, ""});
-  if (!Spec.DerivativeChecks)
-    return Stages;
-  PluginSearch Search;
-  Search.Explicit = Build.PluginPath;
-  Expected<LocatedPlugin> Plugin = locateEnzymePlugin(Search);
-  GPUCheckOptions WithPlugin = G;
-  WithPlugin.EnzymePlugin =
-      Plugin ? Plugin->Path
-             : "LLVMEnzyme-" + std::to_string(LLVM_VERSION_MAJOR) + ".so";
-  if (!Plugin)
-    consumeError(Plugin.takeError());
-  Expected<DerivativeStages> D =
-      derivativeStages(Sanitized, In.Kernel, Spec, WithPlugin);
-  if (!D)
-    return D.takeError();
-  Expected<PipelineStage> EnzymeInput =
-      optStage("derivatives.input.ll", "sanitize", D->EnzymeInput);
-  if (!EnzymeInput)
-    return EnzymeInput.takeError();
-  Stages.push_back(std::move(*EnzymeInput));
-  Stages.push_back({"derivatives.enzyme.ll", "derivatives.input.ll",
-                    enzymeCommandLine(D->Enzyme), ""});
-  Expected<std::string> DerivativePTX = ptxCommand(Sanitized, D->PTX);
-  if (!DerivativePTX)
-    return DerivativePTX.takeError();
-  Stages.push_back(
-      {"derivatives.ptx", "derivatives.enzyme.ll", *DerivativePTX, ""});
-  return Stages;
+  if (Spec.DerivativeChecks) {
+    PluginSearch Search;
+    Search.Explicit = Build.PluginPath;
+    Expected<LocatedPlugin> Plugin = locateEnzymePlugin(Search);
+    G.EnzymePlugin =
+        Plugin ? Plugin->Path
+               : "LLVMEnzyme-" + std::to_string(LLVM_VERSION_MAJOR) + ".so";
+    if (!Plugin)
+      consumeError(Plugin.takeError());
+  }
+  auto Stages =
+      checkStages(Sanitized, In.Kernel, Spec, Spec.DerivativeChecks, G);
+  if (!Stages)
+    return Stages.takeError();
+  std::vector<PipelineStage> Shown = {std::move(*Sanitize)};
+  for (CheckStage &Stage : *Stages)
+    Shown.push_back(std::move(Stage.Shown));
+  return Shown;
 }
 
 static std::optional<int> runGPUChecks(StringRef Runner, StringRef Dir,
