@@ -152,19 +152,32 @@ ActivityMap withoutPrimalOutputs(ActivityMap A, const KernelManifest &K,
 /// alloca) round trip and takes a const array's loads for active ones when
 /// the aggregate also holds an active pointer. Folding it away first gives
 /// Enzyme each leaf directly; nothing here changes floating-point results.
-/// Then the arguments Enzyme differentiates that CUDAnative passed as i64
-/// become pointers (IntegerPointerArguments), and the forward and reverse
-/// drivers Enzyme differentiates through go in (AddDerivativeWrapper).
-std::string enzymeInputPipeline(StringRef Kernel, const ActivityMap &A,
+/// Then the arguments that CUDAnative passed as i64 and the launch binds to
+/// a buffer become pointers, whatever their activity (IntegerPointerArguments:
+/// Enzyme cannot type the inttoptr of a const i64 address either), and the
+/// forward and reverse drivers Enzyme differentiates through go in
+/// (AddDerivativeWrapper).
+std::string enzymeInputPipeline(StringRef Kernel, ArrayRef<unsigned> Addresses,
+                                const ActivityMap &A,
                                 const ActivityMap &Reverse) {
   std::string Text =
       EnzymeCleanupPipeline.str() +
       ",ir-sanitize-integer-pointer-args<kernel=" + escapePassParameter(Kernel);
-  for (size_t I = 0; I < A.size(); ++I)
-    if (A[I] == Activity::Dup)
-      Text += ";arg=" + std::to_string(I);
+  for (unsigned I : Addresses)
+    Text += ";arg=" + std::to_string(I);
   return Text + ">," + derivativeWrapperPipeline(Kernel, DiffMode::Forward, A) +
          "," + derivativeWrapperPipeline(Kernel, DiffMode::Reverse, Reverse);
+}
+
+/// The splatted parameters of \p K the launch binds to a buffer, in order.
+std::vector<unsigned> addressParams(const KernelManifest &K,
+                                    const LaunchSpec &Spec) {
+  std::vector<unsigned> Indices;
+  for (const ManifestParam &P : K.Params)
+    if (boundBuffer(Spec, P) && !is_contained(Indices, P.Index))
+      Indices.push_back(P.Index);
+  llvm::sort(Indices);
+  return Indices;
 }
 
 /// The reverse driver's activities: \p A, or with DropPrimalOutputs the
@@ -226,8 +239,8 @@ Expected<DerivativeStages> derivativeStages(Module &M, const KernelManifest &K,
   DerivativeStages S;
   S.Forward = wrapperName(K.Name, DiffMode::Forward);
   S.Reverse = wrapperName(K.Name, DiffMode::Reverse);
-  S.EnzymeInput =
-      enzymeInputPipeline(K.Name, A, reverseActivities(A, K, Spec, Opts));
+  S.EnzymeInput = enzymeInputPipeline(K.Name, addressParams(K, Spec), A,
+                                      reverseActivities(A, K, Spec, Opts));
   S.Enzyme.InputPath = pathIn(Opts.EmitDir, "derivatives.input.ll");
   S.Enzyme.OutputPath = pathIn(Opts.EmitDir, "derivatives.enzyme.ll");
   S.Enzyme.LogPath = pathIn(Opts.EmitDir, "enzyme.log");

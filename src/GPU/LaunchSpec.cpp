@@ -295,9 +295,7 @@ CheckSettings checkSettings(const LaunchSpec &Spec) {
   return C;
 }
 
-/// The buffer leaf \p P is bound to, if any.
-static const BufferSpec *boundBuffer(const LaunchSpec &Spec,
-                                     const ManifestParam &P) {
+const BufferSpec *boundBuffer(const LaunchSpec &Spec, const ManifestParam &P) {
   const LeafValue *V = Spec.findArg(P.pathString());
   return V && V->K == LeafValue::Buffer ? Spec.findBuffer(V->BufferName)
                                         : nullptr;

@@ -53,9 +53,7 @@ if int(config.llvm_major) >= 19:
 # another plugin is asked, with opt, whether it differentiates through a
 # gc-transition bundle.
 config.substitutions.append(("%fake-plugins", config.fake_plugins_dir))
-# Probe answers (check --enzyme-plugin, triage) go to a cache of this test
-# run's, never the user's.
-config.environment["IRS_CACHE_DIR"] = os.path.join(config.test_exec_root, "irs-cache")
+
 if os.environ.get("ENZYME_PLUGIN"):
     config.environment["ENZYME_PLUGIN"] = os.environ["ENZYME_PLUGIN"]
 enzyme_plugin = os.environ.get("ENZYME_PLUGIN") or config.enzyme_plugin
@@ -89,7 +87,10 @@ else:
 
 # --param enzyme_only=1: only the tests that run Enzyme (a run with a second
 # snapshot: the others do not depend on it).
+# Its outputs go to a tree of their own: ctest runs it beside the full run,
+# whose %t files it would otherwise share.
 if lit_config.params.get("enzyme_only") == "1":
+    config.test_exec_root = os.path.join(config.test_exec_root, "enzyme-" + re.sub(r"\W+", "-", str(enzyme_snapshot)))
     sys.path.insert(0, config.test_source_root)
     from enzyme_tests_only import EnzymeTestsOnly
     config.test_format = EnzymeTestsOnly(execute_external=False)
@@ -134,3 +135,7 @@ if os.path.exists(gpurun) and subprocess.call([gpurun, "--probe"], stdout=subpro
     config.available_features.add("cuda-gpu")
 else:
     lit_config.note("SKIPPED: no usable CUDA device; tests that launch kernels are UNSUPPORTED")
+
+# Probe answers (check --enzyme-plugin, triage) go to a cache of this test
+# run's, never the user's.
+config.environment["IRS_CACHE_DIR"] = os.path.join(config.test_exec_root, "irs-cache")

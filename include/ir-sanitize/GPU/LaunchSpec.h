@@ -100,6 +100,10 @@ llvm::Error validateSpec(const LaunchSpec &Spec, const KernelManifest &Kernel,
 enum class LeafKind { Pointer, Integer, Float, Unsupported };
 LeafKind leafKind(const ManifestParam &P);
 
+/// The buffer the splatted parameter \p P is bound to (an address, whatever
+/// its activity), or null.
+const BufferSpec *boundBuffer(const LaunchSpec &Spec, const ManifestParam &P);
+
 /// Whether the splatted parameter \p P is differentiated (enzyme_dup): a
 /// pointer-sized leaf bound to an `output` or `wrt` buffer.
 bool isDupLeaf(const LaunchSpec &Spec, const ManifestParam &P);
