@@ -6,8 +6,8 @@
 
 #include "ir-sanitize/Analysis/BundleSites.h"
 #include "ir-sanitize/Enzyme/PluginLocator.h"
-#include "ir-sanitize/Support/ModuleVerifier.h"
-#include "ir-sanitize/Support/ModuleWriter.h"
+#include "ir-sanitize/Support/AtomicOutput.h"
+#include "ir-sanitize/Support/ModuleReader.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"

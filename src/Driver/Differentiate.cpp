@@ -13,16 +13,13 @@
 #include "ir-sanitize/Enzyme/PluginLocator.h"
 #include "ir-sanitize/Passes/PassRegistry.h"
 #include "ir-sanitize/Passes/Pipelines.h"
-#include "ir-sanitize/Support/Messages.h"
-#include "ir-sanitize/Support/ModuleVerifier.h"
+#include "ir-sanitize/Support/MessageText.h"
 #include "ir-sanitize/Support/ModuleWriter.h"
 #include "ir-sanitize/Support/ToolError.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/LLVMContext.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/Path.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
 using namespace llvm;

@@ -6,7 +6,6 @@
 
 #include "ir-sanitize/Analysis/PassResults.h"
 #include "ir-sanitize/Passes/PassRegistry.h"
-#include "ir-sanitize/Support/ModuleVerifier.h"
 #include "ir-sanitize/Support/ModuleWriter.h"
 
 using namespace llvm;

@@ -6,7 +6,6 @@
 #include "ir-sanitize/Analysis/PassResults.h"
 #include "ir-sanitize/Passes/PassRegistry.h"
 #include "ir-sanitize/Passes/Pipelines.h"
-#include "ir-sanitize/Transforms/BundleNormalize.h"
 #include "ir-sanitize/Transforms/KernelSplat.h"
 
 #include "llvm/Support/FormatVariadic.h"

@@ -2,7 +2,6 @@
 #include "ir-sanitize/GPU/PTXEmitter.h"
 
 #include "ir-sanitize/Passes/Pipelines.h"
-#include "ir-sanitize/Support/AnalysisManagers.h"
 #include "ir-sanitize/Support/LLVMCompat.h"
 #include "ir-sanitize/Support/ModuleVerifier.h"
 #include "ir-sanitize/Support/PassParameters.h"

@@ -2,7 +2,7 @@
 #include "ir-sanitize/Support/BoundedJSON.h"
 
 #include "ir-sanitize/Support/JSONDepth.h"
-#include "ir-sanitize/Support/Messages.h"
+#include "ir-sanitize/Support/MessageText.h"
 #include "ir-sanitize/Support/ToolError.h"
 
 #include "llvm/ADT/StringExtras.h"

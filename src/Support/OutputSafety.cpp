@@ -1,7 +1,7 @@
 //===- OutputSafety.cpp - No output overwrites an input or another output -===//
 #include "ir-sanitize/Support/OutputSafety.h"
 #include "ir-sanitize/Support/AtomicOutput.h"
-#include "ir-sanitize/Support/Messages.h"
+#include "ir-sanitize/Support/MessageText.h"
 #include "ir-sanitize/Support/ToolError.h"
 
 #include "llvm/ADT/SmallString.h"

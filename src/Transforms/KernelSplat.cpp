@@ -15,7 +15,7 @@
 #include "ir-sanitize/Analysis/KernelInfo.h"
 #include "ir-sanitize/Analysis/PassResults.h"
 #include "ir-sanitize/Support/LLVMCompat.h"
-#include "ir-sanitize/Support/Messages.h"
+#include "ir-sanitize/Support/MessageText.h"
 #include "ir-sanitize/Support/PassParameters.h"
 #include "ir-sanitize/Support/ToolError.h"
 

@@ -11,7 +11,6 @@
 #include "EnzymeOptions.h"
 
 #include "ir-sanitize/Driver/Check.h"
-#include "ir-sanitize/Support/ToolError.h"
 
 #include "llvm/Support/Process.h"
 

@@ -13,7 +13,6 @@
 
 #include "ir-sanitize/Driver/Differentiate.h"
 #include "ir-sanitize/Support/AtomicOutput.h"
-#include "ir-sanitize/Support/ToolError.h"
 
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/Support/FormatVariadic.h"

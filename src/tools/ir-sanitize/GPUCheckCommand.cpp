@@ -13,12 +13,7 @@
 #include "SanitizeOptions.h"
 
 #include "ir-sanitize/Driver/GPUCheck.h"
-#include "ir-sanitize/GPU/LaunchSpec.h"
 #include "ir-sanitize/Support/AtomicOutput.h"
-#include "ir-sanitize/Support/ModuleReader.h"
-#include "ir-sanitize/Support/ModuleVerifier.h"
-#include "ir-sanitize/Support/ModuleWriter.h"
-#include "ir-sanitize/Support/ToolError.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"

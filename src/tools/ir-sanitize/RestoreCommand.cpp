@@ -9,7 +9,6 @@
 #include "Commands.h"
 
 #include "ir-sanitize/Driver/Restore.h"
-#include "ir-sanitize/Support/ToolError.h"
 
 using namespace llvm;
 
