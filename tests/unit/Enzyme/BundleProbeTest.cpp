@@ -218,3 +218,30 @@ TEST_CASE("probeBundles: a plugin that fails otherwise gives no answer, and "
     CHECK(StringRef(A.Detail).starts_with("the probe failed: aborted"));
   }
 }
+
+TEST_CASE("probeBundles on each real Enzyme: gc-transition only from PR #2906",
+          "[BundleProbe]") {
+  std::vector<EnzymeSnapshot> Snapshots = enzymeSnapshots();
+  if (Snapshots.empty())
+    IRS_SKIP("no Enzyme snapshot for this LLVM in ../shared/enzyme");
+  std::vector<BundleShape> Shapes = {
+      shape("jl_roots", {"ptr addrspace(10)"}, {"ptr addrspace(10) null"}),
+      shape("gc-transition"), shape("gc-transition", {"ptr"}, {"ptr null"}),
+      shape("julia.gc_alloc_ptr_offsets", {"i64"}, {"i64 8"})};
+  for (const EnzymeSnapshot &E : Snapshots) {
+    INFO("Enzyme " << E.Name << ": " << E.Plugin);
+    WorkDir W;
+    Expected<ProbeReport> R = probeBundles(Shapes, probeOptions(W, E.Plugin));
+    REQUIRE(static_cast<bool>(R));
+    CHECK(R->Probed == 4);
+    CHECK(R->answerFor(Shapes[0]).Verdict == ProbeVerdict::Accepted);
+    CHECK(R->answerFor(Shapes[3]).Verdict == ProbeVerdict::Rejected);
+    // The snapshots' one difference: Enzyme PR #2906 (2026-06).
+    ProbeVerdict GC = E.Name == "2025-02"   ? ProbeVerdict::Rejected
+                      : E.Name == "2026-07" ? ProbeVerdict::Accepted
+                                            : ProbeVerdict::Unknown;
+    REQUIRE(GC != ProbeVerdict::Unknown);
+    CHECK(R->answerFor(Shapes[1]).Verdict == GC);
+    CHECK(R->answerFor(Shapes[2]).Verdict == GC);
+  }
+}

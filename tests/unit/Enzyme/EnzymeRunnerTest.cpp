@@ -216,22 +216,25 @@ TEST_CASE("a missing opt is an error with the no-Enzyme exit code",
   CHECK(Code == ExitCode::NoEnzyme);
 }
 
-TEST_CASE("the real Enzyme differentiates a small function", "[EnzymeRunner]") {
-  PluginSearch S;
-  auto Plugin = locateEnzymePlugin(S);
-  if (!Plugin)
-    IRS_SKIP("no Enzyme plugin (" << toString(Plugin.takeError()) << ")");
-  WorkDir W;
-  W.write("in.ll",
-          "define double @sq(double %x) {\n  %y = fmul double %x, %x\n"
-          "  ret double %y\n}\n"
-          "define double @d(double %x) {\n"
-          "  %r = call double (...) @__enzyme_autodiff(ptr @sq, double %x)\n"
-          "  ret double %r\n}\n"
-          "declare double @__enzyme_autodiff(...)\n");
-  auto R = runEnzyme(enzymeRun(W, "real", Plugin->Path, 120));
-  REQUIRE(static_cast<bool>(R));
-  INFO(R->summary());
-  CHECK(R->ok());
-  CHECK(sys::fs::exists(W.path("real.out.ll")));
+TEST_CASE("each real Enzyme differentiates a small function",
+          "[EnzymeRunner]") {
+  std::vector<EnzymeSnapshot> Snapshots = enzymeSnapshots();
+  if (Snapshots.empty())
+    IRS_SKIP("no Enzyme snapshot for this LLVM in ../shared/enzyme");
+  for (const EnzymeSnapshot &E : Snapshots) {
+    INFO("Enzyme " << E.Name << ": " << E.Plugin);
+    WorkDir W;
+    W.write("in.ll",
+            "define double @sq(double %x) {\n  %y = fmul double %x, %x\n"
+            "  ret double %y\n}\n"
+            "define double @d(double %x) {\n"
+            "  %r = call double (...) @__enzyme_autodiff(ptr @sq, double %x)\n"
+            "  ret double %r\n}\n"
+            "declare double @__enzyme_autodiff(...)\n");
+    auto R = runEnzyme(enzymeRun(W, "real", E.Plugin, 120));
+    REQUIRE(static_cast<bool>(R));
+    INFO(R->summary());
+    CHECK(R->ok());
+    CHECK(sys::fs::exists(W.path("real.out.ll")));
+  }
 }

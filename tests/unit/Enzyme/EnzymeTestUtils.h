@@ -4,11 +4,16 @@
 
 #include "ir-sanitize/Enzyme/EnzymeRunner.h"
 
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include "CatchCompat.h"
+
+#include <string>
+#include <vector>
 
 namespace irs::test {
 
@@ -17,6 +22,24 @@ inline std::string fakePlugin(llvm::StringRef Name) {
   llvm::SmallString<256> P(IRS_FAKE_PLUGINS_DIR);
   llvm::sys::path::append(P, Name);
   return std::string(P);
+}
+
+/// An Enzyme snapshot the team keeps for this LLVM (CMake's
+/// IRS_ENZYME_SNAPSHOTS): "2025-02" (before Enzyme PR #2906) or "2026-07".
+struct EnzymeSnapshot {
+  std::string Name, Plugin;
+};
+
+/// Every snapshot there is for this build's LLVM, oldest first.
+inline std::vector<EnzymeSnapshot> enzymeSnapshots() {
+  llvm::SmallVector<llvm::StringRef, 2> Items;
+  llvm::StringRef(IRS_ENZYME_SNAPSHOTS).split(Items, '|', -1, false);
+  std::vector<EnzymeSnapshot> Snapshots;
+  for (llvm::StringRef Item : Items) {
+    auto [Name, Plugin] = Item.split('=');
+    Snapshots.push_back({Name.str(), Plugin.str()});
+  }
+  return Snapshots;
 }
 
 /// A fresh directory, removed with everything in it by the destructor.
