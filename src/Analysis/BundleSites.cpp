@@ -73,9 +73,13 @@ bool hasNullConstant(Type *Ty) {
 BundleShape bundleShapeOf(const OperandBundleUse &B, const Module &M) {
   BundleShape S;
   S.Tag = B.getTagName().str();
-  SmallPtrSet<Type *, 8> Seen;
+  SmallPtrSet<Type *, 8> Seen, Operand;
   for (const Use &U : B.Inputs) {
     Type *Ty = U->getType();
+    // Enzyme treats a bundle's operands one by one, by type: one of each
+    // type asks the same question (and jl_roots of 1..N roots is one shape).
+    if (!Operand.insert(Ty).second)
+      continue;
     S.OperandTypes.push_back(printed(*Ty, /*Definition=*/false));
     if (!hasNullConstant(Ty)) {
       S.Unprobeable = "operand type " + S.OperandTypes.back() +

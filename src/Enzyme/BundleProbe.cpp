@@ -26,6 +26,11 @@ static constexpr int ProbeCacheVersion = 1;
 /// At most this many probes run at once.
 static constexpr size_t ProbesAtOnce = 4;
 
+/// At most this many probes per run: a module with thousands of bundle
+/// shapes does not start thousands of opts. The rest are answered on later
+/// runs (what was asked is cached).
+static constexpr size_t MaxProbesPerRun = 64;
+
 StringRef verdictName(ProbeVerdict V) {
   switch (V) {
   case ProbeVerdict::Accepted:
@@ -303,6 +308,13 @@ Expected<ProbeReport> probeBundles(ArrayRef<BundleShape> Shapes,
       ++R.Cached;
     } else if (!S.Unprobeable.empty()) {
       R.Answers[Key] = {ProbeVerdict::Unknown, S.Tag, S.Unprobeable, false};
+    } else if (Todo.size() == MaxProbesPerRun) {
+      R.Answers[Key] = {ProbeVerdict::Unknown, S.Tag,
+                        "not asked: more than " +
+                            std::to_string(MaxProbesPerRun) +
+                            " bundle shapes to ask in one run (the answers "
+                            "are cached: run again for the next ones)",
+                        false};
     } else {
       R.Answers[Key] = {}; // asked below, once per key
       Todo.push_back(I);

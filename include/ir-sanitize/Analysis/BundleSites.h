@@ -33,7 +33,10 @@ KnownEnzymeSupport knownEnzymeSupport(llvm::StringRef Tag);
 /// asked once.
 struct BundleShape {
   std::string Tag;
-  std::vector<std::string> OperandTypes; ///< As LLVM prints them.
+  /// The operands' types as LLVM prints them, each once, in first-seen
+  /// order: Enzyme handles operands one by one by type, so jl_roots of one
+  /// root and of ten are one shape.
+  std::vector<std::string> OperandTypes;
   /// A constant of each operand type, typed: "ptr addrspace(10) null".
   std::vector<std::string> Operands;
   /// "%T = type { ... }" lines for the named structs the types use.

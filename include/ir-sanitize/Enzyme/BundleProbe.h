@@ -95,8 +95,9 @@ struct ProbeReport {
 };
 
 /// Asks the plugin about each of \p Shapes not in its cache, at most four
-/// children at a time. Errors: the plugin file cannot be read, a child
-/// cannot be started; a failing probe is an Unknown answer.
+/// children at a time and 64 in all (the others are Unknown, "not asked").
+/// Errors: the plugin file cannot be read, a child cannot be started; a failing
+/// probe is an Unknown answer.
 llvm::Expected<ProbeReport> probeBundles(llvm::ArrayRef<BundleShape> Shapes,
                                          const ProbeOptions &Opts);
 

@@ -68,6 +68,7 @@ define void @f(ptr %ptls, ptr addrspace(10) %x, %Box %b) {
   call void @g() [ "gc-transition"(ptr null) ]
   call void @g() [ "jl_roots"(ptr addrspace(10) %x, %Box %b), "odd\22tag"() ]
   call void @g() [ "x"(ptr %ptls) ]
+  call void @g() [ "x"(ptr %ptls, ptr null, ptr %ptls) ]
   ret void
 }
 )",
@@ -92,7 +93,10 @@ define void @f(ptr %ptls, ptr addrspace(10) %x, %Box %b) {
   CHECK(Roots.Unprobeable.empty());
   CHECK(Shapes[3].Tag == "odd\"tag");
   CHECK(Shapes[3].key() == "\"odd\\22tag\"()");
+  // Operands of one type are one question: x(ptr, ptr, ptr) is x(ptr).
   CHECK(Shapes[4].key() == "\"x\"(ptr)");
+  CHECK(Shapes[4].CallSites == 2);
+  CHECK(Shapes[4].Operands == std::vector<std::string>{"ptr null"});
 }
 
 TEST_CASE("bundleShapeOf: an operand type without constants is unprobeable",

@@ -200,6 +200,29 @@ TEST_CASE("probeBundles: each plugin file has its own answers; a broken "
   CHECK(Fixed->CacheProblem.empty());
 }
 
+TEST_CASE("probeBundles asks at most 64 shapes per run; the next run goes on",
+          "[BundleProbe]") {
+  WorkDir W;
+  ScopedEnv Runs("FAKE_ENZYME_RUNS", W.path("runs"));
+  std::vector<BundleShape> Shapes;
+  for (int I = 0; I != 70; ++I)
+    Shapes.push_back(shape("t" + std::to_string(I)));
+  ProbeOptions Opts = probeOptions(W, fakePlugin("FakeEnzymeNoop.so"));
+  Expected<ProbeReport> First = probeBundles(Shapes, Opts);
+  REQUIRE(static_cast<bool>(First));
+  CHECK(First->Probed == 64);
+  CHECK(First->answerFor(Shapes[63]).Verdict == ProbeVerdict::Accepted);
+  ProbeAnswer Left = First->answerFor(Shapes[64]);
+  CHECK(Left.Verdict == ProbeVerdict::Unknown);
+  CHECK(StringRef(Left.Detail).starts_with("not asked: more than 64"));
+  Expected<ProbeReport> Second = probeBundles(Shapes, Opts);
+  REQUIRE(static_cast<bool>(Second));
+  CHECK(Second->Probed == 6);
+  CHECK(Second->Cached == 64);
+  CHECK(Second->answerFor(Shapes[69]).Verdict == ProbeVerdict::Accepted);
+  CHECK(linesIn(W.path("runs")) == 70);
+}
+
 TEST_CASE("probeBundles: a plugin that fails otherwise gives no answer, and "
           "none is cached",
           "[BundleProbe]") {
