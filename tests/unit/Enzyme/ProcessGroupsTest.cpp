@@ -40,17 +40,27 @@ template <typename Fn> bool eventually(Fn Done) {
   return true;
 }
 
-/// A child leading its own group that ignores SIGTERM.
+/// A child leading its own group that ignores SIGTERM; returned once it
+/// does (a SIGTERM before that would reach the test's own handler, inherited
+/// across the fork).
 int startStubborn() {
+  int Ready[2];
+  if (::pipe(Ready) != 0)
+    return -1;
   int Pid = ::fork();
   if (Pid == 0) {
-    ::setpgid(0, 0);
     std::signal(SIGTERM, SIG_IGN);
+    ::setpgid(0, 0);
+    (void)!::write(Ready[1], "x", 1);
     while (true)
       ::pause();
   }
   ::setpgid(Pid, Pid);
-  return Pid;
+  char Byte;
+  bool Started = Pid > 0 && ::read(Ready[0], &Byte, 1) == 1;
+  ::close(Ready[0]);
+  ::close(Ready[1]);
+  return Started ? Pid : -1;
 }
 
 int readPid(const std::string &Path) {
