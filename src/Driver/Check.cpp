@@ -7,6 +7,7 @@
 #include "ir-sanitize/Analysis/BundleSites.h"
 #include "ir-sanitize/Enzyme/PluginLocator.h"
 #include "ir-sanitize/Support/AtomicOutput.h"
+#include "ir-sanitize/Support/MessageText.h"
 #include "ir-sanitize/Support/ModuleReader.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -75,11 +76,12 @@ CheckFinding blockedCall(Function &F, CallBase &CB, const OperandBundleUse &B,
                          const BundleJudgement &J) {
   std::string Callee = calleeName(CB), Loc = debugLocation(CB);
   CheckFinding Finding;
-  Finding.Text = formatv("{0}: call to {1}: bundle \"{2}\" ({3} operands): "
-                         "{4}{5}{6}",
-                         F.getName(), Callee, B.getTagName(), B.Inputs.size(),
-                         J.Reason, Loc.empty() ? "" : " at ", Loc)
-                     .str();
+  // One line per finding, whatever bytes the names and the tag hold.
+  Finding.Text = keepOnOneLine(
+      formatv("{0}: call to {1}: bundle \"{2}\" ({3} operands): {4}{5}{6}",
+              F.getName(), Callee, B.getTagName(), B.Inputs.size(), J.Reason,
+              Loc.empty() ? "" : " at ", Loc)
+          .str());
   Finding.Fields = {
       {"function", F.getName().str()}, {"callee", Callee},
       {"tag", B.getTagName().str()},   {"operands", B.Inputs.size()},

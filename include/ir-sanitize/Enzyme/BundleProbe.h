@@ -77,7 +77,9 @@ struct ProbeOptions {
   std::string CacheDir; ///< Empty: no cache.
   std::string WorkDir;  ///< An existing directory for modules and logs.
   std::string OptPath;  ///< Empty: defaultOptPath().
-  unsigned TimeoutSeconds = 120;
+  /// Per probe: Enzyme takes a fraction of a second on the probe module, so
+  /// a plugin still running after this hangs (its answer: Unknown).
+  unsigned TimeoutSeconds = 30;
 };
 
 struct ProbeReport {

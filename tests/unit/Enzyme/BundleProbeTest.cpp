@@ -223,6 +223,19 @@ TEST_CASE("probeBundles asks at most 64 shapes per run; the next run goes on",
   CHECK(linesIn(W.path("runs")) == 70);
 }
 
+TEST_CASE("probeBundles: a plugin that hangs is no answer, after the limit",
+          "[BundleProbe]") {
+  WorkDir W;
+  ProbeOptions Opts = probeOptions(W, fakePlugin("FakeEnzymeHang.so"));
+  Opts.TimeoutSeconds = 1;
+  std::vector<BundleShape> Shapes = {shape("x")};
+  Expected<ProbeReport> R = probeBundles(Shapes, Opts);
+  REQUIRE(static_cast<bool>(R));
+  ProbeAnswer A = R->answerFor(Shapes[0]);
+  CHECK(A.Verdict == ProbeVerdict::Unknown);
+  CHECK(StringRef(A.Detail).contains("timed out after 1 s"));
+}
+
 TEST_CASE("probeBundles: a plugin that fails otherwise gives no answer, and "
           "none is cached",
           "[BundleProbe]") {
