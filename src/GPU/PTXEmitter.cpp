@@ -8,6 +8,8 @@
 #include "ir-sanitize/Support/ToolError.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
@@ -211,11 +213,35 @@ Error optimizeForPTX(Module &M, const PTXOptions &Opts) {
   return Error::success();
 }
 
-Expected<std::string> compilePTX(Module &M, const PTXOptions &Opts) {
+namespace {
+
+/// \p M as a new module read back from its bitcode. LLVM's NVPTX backend
+/// caches a function's annotations (launch bounds, the kernel mark) by
+/// module and function address, filled while optimizeForPTX's pipeline runs
+/// and never dropped for the functions erased since: a function created
+/// later at a freed address (a grid-stride clone) read the dead one's entry
+/// and lost its .maxntid, now and then, where opt and llc in two processes
+/// did not. Code generation on a copy sees only new addresses.
+Expected<std::unique_ptr<Module>> freshCopy(const Module &M) {
+  SmallString<0> Bitcode;
+  raw_svector_ostream OS(Bitcode);
+  WriteBitcodeToFile(M, OS);
+  return parseBitcodeFile(MemoryBufferRef(Bitcode, M.getModuleIdentifier()),
+                          M.getContext());
+}
+
+} // namespace
+
+Expected<std::string> compilePTX(Module &Optimized, const PTXOptions &Opts) {
   initializeNVPTX();
-  auto TM = createNVPTXMachine(compat::moduleTriple(M), Opts);
+  auto TM = createNVPTXMachine(compat::moduleTriple(Optimized), Opts);
   if (!TM)
     return TM.takeError();
+  Expected<std::unique_ptr<Module>> Copy = freshCopy(Optimized);
+  if (!Copy)
+    return codegenError("cannot copy the module for code generation: " +
+                        toString(Copy.takeError()));
+  Module &M = **Copy;
   SmallString<0> PTX;
   raw_svector_ostream OS(PTX);
   legacy::PassManager PM;
