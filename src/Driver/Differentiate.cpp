@@ -400,6 +400,19 @@ Expected<std::string> jobPlugin(const EnzymeRequest &Req) {
   return Found->Path;
 }
 
+/// Req.Enzyme with the plugin located (unless WrapperOnly, which runs no
+/// Enzyme): the job's configuration, for running it or printing its stages.
+Expected<DifferentiateConfig> jobConfig(const EnzymeRequest &Req) {
+  DifferentiateConfig D = Req.Enzyme;
+  if (!Req.WrapperOnly) {
+    Expected<std::string> Plugin = jobPlugin(Req);
+    if (!Plugin)
+      return Plugin.takeError();
+    D.PluginPath = *Plugin;
+  }
+  return D;
+}
+
 /// Enzyme on \p From's module, into \p Name.
 PipelineStage enzymeStage(StringRef Name, StringRef From,
                           const DifferentiateConfig &D) {
@@ -438,13 +451,10 @@ Expected<std::vector<PipelineStage>> enzymeStages(const EnzymeRequest &Req,
   Expected<LoadedModule> LM = readModule(Req.Sanitize.Input, Ctx);
   if (!LM)
     return LM.takeError();
-  DifferentiateConfig D = Req.Enzyme;
-  if (!Req.WrapperOnly) {
-    Expected<std::string> Plugin = jobPlugin(Req);
-    if (!Plugin)
-      return Plugin.takeError();
-    D.PluginPath = *Plugin;
-  }
+  Expected<DifferentiateConfig> Config = jobConfig(Req);
+  if (!Config)
+    return Config.takeError();
+  const DifferentiateConfig &D = *Config;
   std::unique_ptr<Module> Original = CloneModule(*LM->M);
   // Run, not printed: the wrapper's activities depend on the splat.
   const SanitizeConfig &C = Req.Sanitize.Config;
@@ -490,16 +500,12 @@ Expected<EnzymeJobResult> runDifferentiate(const EnzymeRequest &Req,
   Expected<LoadedModule> LM = readModule(Req.Sanitize.Input, Ctx);
   if (!LM)
     return LM.takeError();
-  DifferentiateConfig D = Req.Enzyme;
   // Without a plugin only WrapperOnly can do its job; say so before
   // spending time on the module.
-  if (!Req.WrapperOnly) {
-    Expected<std::string> Plugin = jobPlugin(Req);
-    if (!Plugin)
-      return Plugin.takeError();
-    D.PluginPath = *Plugin;
-  }
-  EnzymeJob Job(Req, D, *LM, Diags);
+  Expected<DifferentiateConfig> D = jobConfig(Req);
+  if (!D)
+    return D.takeError();
+  EnzymeJob Job(Req, *D, *LM, Diags);
   return Req.Triage ? Job.triage() : Job.once();
 }
 
