@@ -4,10 +4,12 @@
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/DataLayout.h"
+#include "llvm/IR/GetElementPtrTypeIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 
+#include <numeric>
 #include <set>
 #include <vector>
 
@@ -24,9 +26,101 @@ std::optional<MemoryAccess> ArgumentAccess::at(uint64_t Offset) const {
 
 namespace {
 
+/// The largest number \p V is known to be a multiple of (0: V is zero),
+/// looking through shifts, products, sums and phis: an i8 GEP by `i << 3`
+/// steps over 8-byte elements. Constant addends are field offsets inside
+/// an element and do not count.
+class IndexMultiple {
+public:
+  uint64_t of(const Value *V, unsigned Depth = 0) {
+    if (const auto *C = dyn_cast<ConstantInt>(V)) {
+      APInt Abs = C->getValue().abs();
+      return Abs.getActiveBits() > 63 ? 1 : Abs.getZExtValue();
+    }
+    const auto *I = dyn_cast<Instruction>(V);
+    if (!I || Depth > 12)
+      return 1;
+    if (!Visiting.insert(I).second)
+      return 0; // a phi's own back edge: no constraint
+    uint64_t M = ofInstruction(*I, Depth + 1);
+    Visiting.erase(I);
+    return M;
+  }
+
+private:
+  SmallPtrSet<const Value *, 16> Visiting;
+
+  static uint64_t times(uint64_t A, uint64_t B) {
+    uint64_t P;
+    return __builtin_mul_overflow(A, B, &P) ? 1 : P;
+  }
+
+  uint64_t ofInstruction(const Instruction &I, unsigned Depth) {
+    auto Op = [&](unsigned N) { return of(I.getOperand(N), Depth); };
+    switch (I.getOpcode()) {
+    case Instruction::Shl:
+      if (const auto *C = dyn_cast<ConstantInt>(I.getOperand(1)))
+        if (C->getZExtValue() < 32)
+          return times(Op(0), uint64_t(1) << C->getZExtValue());
+      return 1;
+    case Instruction::Mul:
+      return times(Op(0), Op(1));
+    case Instruction::Add:
+    case Instruction::Sub:
+    case Instruction::Or: // `or disjoint` of an aligned offset
+      if (isa<ConstantInt>(I.getOperand(1)))
+        return Op(0);
+      return std::gcd(Op(0), Op(1));
+    case Instruction::SExt:
+    case Instruction::ZExt:
+    case Instruction::Trunc:
+    case Instruction::Freeze:
+      return Op(0);
+    case Instruction::PHI:
+    case Instruction::Select: {
+      uint64_t G = 0;
+      for (unsigned N = isa<SelectInst>(I) ? 1 : 0; N < I.getNumOperands(); ++N)
+        G = std::gcd(G, Op(N));
+      return G;
+    }
+    default:
+      return 1;
+    }
+  }
+};
+
+/// Whether the integer \p Loaded takes part in computing an address: an
+/// index into another array, or a number made a pointer.
+bool becomesAddress(const Value *Loaded) {
+  SmallVector<const Value *, 16> Worklist{Loaded};
+  SmallPtrSet<const Value *, 32> Seen{Loaded};
+  while (!Worklist.empty() && Seen.size() < 512) {
+    const Value *V = Worklist.pop_back_val();
+    for (const User *U : V->users()) {
+      if (const auto *GEP = dyn_cast<GetElementPtrInst>(U)) {
+        if (GEP->getPointerOperand() != V)
+          return true;
+        continue;
+      }
+      if (isa<IntToPtrInst>(U))
+        return true;
+      const auto *Pure = dyn_cast<IntrinsicInst>(U);
+      if ((isa<BinaryOperator>(U) || isa<CastInst>(U) || isa<PHINode>(U) ||
+           isa<SelectInst>(U) || isa<FreezeInst>(U) ||
+           (Pure && !Pure->mayReadOrWriteMemory())) &&
+          Seen.insert(U).second)
+        Worklist.push_back(U);
+    }
+  }
+  return false;
+}
+
 /// Follows one pointer's uses; Known turns false on a use it cannot follow.
 struct PointerWalk {
   using Path = std::vector<unsigned>;
+  explicit PointerWalk(const DataLayout &DL) : DL(DL) {}
+  const DataLayout &DL;
+  ElementUse Elements;
   MemoryAccess Access = MemoryAccess::None;
   bool Known = true;
   SmallVector<const Value *, 16> Worklist;
@@ -91,10 +185,14 @@ struct PointerWalk {
   /// Users of an integer made from the address: arithmetic and comparisons
   /// are harmless, an inttoptr (a cast) or a GEP from null is the address
   /// again, an index into another address is not it.
-  void visitInteger(const User &U) {
+  void visitInteger(const User &U, const Value *V) {
     const auto *GEP = dyn_cast<GetElementPtrInst>(&U);
     if (GEP && !isa<ConstantPointerNull>(GEP->getPointerOperand()))
       return; // an index into another address
+    if (const auto *B = dyn_cast<BinaryOperator>(&U))
+      if (B->getOpcode() == Instruction::Add)
+        noteStrideCandidate(
+            IndexMultiple().of(B->getOperand(B->getOperand(0) == V ? 1 : 0)));
     const auto *Pure = dyn_cast<IntrinsicInst>(&U); // umin, abs, ...
     if (GEP || isa<BinaryOperator>(U) || isa<CastInst>(U) || isa<PHINode>(U) ||
         isa<SelectInst>(U) || (Pure && !Pure->mayReadOrWriteMemory()))
@@ -105,25 +203,35 @@ struct PointerWalk {
 
   void visit(const User &U, const Value *V) {
     if (!V->getType()->isPtrOrPtrVectorTy())
-      return visitInteger(U);
+      return visitInteger(U, V);
+    if (const auto *GEP = dyn_cast<GetElementPtrInst>(&U))
+      noteStride(*GEP);
     if (isa<GetElementPtrInst>(U) || isa<BitCastInst>(U) ||
         isa<AddrSpaceCastInst>(U) || isa<PHINode>(U) || isa<SelectInst>(U) ||
         isa<FreezeInst>(U) || isa<PtrToIntInst>(U))
       return push(&U);
     if (isa<ICmpInst>(U))
       return;
-    if (const auto *L = dyn_cast<LoadInst>(&U))
+    if (const auto *L = dyn_cast<LoadInst>(&U)) {
+      noteLoad(*L);
       return add(MemoryAccess::Read, L->getPointerOperand() == V);
-    if (const auto *S = dyn_cast<StoreInst>(&U))
+    }
+    if (const auto *S = dyn_cast<StoreInst>(&U)) {
+      noteScalars(S->getValueOperand()->getType());
       return add(MemoryAccess::Write,
                  S->getPointerOperand() == V && S->getValueOperand() != V);
-    if (const auto *A = dyn_cast<AtomicRMWInst>(&U))
+    }
+    if (const auto *A = dyn_cast<AtomicRMWInst>(&U)) {
+      noteScalars(A->getValOperand()->getType());
       return add(MemoryAccess::ReadWrite,
                  A->getPointerOperand() == V && A->getValOperand() != V);
-    if (const auto *X = dyn_cast<AtomicCmpXchgInst>(&U))
+    }
+    if (const auto *X = dyn_cast<AtomicCmpXchgInst>(&U)) {
+      noteScalars(X->getNewValOperand()->getType());
       return add(MemoryAccess::ReadWrite, X->getPointerOperand() == V &&
                                               X->getCompareOperand() != V &&
                                               X->getNewValOperand() != V);
+    }
     if (const auto *I = dyn_cast<IntrinsicInst>(&U))
       return visitIntrinsic(*I, V);
     if (const auto *IV = dyn_cast<InsertValueInst>(&U))
@@ -145,6 +253,52 @@ struct PointerWalk {
       return;
     }
     Known = false;
+  }
+
+  /// The element stride the first variable index of \p GEP shows.
+  void noteStride(const GetElementPtrInst &GEP) {
+    for (gep_type_iterator I = gep_type_begin(GEP), E = gep_type_end(GEP);
+         I != E; ++I) {
+      if (isa<ConstantInt>(I.getOperand()) || I.isStruct())
+        continue;
+      uint64_t Size = DL.getTypeAllocSize(I.getIndexedType()).getFixedValue();
+      uint64_t Stride;
+      if (__builtin_mul_overflow(Size, IndexMultiple().of(I.getOperand()),
+                                 &Stride))
+        Stride = Size;
+      return noteStrideCandidate(Stride);
+    }
+  }
+
+  void noteStrideCandidate(uint64_t Stride) {
+    Elements.Stride = std::max(Elements.Stride, Stride);
+  }
+
+  void noteLoad(const LoadInst &L) {
+    noteScalars(L.getType());
+    if (L.getType()->isIntegerTy() && becomesAddress(&L))
+      Elements.ValuesIndexAddresses = true;
+  }
+
+  void noteScalars(Type *T) {
+    if (T->isSized())
+      Elements.AccessBytes = std::max<uint64_t>(
+          Elements.AccessBytes, DL.getTypeStoreSize(T).getFixedValue());
+    SmallVector<Type *, 8> Work{T};
+    while (!Work.empty() && Elements.Scalars.size() < 8) {
+      Type *S = Work.pop_back_val();
+      if (auto *A = dyn_cast<ArrayType>(S)) {
+        if (A->getNumElements())
+          Work.push_back(A->getElementType());
+      } else if (auto *Vec = dyn_cast<VectorType>(S)) {
+        Work.push_back(Vec->getElementType());
+      } else if (auto *ST = dyn_cast<StructType>(S)) {
+        for (Type *E : reverse(ST->elements()))
+          Work.push_back(E);
+      } else if (!is_contained(Elements.Scalars, S)) {
+        Elements.Scalars.push_back(S);
+      }
+    }
   }
 
   /// \p A when the pointer is only used as the address.
@@ -170,6 +324,15 @@ uint64_t fieldOffset(const DataLayout &DL, Type *Agg, ArrayRef<unsigned> Idx) {
     }
   }
   return Offset;
+}
+
+void mergeElements(ElementUse &Into, const ElementUse &From) {
+  for (Type *T : From.Scalars)
+    if (!is_contained(Into.Scalars, T))
+      Into.Scalars.push_back(T);
+  Into.Stride = std::max(Into.Stride, From.Stride);
+  Into.AccessBytes = std::max(Into.AccessBytes, From.AccessBytes);
+  Into.ValuesIndexAddresses |= From.ValuesIndexAddresses;
 }
 
 class ArgumentAnalysis {
@@ -209,8 +372,9 @@ private:
   }
 
   void visitPointer(const Value &P, uint64_t Offset) {
-    PointerWalk W;
+    PointerWalk W(DL);
     W.run(&P);
+    mergeElements(Result.Elements[Offset], W.Elements);
     auto [It, New] = Result.ByOffset.try_emplace(Offset, MemoryAccess::None);
     if (It->second && W.Known)
       It->second = *It->second | W.Access;

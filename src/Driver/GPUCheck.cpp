@@ -633,6 +633,10 @@ static Expected<BuiltCheck> buildGPUCheck(GPUCheckInput &In, Module &Sanitized,
         LM.Kernels.push_back(In.Kernel);
         if (Error E = LM.writeFile(pathIn(Into, "manifest.json")))
           return E;
+        if (Error E = writeFileAtomically(
+                pathIn(Into, "spec.json"),
+                [&](raw_ostream &OS) { Spec.printFile(OS); }))
+          return E;
         return prepareGPUCheck(*In.Original, Sanitized, In.Kernel, Spec, InDir)
             .takeError();
       });
@@ -728,27 +732,67 @@ JobFiles gpuCheckFiles(const GPUCheckRequest &R) {
   const std::string &Dir = R.Build.EmitDir;
   if (!Dir.empty()) {
     for (const char *Name :
-         {"manifest.json", "original.ptx", "splat.ptx", "derivatives.ptx",
-          "derivatives.input.ll", "derivatives.enzyme.ll", "enzyme.log",
-          "plan.json"})
+         {"manifest.json", "spec.json", "original.ptx", "splat.ptx",
+          "derivatives.ptx", "derivatives.input.ll", "derivatives.enzyme.ll",
+          "enzyme.log", "plan.json"})
       Files.Outputs.push_back({"--emit-dir", pathIn(Dir, Name)});
     Files.OutputDirs.push_back({"--emit-dir", Dir});
   }
   Files.Outputs.push_back({"--manifest", R.Build.ManifestPath});
+  Files.Outputs.push_back({"--write-spec", R.WriteSpecPath});
   Files.Outputs.push_back({"--report", R.ReportPath});
   return Files;
 }
 
 } // namespace
 
+/// The launch for the checked kernel of \p In as given, inferred on a copy
+/// optimised as its PTX is (inlined: the accesses are visible).
+static Expected<InferredLaunch> inferGPULaunch(const GPUCheckInput &In,
+                                               const GPUCheckRequest &R) {
+  std::unique_ptr<Module> Copy = CloneModule(*In.Original);
+  if (Error E = optimizeForPTX(*Copy, R.Build.Options.PTX))
+    return E;
+  Function *Kernel = kernelIn(*Copy, In.Kernel.Name);
+  if (!Kernel)
+    return makeToolError(ExitCode::BadInput,
+                         escapeForMessage(R.InputPath) + ": kernel " +
+                             escapeForMessage(In.Kernel.Name) +
+                             " did not survive optimisation");
+  return inferLaunch(*Kernel, R.Launch, R.InputPath);
+}
+
+/// The spec \p R gives, or the one inferred for \p In (kept in \p Result).
+static Expected<LaunchSpec> launchSpecFor(const GPUCheckRequest &R,
+                                          const GPUCheckInput &In,
+                                          std::optional<LaunchSpec> Given,
+                                          GPUCheckResult &Result,
+                                          DiagnosticHandler &Diags) {
+  if (Given)
+    return std::move(*Given);
+  Expected<InferredLaunch> Launch = inferGPULaunch(In, R);
+  if (!Launch)
+    return Launch.takeError();
+  if (!R.PrintLaunch && !R.PrintStages)
+    for (const std::string &Note : Launch->Notes)
+      Diags.note(escapeForMessage(R.InputPath) + ": " + Note);
+  LaunchSpec Spec = Launch->Spec;
+  Result.Launch = std::move(*Launch);
+  return Spec;
+}
+
 Expected<GPUCheckResult> runGPUCheck(const GPUCheckRequest &R,
                                      DiagnosticHandler &Diags) {
-  if (!R.PrintStages)
+  if (!R.PrintStages && !R.PrintLaunch)
     if (Error E = checkDistinctFiles(gpuCheckFiles(R)))
       return E;
-  Expected<LaunchSpec> Spec = LaunchSpec::readFile(R.SpecPath);
-  if (!Spec)
-    return Spec.takeError();
+  std::optional<LaunchSpec> Given;
+  if (!R.SpecPath.empty()) {
+    Expected<LaunchSpec> Read = LaunchSpec::readFile(R.SpecPath);
+    if (!Read)
+      return Read.takeError();
+    Given = std::move(*Read);
+  }
   LLVMContext Ctx;
   Expected<LoadedModule> In = readModule(R.InputPath, Ctx);
   if (!In)
@@ -760,15 +804,28 @@ Expected<GPUCheckResult> runGPUCheck(const GPUCheckRequest &R,
   if (!Checked)
     return Checked.takeError();
   GPUCheckResult Result;
+  Expected<LaunchSpec> Spec =
+      launchSpecFor(R, *Checked, std::move(Given), Result, Diags);
+  if (!Spec)
+    return Spec.takeError();
   GPUCheckBuild Build = R.Build;
-  Build.SpecPath = R.SpecPath;
-  if (R.PrintStages) {
+  Build.SpecPath = R.SpecPath.empty() ? R.InputPath + " (inferred launch)"
+                                      : R.SpecPath;
+  if (R.PrintStages || R.PrintLaunch) {
+    if (Error E = validateSpec(*Spec, Checked->Kernel, Build.SpecPath))
+      return E;
+    if (R.PrintLaunch)
+      return Result;
     auto Stages = gpuCheckStages(*Checked, *In->M, *Spec, Build);
     if (!Stages)
       return Stages.takeError();
     Result.Stages = std::move(*Stages);
     return Result;
   }
+  if (!R.WriteSpecPath.empty())
+    if (Error E = writeFileAtomically(
+            R.WriteSpecPath, [&](raw_ostream &OS) { Spec->printFile(OS); }))
+      return E;
   Diags.note(In->DisplayName + ": " + Checked->Sanitized.summary());
   for (const std::string &Note : Checked->Notes)
     Diags.note(Note);

@@ -7,6 +7,7 @@
 #include "ir-sanitize/Support/InputFile.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
 #include <cmath>
@@ -280,6 +281,51 @@ Expected<LaunchSpec> LaunchSpec::readFile(StringRef Path) {
   if (!V)
     return V.takeError();
   return fromJSON(*V, Path);
+}
+
+json::Value LaunchSpec::toJSON() const {
+  json::Object O;
+  if (Threads) {
+    O["threads"] = Threads;
+  } else {
+    O["grid"] = json::Array(Grid);
+    O["block"] = json::Array(Block);
+  }
+  json::Object Bufs;
+  for (const BufferSpec &B : Buffers) {
+    json::Object J{{"type", spelling(B.Type)},
+                   {"count", B.Count},
+                   {"init", spelling(B.Init)}};
+    if (B.Seed)
+      J["seed"] = B.Seed;
+    if (B.Output)
+      J["output"] = true;
+    if (B.Wrt)
+      J["wrt"] = true;
+    Bufs[B.Name] = std::move(J);
+  }
+  O["buffers"] = std::move(Bufs);
+  json::Object ArgValues;
+  for (const auto &[Path, V] : Args)
+    ArgValues[Path] = V.K == LeafValue::Buffer    ? json::Value("buffer:" + V.BufferName)
+                      : V.K == LeafValue::Integer ? json::Value(V.Int)
+                                                  : json::Value(V.Real);
+  O["args"] = std::move(ArgValues);
+  O["checks"] = DerivativeChecks ? "all" : "primal";
+  if (FdStep)
+    O["fd_step"] = *FdStep;
+  json::Object Tolerance;
+  if (ForwardTolerance)
+    Tolerance["forward"] = *ForwardTolerance;
+  if (ReverseTolerance)
+    Tolerance["reverse"] = *ReverseTolerance;
+  if (!Tolerance.empty())
+    O["tolerance"] = std::move(Tolerance);
+  return O;
+}
+
+void LaunchSpec::printFile(raw_ostream &OS) const {
+  OS << formatv("{0:2}", toJSON()) << "\n";
 }
 
 CheckSettings checkSettings(const LaunchSpec &Spec) {

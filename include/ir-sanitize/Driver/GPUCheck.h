@@ -9,6 +9,7 @@
 //   derivatives.ptx   forward and reverse drivers, differentiated by Enzyme
 //   derivatives.input.ll / derivatives.enzyme.ll / enzyme.log   (evidence)
 //   plan.json         geometry, buffers and argument bytes for every kernel
+//   spec.json         the launch spec the plan came from (given or inferred)
 // then runs ir-sanitize-gpurun on it. Every pipeline is text
 // (GPUCheckRequest::PrintStages lists them, for opt to replay).
 //
@@ -18,6 +19,7 @@
 
 #include "ir-sanitize/Driver/PipelineStage.h"
 #include "ir-sanitize/Driver/Sanitize.h"
+#include "ir-sanitize/GPU/LaunchInference.h"
 #include "ir-sanitize/GPU/LaunchSpec.h"
 #include "ir-sanitize/GPU/PTXEmitter.h"
 #include "ir-sanitize/GPU/RunPlan.h"
@@ -94,7 +96,14 @@ struct GPUCheckBuild {
 /// Everything `ir-sanitize gpu-check` asks for: runGPUCheck's request.
 struct GPUCheckRequest {
   std::string InputPath; ///< The module (.ll or .bc, "-": stdin).
-  std::string SpecPath;  ///< The launch spec (JSON).
+  std::string SpecPath;  ///< The launch spec (JSON); empty: inferred.
+  /// Without SpecPath, what the launch is inferred from (--dims, --wrt,
+  /// --set; GPU/LaunchInference.h), on the kernel as given.
+  LaunchRequest Launch;
+  /// Infer the launch (GPUCheckResult::Launch) and stop: nothing written.
+  bool PrintLaunch = false;
+  /// Also write the spec the check runs with here (--write-spec).
+  std::string WriteSpecPath;
   /// Sanitize.Kernels names the kernel to check (see GPUCheckConfig).
   SanitizeConfig Sanitize;
   /// The directory, manifest, plugin and code generation options (its
@@ -111,6 +120,7 @@ struct GPUCheckRequest {
 /// What runGPUCheck did.
 struct GPUCheckResult {
   std::vector<PipelineStage> Stages; ///< With PrintStages, nothing else.
+  std::optional<InferredLaunch> Launch; ///< The launch, when inferred.
   std::string Dir;                   ///< The directory written.
   /// The runner's exit code when it ran; else NotRun says why not
   /// ("--no-run given", "no usable CUDA device here", ...).
@@ -118,7 +128,7 @@ struct GPUCheckResult {
   std::string NotRun;
 };
 
-/// The whole gpu-check job: reads the spec and the module, sanitizes
+/// The whole gpu-check job: reads the spec (or infers it) and the module, sanitizes
 /// (sanitizeForGPUCheck), builds the directory (buildGPUCheck) and runs the
 /// checks when a device is there (runGPUChecks). \p Diags is told the
 /// sanitize summary ("INPUT: 0 bundles ...") and the splat's notes as notes,

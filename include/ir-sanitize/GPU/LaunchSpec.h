@@ -30,6 +30,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <array>
 #include <cstdint>
@@ -79,6 +80,11 @@ struct LaunchSpec {
   static llvm::Expected<LaunchSpec> fromJSON(const llvm::json::Value &V,
                                              llvm::StringRef File);
   static llvm::Expected<LaunchSpec> readFile(llvm::StringRef Path);
+  /// The spec in the form fromJSON reads (what --write-spec and the plan
+  /// directory's spec.json hold).
+  llvm::json::Value toJSON() const;
+  /// toJSON() indented, then a newline.
+  void printFile(llvm::raw_ostream &OS) const;
 };
 
 /// The step and tolerances the checks use: the spec's, or defaults for the

@@ -29,6 +29,11 @@ constexpr const char *RunnerName = "ir-sanitize-gpurun";
 struct GPUCheckArguments {
   std::string Input;
   std::string SpecPath;
+  std::string Dims;
+  std::vector<std::string> Wrt;
+  std::vector<std::string> Sets;
+  bool PrintLaunch = false;
+  std::string WriteSpecPath;
   std::string PluginPath;
   std::string EmitDir;
   std::string Arch = "sm_90";
@@ -59,9 +64,39 @@ private:
 void GPUCheckCommand::addOptions(CLI::App &App) {
   App.add_option("INPUT", O.Input, "module with the kernel (.ll or .bc)")
       ->required();
-  App.add_option("--spec", O.SpecPath, "launch spec (JSON; see README)")
-      ->required()
-      ->type_name("SPEC.json");
+  CLI::Option *Dims =
+      App.add_option("--dims", O.Dims,
+                     "infer the launch from the kernel: every array this "
+                     "shape (e.g. 1048576 or 1024x1024), read-only float "
+                     "arrays differentiated, written ones outputs")
+          ->type_name("D[xD...]");
+  CLI::Option *Spec =
+      App.add_option("--spec", O.SpecPath,
+                     "the launch as a spec (JSON; see gpu-check(1)) instead "
+                     "of --dims")
+          ->type_name("SPEC.json");
+  Dims->excludes(Spec);
+  App.add_option("--wrt", O.Wrt,
+                 "with --dims: differentiate these arrays instead (a Julia "
+                 "parameter name, a parameter index, a leaf path such as "
+                 "2.0.1, all or none; repeatable, comma-separated)")
+      ->delimiter(',')
+      ->type_name("NAME")
+      ->needs(Dims);
+  App.add_option("--set", O.Sets,
+                 "with --dims: NAME=NUMBER sets a scalar leaf, NAME.dims=AxB "
+                 "an array's shape, NAME=zero|random|range|ones its contents "
+                 "(repeatable)")
+      ->type_name("NAME=VALUE")
+      ->needs(Dims);
+  App.add_flag("--print-launch", O.PrintLaunch,
+               "print the inferred launch as a table (leaf, Julia name, "
+               "kind, type, value, activity) and stop")
+      ->needs(Dims);
+  App.add_option("--write-spec", O.WriteSpecPath,
+                 "also write the launch as a spec, to edit and pass back "
+                 "with --spec")
+      ->type_name("FILE");
   addEnzymePluginOptions(App, O.PluginPath, O.EnzymeTimeout);
   App.add_option("--emit-dir", O.EmitDir,
                  "where PTX and the run plan go (default: a new temporary "
@@ -131,6 +166,11 @@ GPUCheckRequest GPUCheckCommand::request() const {
   GPUCheckRequest R;
   R.InputPath = O.Input;
   R.SpecPath = O.SpecPath;
+  R.PrintLaunch = O.PrintLaunch;
+  R.WriteSpecPath = O.WriteSpecPath;
+  R.Launch.Sets = O.Sets;
+  if (!O.Wrt.empty())
+    R.Launch.Wrt = O.Wrt;
   R.Sanitize = sanitizeConfig(Opts);
   R.Build.EmitDir = O.EmitDir;
   R.Build.Force = O.Force;
@@ -169,10 +209,28 @@ private:
 };
 
 int GPUCheckCommand::run() {
+  if (O.SpecPath.empty() && O.Dims.empty())
+    return reportError(makeToolError(ExitCode::Usage,
+                                     "gpu-check needs --dims (to infer the "
+                                     "launch) or --spec"),
+                       ToolName);
+  GPUCheckRequest Request = request();
+  if (!O.Dims.empty()) {
+    Expected<std::vector<uint64_t>> Dims = parseDims(O.Dims, "--dims");
+    if (!Dims)
+      return reportError(Dims.takeError(), ToolName);
+    Request.Launch.Dims = std::move(*Dims);
+  }
   GPUCheckDiagnostics Diags(Opts.Quiet);
-  Expected<GPUCheckResult> R = runGPUCheck(request(), Diags);
+  Expected<GPUCheckResult> R = runGPUCheck(Request, Diags);
   if (!R)
     return reportError(R.takeError(), ToolName);
+  if (O.PrintLaunch) {
+    if (Error E = writeFileAtomically(
+            "-", [&](raw_ostream &OS) { R->Launch->print(OS); }))
+      return reportError(std::move(E), ToolName);
+    return static_cast<int>(ExitCode::Ok);
+  }
   if (O.PrintPipeline)
     return printStages(std::move(R->Stages));
   if (R->RunnerExit)

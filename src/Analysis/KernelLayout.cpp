@@ -1,0 +1,597 @@
+//===- KernelLayout.cpp - What a Julia kernel's parameters hold -----------===//
+#include "ir-sanitize/Analysis/KernelLayout.h"
+
+#include "ir-sanitize/Analysis/AggregateLeaves.h"
+#include "ir-sanitize/Support/MessageText.h"
+#include "ir-sanitize/Support/ToolError.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+
+#include <map>
+
+using namespace llvm;
+
+namespace irs {
+
+const char *spelling(LeafRole R) {
+  static const char *const Names[] = {
+      "unknown", "state", "data",   "maxsize", "dims",      "len",    "keep",
+      "default", "axis",  "ndrange", "blocks", "workgroup", "scalar", "pointer"};
+  return Names[static_cast<int>(R)];
+}
+
+std::string LayoutLeaf::path() const {
+  std::string S = std::to_string(Param);
+  if (!Path.empty())
+    S += "." + joinPath(Path);
+  return S;
+}
+
+int KernelLayout::findLeaf(StringRef Path) const {
+  for (size_t I = 0; I < Leaves.size(); ++I)
+    if (Leaves[I].path() == Path)
+      return static_cast<int>(I);
+  return -1;
+}
+
+namespace {
+
+/// Bounds on what is described: a kernel's parameters hold a few hundred
+/// leaves at most; a hostile module must not cost more.
+constexpr size_t MaxLeaves = 4096;
+constexpr unsigned MaxDepth = 32;
+
+/// [N x iBits] with N >= 1: N.
+std::optional<unsigned> intTuple(Type *T, unsigned Bits) {
+  auto *A = dyn_cast<ArrayType>(T);
+  if (!A || A->getNumElements() == 0 || A->getNumElements() > 8 ||
+      !A->getElementType()->isIntegerTy(Bits))
+    return std::nullopt;
+  return static_cast<unsigned>(A->getNumElements());
+}
+
+/// { i64 } or { ptr } (CUDAnative's DevicePtr), or a bare ptr.
+bool isWrappedAddress(Type *T) {
+  if (T->isPointerTy())
+    return true;
+  auto *S = dyn_cast<StructType>(T);
+  return S && S->getNumElements() == 1 &&
+         (S->getElementType(0)->isIntegerTy(64) ||
+          S->getElementType(0)->isPointerTy());
+}
+
+struct ArrayShape {
+  LayoutArray::Form Layout;
+  unsigned Rank;
+};
+
+std::optional<ArrayShape> matchArray(Type *T) {
+  auto *S = dyn_cast<StructType>(T);
+  if (!S)
+    return std::nullopt;
+  ArrayRef<Type *> E = S->elements();
+  if ((E.size() == 4 || E.size() == 3) && E[0]->isPointerTy() &&
+      E[1]->isIntegerTy(64) && (E.size() == 3 || E[3]->isIntegerTy(64)))
+    if (std::optional<unsigned> N = intTuple(E[2], 64))
+      return ArrayShape{E.size() == 4 ? LayoutArray::CUDA5 : LayoutArray::CUDA3,
+                        *N};
+  if (E.size() == 2 && isWrappedAddress(E[1]))
+    if (std::optional<unsigned> N = intTuple(E[0], 64))
+      return ArrayShape{LayoutArray::CUDAnative, *N};
+  return std::nullopt;
+}
+
+/// Extruded { array, [N x i8] keeps, [N x i64] defaults }.
+std::optional<ArrayShape> matchExtruded(Type *T) {
+  auto *S = dyn_cast<StructType>(T);
+  if (!S || S->getNumElements() != 3)
+    return std::nullopt;
+  std::optional<ArrayShape> A = matchArray(S->getElementType(0));
+  if (A && intTuple(S->getElementType(1), 8) == A->Rank &&
+      intTuple(S->getElementType(2), 64) == A->Rank)
+    return A;
+  return std::nullopt;
+}
+
+/// Broadcast axes: [R x { i64 }] or [R x [1 x i64]] (OneTo stops).
+std::optional<unsigned> axesRank(Type *T) {
+  auto *A = dyn_cast<ArrayType>(T);
+  if (!A || A->getNumElements() == 0 || A->getNumElements() > 8)
+    return std::nullopt;
+  Type *E = A->getElementType();
+  auto *S = dyn_cast<StructType>(E);
+  if ((S && S->getNumElements() == 1 && S->getElementType(0)->isIntegerTy(64)) ||
+      intTuple(E, 64) == 1u)
+    return static_cast<unsigned>(A->getNumElements());
+  return std::nullopt;
+}
+
+bool containsArray(Type *T, unsigned Depth = 0) {
+  if (matchArray(T))
+    return true;
+  if (Depth > MaxDepth || !isAggregateType(T))
+    return false;
+  for (Type *E : T->subtypes())
+    if (containsArray(E, Depth + 1))
+      return true;
+  return false;
+}
+
+/// A tuple whose every element is an [n x iBits]: CUDAnative's keeps (8)
+/// or defaults (64), one per broadcast argument. Returns the ranks.
+std::optional<SmallVector<unsigned, 4>> flagTuple(Type *T, unsigned Bits) {
+  if (!isAggregateType(T) || T->getNumContainedTypes() == 0)
+    return std::nullopt;
+  SmallVector<unsigned, 4> Ranks;
+  unsigned N = isa<ArrayType>(T) ? cast<ArrayType>(T)->getNumElements()
+                                 : T->getNumContainedTypes();
+  for (unsigned I = 0; I < N && I < 64; ++I) {
+    Type *E = isa<ArrayType>(T) ? T->getContainedType(0) : T->getContainedType(I);
+    std::optional<unsigned> R = intTuple(E, Bits);
+    if (!R)
+      return std::nullopt;
+    Ranks.push_back(*R);
+  }
+  return Ranks;
+}
+
+/// A place in the parameters: a parameter and a path inside it.
+struct Loc {
+  unsigned Param = 0;
+  SmallVector<unsigned, 6> Path;
+  Loc child(unsigned I) const {
+    Loc L = *this;
+    L.Path.push_back(I);
+    return L;
+  }
+};
+
+/// The element types of an aggregate, one per field (an array's repeated).
+SmallVector<Type *, 8> fieldsOf(Type *T) {
+  SmallVector<Type *, 8> F;
+  if (auto *A = dyn_cast<ArrayType>(T))
+    F.assign(std::min<uint64_t>(A->getNumElements(), MaxLeaves),
+             A->getElementType());
+  else
+    F.append(T->subtype_begin(), T->subtype_end());
+  return F;
+}
+
+
+/// Assigns every leaf its role, in one walk over the parameter types.
+class LayoutBuilder {
+public:
+  LayoutBuilder(const Function &F, KernelLayout &L)
+      : F(F), DL(F.getParent()->getDataLayout()), L(L),
+        Access(analyzeArgumentAccess(F)) {}
+
+  Error collect(StringRef InputName);
+  void describe();
+
+private:
+  const Function &F;
+  const DataLayout &DL;
+  KernelLayout &L;
+  std::vector<ArgumentAccess> Access;
+  std::map<std::string, int> ByPath;
+  int KAParam = -1; ///< The CompilerMetadata parameter, once found.
+
+  LayoutLeaf *leafAt(const Loc &At) {
+    LayoutLeaf Probe;
+    Probe.Param = At.Param;
+    Probe.Path = At.Path;
+    auto It = ByPath.find(Probe.path());
+    return It == ByPath.end() ? nullptr : &L.Leaves[It->second];
+  }
+  /// Every leaf at or below \p At.
+  SmallVector<LayoutLeaf *, 8> leavesUnder(const Loc &At) {
+    SmallVector<LayoutLeaf *, 8> Found;
+    for (LayoutLeaf &Leaf : L.Leaves)
+      if (Leaf.Param == At.Param && Leaf.Path.size() >= At.Path.size() &&
+          ArrayRef<unsigned>(Leaf.Path).take_front(At.Path.size()) ==
+              ArrayRef<unsigned>(At.Path))
+        Found.push_back(&Leaf);
+    return Found;
+  }
+  int indexOf(const LayoutLeaf *Leaf) const {
+    return Leaf ? static_cast<int>(Leaf - L.Leaves.data()) : -1;
+  }
+  /// \p Role (dimension by the path component below \p At) for the
+  /// leaves under \p At.
+  void assignPerDim(const Loc &At, LeafRole Role, int Array = -1) {
+    for (LayoutLeaf *Leaf : leavesUnder(At)) {
+      Leaf->Role = Role;
+      Leaf->Array = Array;
+      Leaf->Dim = Leaf->Path.size() > At.Path.size() ? Leaf->Path[At.Path.size()] : 0;
+    }
+  }
+  std::optional<MemoryAccess> accessAt(const LayoutLeaf &Leaf) const {
+    return Access[Leaf.Param].at(Leaf.Offset);
+  }
+  /// Whether the kernel may dereference the leaf (unknown uses count).
+  bool usedAsAddress(const LayoutLeaf &Leaf) const {
+    const ArgumentAccess &A = Access[Leaf.Param];
+    return A.UsedWhole || (A.ByOffset.count(Leaf.Offset) &&
+                           A.at(Leaf.Offset) != MemoryAccess::None);
+  }
+  /// Whether it surely does: an i64 whose uses are not known is a number.
+  bool knownAddress(const LayoutLeaf &Leaf) const {
+    std::optional<MemoryAccess> M = Access[Leaf.Param].at(Leaf.Offset);
+    return Access[Leaf.Param].ByOffset.count(Leaf.Offset) && M &&
+           *M != MemoryAccess::None;
+  }
+
+  void visit(Type *T, const Loc &At, bool InBroadcast, unsigned Depth);
+  bool visitBroadcast(ArrayRef<Type *> Fields, ArrayRef<Loc> Locs,
+                      unsigned Depth);
+  int addArray(const ArrayShape &Shape, const Loc &At, bool InBroadcast);
+  void addRawPointer(LayoutLeaf &Leaf);
+  void visitScalar(const Loc &At);
+  void pairFlags(ArrayRef<Loc> Locs, size_t KeepsAt, ArrayRef<unsigned> Ranks,
+                 size_t Begin, size_t End);
+  void describeKernelAbstractions();
+  void describeThreads();
+};
+
+Error LayoutBuilder::collect(StringRef InputName) {
+  for (const Argument &A : F.args()) {
+    StringRef Name = A.getName();
+    Name = Name.substr(0, Name.find("::"));
+    L.ParamNames.push_back(
+        Name.empty() || isDigit(Name.front()) ? "" : Name.str());
+    Type *T = A.getType();
+    if (A.hasByValAttr())
+      T = A.getParamByValType();
+    SmallVector<AggregateLeaf, 16> Leaves;
+    LeafLimits Limits{MaxLeaves - L.Leaves.size(), MaxDepth};
+    if (collectLeaves(T, DL, Leaves, Limits) != LeafWalk::Complete)
+      return makeToolError(
+          ExitCode::BadInput,
+          escapeForMessage(InputName) + ": parameter " + Twine(A.getArgNo()) +
+              " of " + escapeForMessage(F.getName()) +
+              ": too many leaves or nested too deep to describe a launch "
+              "(give a --spec)");
+    for (AggregateLeaf &AL : Leaves) {
+      LayoutLeaf Leaf;
+      Leaf.Param = A.getArgNo();
+      Leaf.Path.assign(AL.Path.begin(), AL.Path.end());
+      Leaf.Ty = AL.Ty;
+      Leaf.Offset = AL.Offset;
+      ByPath[Leaf.path()] = static_cast<int>(L.Leaves.size());
+      L.Leaves.push_back(std::move(Leaf));
+    }
+  }
+  return Error::success();
+}
+
+int LayoutBuilder::addArray(const ArrayShape &Shape, const Loc &At,
+                            bool InBroadcast) {
+  int Index = static_cast<int>(L.Arrays.size());
+  LayoutArray A;
+  A.Layout = Shape.Layout;
+  A.Rank = Shape.Rank;
+  A.InBroadcast = InBroadcast;
+  LayoutLeaf Desc;
+  Desc.Param = At.Param;
+  Desc.Path = At.Path;
+  A.Path = Desc.path();
+  bool Native = Shape.Layout == LayoutArray::CUDAnative;
+  Loc Data = At.child(Native ? 1 : 0), Dims = At.child(Native ? 0 : 2);
+  LayoutLeaf *DataLeaf = leafAt(Data);
+  if (!DataLeaf)
+    DataLeaf = leafAt(Data.child(0)); // { i64 } around the address
+  assignPerDim(Dims, LeafRole::Dim, Index);
+  for (LayoutLeaf *D : leavesUnder(Dims))
+    A.Dims.push_back(indexOf(D));
+  if (!Native) {
+    if (LayoutLeaf *M = leafAt(At.child(1))) {
+      M->Role = LeafRole::MaxSize;
+      M->Array = Index;
+      A.MaxSize = indexOf(M);
+    }
+    if (LayoutLeaf *N = leafAt(At.child(3))) {
+      N->Role = LeafRole::Len;
+      N->Array = Index;
+      A.Len = indexOf(N);
+    }
+  }
+  if (DataLeaf) {
+    DataLeaf->Role = LeafRole::Data;
+    DataLeaf->Array = Index;
+    A.Data = indexOf(DataLeaf);
+    A.Access = accessAt(*DataLeaf);
+    A.Use = Access[DataLeaf->Param].Elements[DataLeaf->Offset];
+  }
+  L.Arrays.push_back(std::move(A));
+  return Index;
+}
+
+void LayoutBuilder::addRawPointer(LayoutLeaf &Leaf) {
+  LayoutArray A;
+  A.Layout = LayoutArray::Raw;
+  A.Path = Leaf.path();
+  A.Data = indexOf(&Leaf);
+  A.Access = accessAt(Leaf);
+  A.Use = Access[Leaf.Param].Elements[Leaf.Offset];
+  Leaf.Role = LeafRole::RawPointer;
+  Leaf.Array = static_cast<int>(L.Arrays.size());
+  L.Arrays.push_back(std::move(A));
+}
+
+/// A leaf outside every known shape: a number, a raw pointer when it is a
+/// whole parameter the kernel uses as an address, else unknown.
+void LayoutBuilder::visitScalar(const Loc &At) {
+  LayoutLeaf *Leaf = leafAt(At);
+  if (!Leaf)
+    return;
+  bool Address = Leaf->Ty->isPointerTy()
+                     ? usedAsAddress(*Leaf)
+                     : Leaf->Ty->isIntegerTy(64) && knownAddress(*Leaf);
+  if (!Address)
+    Leaf->Role = LeafRole::Scalar;
+  else if (At.Path.empty())
+    addRawPointer(*Leaf);
+  else
+    Leaf->Role = LeafRole::Unknown;
+}
+
+/// CUDAnative's keeps and defaults tuples at \p KeepsAt and the next field,
+/// one [n x i8] and one [n x i64] per array of the field before them (the
+/// arrays [Begin, End)); paired with those arrays when the ranks agree.
+void LayoutBuilder::pairFlags(ArrayRef<Loc> Locs, size_t KeepsAt,
+                              ArrayRef<unsigned> Ranks, size_t Begin,
+                              size_t End) {
+  SmallVector<unsigned, 4> ArgRanks;
+  for (size_t I = Begin; I < End; ++I)
+    ArgRanks.push_back(L.Arrays[I].Rank);
+  bool Paired = ArrayRef<unsigned>(ArgRanks) == Ranks;
+  for (unsigned K = 0; K < Ranks.size(); ++K) {
+    int Array = Paired ? static_cast<int>(Begin + K) : -1;
+    Loc Keep = Locs[KeepsAt].child(K), Default = Locs[KeepsAt + 1].child(K);
+    assignPerDim(Keep, LeafRole::Keep, Array);
+    assignPerDim(Default, LeafRole::Default, Array);
+    if (Array < 0)
+      continue;
+    for (LayoutLeaf *Leaf : leavesUnder(Keep))
+      L.Arrays[Array].Keeps.push_back(indexOf(Leaf));
+    for (LayoutLeaf *Leaf : leavesUnder(Default))
+      L.Arrays[Array].Defaults.push_back(indexOf(Leaf));
+  }
+}
+
+/// Fields ending in broadcast axes, with arrays before them: a Broadcasted
+/// (or CUDAnative's broadcast kernel, whose parameters are its fields).
+bool LayoutBuilder::visitBroadcast(ArrayRef<Type *> Fields, ArrayRef<Loc> Locs,
+                                   unsigned Depth) {
+  if (Fields.size() < 2)
+    return false;
+  std::optional<unsigned> Rank = axesRank(Fields.back());
+  if (!Rank || none_of(Fields.drop_back(), [](Type *T) {
+        return containsArray(T);
+      }))
+    return false;
+  if (!L.BroadcastRank)
+    L.BroadcastRank = *Rank;
+  assignPerDim(Locs.back(), LeafRole::Axis);
+  size_t N = Fields.size() - 1, Begin = L.Arrays.size(), End = Begin;
+  for (size_t I = 0; I < N; ++I) {
+    auto Keeps = flagTuple(Fields[I], 8);
+    auto Defaults = I + 1 < N ? flagTuple(Fields[I + 1], 64) : std::nullopt;
+    if (Keeps && Defaults && *Keeps == *Defaults) {
+      pairFlags(Locs, I, *Keeps, Begin, End);
+      ++I;
+      continue;
+    }
+    Begin = L.Arrays.size();
+    visit(Fields[I], Locs[I], true, Depth + 1);
+    End = L.Arrays.size();
+  }
+  return true;
+}
+
+void LayoutBuilder::visit(Type *T, const Loc &At, bool InBroadcast,
+                          unsigned Depth) {
+  if (std::optional<ArrayShape> A = matchArray(T)) {
+    addArray(*A, At, InBroadcast);
+    return;
+  }
+  if (std::optional<ArrayShape> E = matchExtruded(T)) {
+    int Index = addArray(*E, At.child(0), InBroadcast);
+    assignPerDim(At.child(1), LeafRole::Keep, Index);
+    assignPerDim(At.child(2), LeafRole::Default, Index);
+    for (LayoutLeaf *Leaf : leavesUnder(At.child(1)))
+      L.Arrays[Index].Keeps.push_back(indexOf(Leaf));
+    for (LayoutLeaf *Leaf : leavesUnder(At.child(2)))
+      L.Arrays[Index].Defaults.push_back(indexOf(Leaf));
+    return;
+  }
+  if (!isAggregateType(T) || Depth > MaxDepth)
+    return visitScalar(At);
+  SmallVector<Type *, 8> Fields = fieldsOf(T);
+  SmallVector<Loc, 8> Locs;
+  for (unsigned I = 0; I < Fields.size(); ++I)
+    Locs.push_back(At.child(I));
+  if (visitBroadcast(Fields, Locs, Depth))
+    return;
+  for (unsigned I = 0; I < Fields.size(); ++I)
+    visit(Fields[I], Locs[I], InBroadcast, Depth + 1);
+}
+
+/// The numbers of the last size literal ("6_256__", "8_16__16_": a length,
+/// then the tuple) among \p Mangled's NDRange parameters: a StaticSize.
+SmallVector<uint64_t, 3> staticWorkgroup(StringRef Mangled) {
+  SmallVector<uint64_t, 3> Sizes;
+  size_t At = Mangled.find("NDRangeI");
+  if (At == StringRef::npos)
+    return Sizes;
+  StringRef Rest = Mangled.substr(At);
+  Rest = Rest.substr(0, Rest.find("EE"));
+  for (size_t I = 0; I + 1 < Rest.size(); ++I) {
+    if (Rest[I] != 'I' || !isDigit(Rest[I + 1]))
+      continue;
+    StringRef Tail = Rest.substr(I + 1);
+    size_t Digits = Tail.find_first_not_of("0123456789");
+    unsigned Length;
+    if (Digits == StringRef::npos ||
+        Tail.substr(0, Digits).getAsInteger(10, Length) ||
+        Tail.size() < Digits + Length || Tail[Digits] != '_')
+      continue;
+    SmallVector<StringRef, 3> Parts;
+    Tail.substr(Digits, Length).split(Parts, '_', -1, /*KeepEmpty=*/false);
+    SmallVector<uint64_t, 3> Found;
+    for (StringRef P : Parts) {
+      uint64_t N;
+      if (P.getAsInteger(10, N) || N == 0)
+        break;
+      Found.push_back(N);
+    }
+    if (!Found.empty() && Found.size() == Parts.size())
+      Sizes = Found;
+  }
+  return Sizes;
+}
+
+bool isKernelState(Type *T) {
+  auto *S = dyn_cast<StructType>(T);
+  return S && S->getNumElements() == 2 && S->getElementType(0)->isPointerTy() &&
+         S->getElementType(1)->isIntegerTy(32);
+}
+
+/// KernelAbstractions' CompilerMetadata: ndrange, blocks and workgroup size
+/// (the last from the kernel's type where it is static), one i64 each per
+/// dimension, in the first all-i64 aggregate parameter.
+void LayoutBuilder::describeKernelAbstractions() {
+  StringRef Name = F.getName();
+  size_t At = Name.find("CompilerMetadata");
+  if (At == StringRef::npos)
+    return;
+  L.KernelAbstractions = true;
+  // A static ndrange lives in the type; the launch would have to match it.
+  if (Name.substr(At).starts_with("CompilerMetadataI10StaticSize") ||
+      Name.substr(At).starts_with("CompilerMetadataI16OffsetStaticSize")) {
+    L.StaticNDRange = true;
+    return;
+  }
+  L.StaticWorkgroup = staticWorkgroup(Name.substr(At));
+  for (const Argument &A : F.args()) {
+    SmallVector<LayoutLeaf *, 8> Leaves = leavesUnder(Loc{A.getArgNo(), {}});
+    if (!isAggregateType(A.getType()) || Leaves.empty() ||
+        any_of(Leaves, [](LayoutLeaf *Leaf) {
+          return !Leaf->Ty->isIntegerTy(64);
+        }))
+      continue;
+    size_t N = Leaves.size(), R = L.StaticWorkgroup.empty()
+                                     ? N / 3
+                                     : L.StaticWorkgroup.size();
+    KAParam = static_cast<int>(A.getArgNo());
+    bool Dynamic = L.StaticWorkgroup.empty() && N % 3 == 0;
+    if (!Dynamic && !(N == 2 * R && R > 0)) {
+      for (LayoutLeaf *Leaf : Leaves) // refused with the aggregate's path
+        Leaf->Role = LeafRole::Unknown;
+      return;
+    }
+    const LeafRole Roles[] = {LeafRole::NDRange, LeafRole::Blocks,
+                              LeafRole::Workgroup};
+    for (size_t I = 0; I < N; ++I) {
+      Leaves[I]->Role = Roles[I / R];
+      Leaves[I]->Dim = static_cast<unsigned>(I % R);
+    }
+    return;
+  }
+}
+
+bool isThreadIndex(const Value &V) {
+  const auto *Call = dyn_cast<CallInst>(&V);
+  const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+  return Callee && Callee->getName().starts_with("llvm.nvvm.read.ptx.sreg.");
+}
+
+/// \p Roots and every value computed from them by arithmetic, casts, phis
+/// and selects (bounded).
+SmallPtrSet<const Value *, 32> derivedFrom(ArrayRef<const Value *> Roots) {
+  SmallPtrSet<const Value *, 32> Seen(Roots.begin(), Roots.end());
+  SmallVector<const Value *, 32> Work(Roots.begin(), Roots.end());
+  while (!Work.empty() && Seen.size() < 4096) {
+    const Value *V = Work.pop_back_val();
+    for (const User *U : V->users()) {
+      const auto *Pure = dyn_cast<IntrinsicInst>(U);
+      if ((isa<BinaryOperator>(U) || isa<CastInst>(U) || isa<PHINode>(U) ||
+           isa<SelectInst>(U) || isa<FreezeInst>(U) ||
+           (Pure && !Pure->mayReadOrWriteMemory())) &&
+          Seen.insert(U).second)
+        Work.push_back(U);
+    }
+  }
+  return Seen;
+}
+
+/// The thread-index dimensions the kernel reads, and the integer
+/// parameters it compares a thread index against (loop or guard bounds).
+void LayoutBuilder::describeThreads() {
+  SmallVector<const Value *, 8> Indices;
+  for (const Instruction &I : instructions(F)) {
+    if (!isThreadIndex(I))
+      continue;
+    Indices.push_back(&I);
+    StringRef Name = cast<CallInst>(I).getCalledFunction()->getName();
+    if (Name.ends_with(".y"))
+      L.ThreadDims = std::max(L.ThreadDims, 2u);
+    if (Name.ends_with(".z"))
+      L.ThreadDims = std::max(L.ThreadDims, 3u);
+  }
+  SmallPtrSet<const Value *, 32> FromThreads = derivedFrom(Indices);
+  for (const Argument &A : F.args()) {
+    if (!A.getType()->isIntegerTy())
+      continue;
+    for (const Value *V : derivedFrom({&A}))
+      for (const User *U : V->users())
+        if (const auto *Cmp = dyn_cast<ICmpInst>(U))
+          if (FromThreads.count(Cmp->getOperand(0) == V ? Cmp->getOperand(1)
+                                                        : Cmp->getOperand(0)) &&
+              !is_contained(L.ExtentParams, A.getArgNo()))
+            L.ExtentParams.push_back(A.getArgNo());
+  }
+}
+
+void LayoutBuilder::describe() {
+  unsigned First = 0;
+  if (F.arg_size() && isKernelState(F.getArg(0)->getType())) {
+    assignPerDim(Loc{0, {}}, LeafRole::State);
+    First = 1;
+  }
+  describeKernelAbstractions();
+  SmallVector<Type *, 8> Fields;
+  SmallVector<Loc, 8> Locs;
+  for (unsigned I = First; I < F.arg_size(); ++I) {
+    if (static_cast<int>(I) == KAParam)
+      continue;
+    const Argument *A = F.getArg(I);
+    Fields.push_back(A->hasByValAttr() ? A->getParamByValType() : A->getType());
+    Locs.push_back(Loc{I, {}});
+  }
+  if (L.KernelAbstractions || !visitBroadcast(Fields, Locs, 0))
+    for (size_t I = 0; I < Fields.size(); ++I)
+      visit(Fields[I], Locs[I], false, 0);
+  describeThreads();
+}
+
+} // namespace
+
+Expected<KernelLayout> describeKernelLayout(const Function &F,
+                                            StringRef InputName) {
+  assert(!F.isDeclaration() && "needs the kernel's body");
+  KernelLayout L;
+  LayoutBuilder B(F, L);
+  if (Error E = B.collect(InputName))
+    return E;
+  B.describe();
+  return L;
+}
+
+} // namespace irs
