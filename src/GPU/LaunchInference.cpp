@@ -95,8 +95,16 @@ private:
   }
   std::string where(int Leaf) const;
   std::string nameOf(unsigned Param) const { return L.ParamNames[Param]; }
-  std::string arrayPath(const ArrayPlan &P) const {
-    return L.Arrays[&P - Plans.data()].Path;
+  /// How --set and --wrt name array \p A: its Julia name where it is a
+  /// whole named parameter, else its path.
+  std::string selectorFor(unsigned A) const {
+    const LayoutArray &Arr = L.Arrays[A];
+    unsigned Param = L.Leaves[Arr.Data].Param;
+    std::string Name = nameOf(Param);
+    bool Unique = count(L.ParamNames, Name) == 1;
+    return Arr.Path == std::to_string(Param) && !Name.empty() && Unique
+               ? escapeForMessage(Name)
+               : Arr.Path;
   }
 
   Expected<std::string> resolve(StringRef Flag, StringRef Selector) const;
@@ -264,11 +272,12 @@ Error Inference::shapeArrays() {
     } else if (Arr.InBroadcast && Arr.Rank < Rank) {
       P.Shape.assign(R.Dims.begin(), R.Dims.begin() + Arr.Rank);
     } else {
-      return refuse(Arr.Data, "a " + Twine(Arr.Rank) + "-D array, but --dims gives " +
-                                  Twine(Rank) + " size(s): give its shape with --set " +
-                                  Arr.Path + ".dims=" +
+      return refuse(Arr.Data, "a " + Twine(Arr.Rank) +
+                                  "-D array, but --dims gives " + Twine(Rank) +
+                                  " size(s): give its shape with --set " +
+                                  selectorFor(A) + ".dims=" +
                                   join(SmallVector<std::string, 3>(Arr.Rank, "N"), "x") +
-                                  " or " + Twine(Arr.Rank) + " sizes to --dims");
+                                  ", or --dims with " + Twine(Arr.Rank) + " size(s)");
     }
     P.Elements = 1;
     for (uint64_t D : P.Shape)
@@ -343,7 +352,7 @@ Error Inference::typeArray(unsigned A) {
     return refuse(Arr.Data,
                   "an integer array whose values the kernel uses as indices "
                   "(random ones would read out of bounds): give --set " +
-                      Arr.Path + "=ones (every index 1; =range counts from 0) "
+                      selectorFor(A) + "=ones (every index 1; =range counts from 0) "
                       "or a --spec");
   return Error::success();
 }
@@ -358,7 +367,13 @@ Error Inference::chooseActivity() {
       if (!Arrays)
         return Arrays.takeError();
       for (unsigned A : *Arrays) {
-        if (!isFloatElement(Plans[A].Type) && Sel != "all")
+        if (Sel == "all") { // every float array the kernel reads
+          std::optional<MemoryAccess> M = L.Arrays[A].Access;
+          Selected[A] = isFloatElement(Plans[A].Type) &&
+                        (!M || (static_cast<uint8_t>(*M) & 1));
+          continue;
+        }
+        if (!isFloatElement(Plans[A].Type))
           return usage("--wrt " + escapeForMessage(Sel) + ": array " +
                        L.Arrays[A].Path + " holds " + spelling(Plans[A].Type) +
                        "; only f32 and f64 arrays can be differentiated");
