@@ -7,6 +7,10 @@
 #       here: ir-sanitize gpu-check --no-run for every case and size, one
 #       directory each (PLANS/<case>.n<log2 size>); flags such as
 #       --derivative-order=generated or --drop-primal-outputs pass through
+#   bench/bench.sh gpu prepare-inferred PLANS [BUILD [GPU-CHECK-FLAG...]]
+#       the same from launches gpu-check infers (--dims, no spec): every
+#       example and corpus kernel with its default activity and, where it
+#       reads two or more arrays, with a mixed --wrt (PLANS/<case>.n<log2>)
 #   bench/bench.sh gpu run PLANS REPORTS [RUNNER] [REPEATS]
 #       on the GPU machine: ir-sanitize-gpurun on every plan (REPEATS timing
 #       samples, default 50); REPORTS/<case>.n<log2>.json and the runner's
@@ -48,7 +52,34 @@ cases=(
   "mmba_broadcast|$corpus/mmba_broadcast.repaired.ll|$specs/mmba_broadcast.json|0.0.1,1.0.0.1,4.1.0"
 )
 
-usage() { sed -n '2,28p' "$0" >&2; exit 2; }
+# name | input | rank of --dims | flags (N: the element count, D: the
+# second size of a 2-D --dims)
+infer=$here/tests/lit/tools/gpu-check/Inputs/infer
+inferred=(
+  "bcast_add_1d|$kernels/bcast_add_1d.ll|1|"
+  "bcast_add_1d.mixed|$kernels/bcast_add_1d.ll|1|--wrt 2.0.1"
+  "bcast_add_2d|$kernels/bcast_add_2d.ll|2|"
+  "bcast_add_2d.mixed|$kernels/bcast_add_2d.ll|2|--wrt 2.0.0"
+  "bcast_dual|$kernels/bcast_dual.ll|1|"
+  "bcast_neg_sub_nested|$kernels/bcast_neg_sub_nested.ll|1|"
+  "bcast_neg_sub_nested.mixed|$kernels/bcast_neg_sub_nested.ll|1|--wrt 2.0.1"
+  "ka_mul|$kernels/ka_mul.ll|1|"
+  "ka_mul.mixed|$kernels/ka_mul.ll|1|--wrt y"
+  "mmba_broadcast|$corpus/mmba_broadcast.repaired.ll|2|"
+  "mmba_broadcast_linear|$corpus/mmba_broadcast_linear.repaired.ll|2|"
+  "mmba_tf_fusion|$corpus/mmba_tf_fusion.repaired.ll|2|"
+  "mmba_tf_fusion.mixed|$corpus/mmba_tf_fusion.repaired.ll|2|--wrt 1.0,1.4"
+  "mmba_tf_fusion.one|$corpus/mmba_tf_fusion.repaired.ll|2|--wrt 1.0"
+  "mmba_tf_fusion.all_but_one|$corpus/mmba_tf_fusion.repaired.ll|2|--wrt 1.0,1.1,1.4"
+  "mmba_tf_fusion_2_or_5|$corpus/mmba_tf_fusion_2_or_5.repaired.ll|2|"
+  "cuda3_2d_f64|$infer/cuda3_2d_f64.ll|2|"
+  "raw_pointer_extent|$infer/raw_pointer_extent.ll|1|--set n=N"
+  "index_array|$infer/index_array.ll|1|--set idx=ones"
+  "ka_static_workgroup|$infer/ka_static_workgroup.ll|1|"
+  "mixed_rank|$infer/mixed_rank.ll|2|--set v.dims=D"
+)
+
+usage() { sed -n '2,32p' "$0" >&2; exit 2; }
 
 # selected: the cases IRS_BENCH_CASES names (all without it).
 selected() {
@@ -63,6 +94,7 @@ prepare() {
   local plans=$1 build=${2:-$here/build/llvm-19}
   local flags=("${@:3}")
   mkdir -p "$plans/specs"
+  : >"$plans/plans.txt"
   local c
   while read -r c; do
     IFS='|' read -r name input spec paths <<<"$c"
@@ -73,9 +105,35 @@ prepare() {
       rm -rf "$dir"
       "$build/bin/ir-sanitize" gpu-check -q "$input" --spec "$scaled" \
         --emit-dir "$dir" --no-run "${flags[@]}" >/dev/null
+      echo "$name.n$s" >>"$plans/plans.txt"
       echo "prepared $dir"
     done
   done < <(selected)
+}
+
+prepare_inferred() {
+  local plans=$1 build=${2:-$here/build/llvm-19}
+  local flags=("${@:3}")
+  mkdir -p "$plans"
+  : >"$plans/plans.txt"
+  local c
+  for c in "${inferred[@]}"; do
+    IFS='|' read -r name input rank extra <<<"$c"
+    case " ${IRS_BENCH_CASES:-$name} " in *" $name "*) ;; *) continue ;; esac
+    for s in $sizes; do
+      local n=$((1 << s)) d=$((1 << (s / 2))) dims dir=$plans/$name.n$s
+      dims=$n
+      [ "$rank" = 1 ] || dims=$((1 << (s - s / 2)))x$d
+      local args=()
+      [ -z "$extra" ] || read -r -a args <<<"${extra//N/$n}"
+      args=("${args[@]//D/$d}")
+      rm -rf "$dir"
+      "$build/bin/ir-sanitize" gpu-check -q "$input" --dims "$dims" \
+        "${args[@]}" --emit-dir "$dir" --no-run "${flags[@]}" >/dev/null
+      echo "$name.n$s" >>"$plans/plans.txt"
+      echo "prepared $dir (--dims $dims ${args[*]})"
+    done
+  done
 }
 
 run() {
@@ -83,23 +141,21 @@ run() {
   local repeats=${4:-50} status=0 summary=$2/summary.txt
   mkdir -p "$reports"
   : >"$summary"
-  local c
-  while read -r c; do
-    IFS='|' read -r name _ _ _ <<<"$c"
-    for s in $sizes; do
-      local dir=$plans/$name.n$s
-      [ -f "$dir/plan.json" ] || { echo "no plan for $name.n$s" >&2; status=1; continue; }
-      echo "== $name.n$s" >>"$summary"
-      "$runner" "$dir" --repeats "$repeats" \
-        --report "$reports/$name.n$s.json" >>"$summary" 2>&1 || status=1
-    done
-  done < <(selected)
+  local plan
+  while read -r plan; do
+    local dir=$plans/$plan
+    [ -f "$dir/plan.json" ] || { echo "no plan for $plan" >&2; status=1; continue; }
+    echo "== $plan" >>"$summary"
+    "$runner" "$dir" --repeats "$repeats" \
+      --report "$reports/$plan.json" >>"$summary" 2>&1 || status=1
+  done <"$plans/plans.txt"
   cat "$summary"
   return $status
 }
 
 case ${1:-} in
   prepare) [ $# -ge 2 ] || usage; prepare "${@:2}" ;;
+  prepare-inferred) [ $# -ge 2 ] || usage; prepare_inferred "${@:2}" ;;
   run) [ $# -ge 3 ] || usage; run "${@:2}" ;;
   table) [ $# -ge 2 ] || usage; python3 "$here/bench/lib/gpu-report-table.py" "${@:2}" ;;
   summary) [ $# -eq 3 ] || usage; python3 "$here/bench/lib/gpu-results-summary.py" "${@:2}" ;;
