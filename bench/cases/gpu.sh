@@ -74,7 +74,7 @@ inferred=(
   "mmba_tf_fusion_2_or_5|$corpus/mmba_tf_fusion_2_or_5.repaired.ll|2|"
   "cuda3_2d_f64|$infer/cuda3_2d_f64.ll|2|"
   "raw_pointer_extent|$infer/raw_pointer_extent.ll|1|--set n=N"
-  "index_array|$infer/index_array.ll|1|--set idx=ones"
+  "index_array|$infer/index_array.ll|1|--set idx=range"
   "ka_static_workgroup|$infer/ka_static_workgroup.ll|1|"
   "mixed_rank|$infer/mixed_rank.ll|2|--set v.dims=D"
 )

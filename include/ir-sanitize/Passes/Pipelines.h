@@ -25,9 +25,14 @@ std::string sanitizePipeline(const BundlePolicy &Policy, bool Splat,
 
 /// gpu-check's cleanup of the splatted module before Enzyme: folds the
 /// aggregate each kernel rebuilds from its leaves at entry, through which
-/// Enzyme's activity analysis cannot see.
+/// Enzyme's activity analysis cannot see. Inlining first: a kernel that
+/// passes the rebuilt aggregate to a helper by reference (a getindex that
+/// picks argument k of the closure) keeps it in memory otherwise, and there
+/// Enzyme gives a const argument's slot of the shadow closure the primal
+/// pointer, so the const array's values were read as its derivative (seen
+/// on the H200 with bcast_add_2d, x differentiated and y const).
 inline constexpr llvm::StringLiteral EnzymeCleanupPipeline =
-    "function(sroa,early-cse,instcombine,simplifycfg)";
+    "cgscc(inline),function(sroa,early-cse,instcombine,simplifycfg)";
 
 /// `ir-sanitize-derivative-wrapper<fn=FN;mode=MODE;activity=...>`: the driver
 /// Enzyme differentiates \p Fn through.

@@ -1,5 +1,6 @@
-; `out[i] = x[idx[i]]` (CUDA.jl 5 arrays): idx holds Int64 indices, so
-; random values would read x out of bounds.
+; `out[i] = x[idx[i] + 1]` (CUDA.jl 5 arrays): idx holds Int64 indices,
+; 0-based (as cuSPARSE's zero-based CSR keeps them), so random values would
+; read x out of bounds.
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
@@ -19,8 +20,7 @@ entry:
 body:
   %idx.data = extractvalue %Array1 %"idx::CuDeviceArray", 0
   %ip = getelementptr inbounds i64, ptr addrspace(1) %idx.data, i64 %i
-  %j1 = load i64, ptr addrspace(1) %ip, align 8
-  %j = add i64 %j1, -1
+  %j = load i64, ptr addrspace(1) %ip, align 8
   %x.data = extractvalue %Array1 %"x::CuDeviceArray", 0
   %xp = getelementptr inbounds float, ptr addrspace(1) %x.data, i64 %j
   %v = load float, ptr addrspace(1) %xp, align 4
