@@ -4,8 +4,9 @@
 #
 #   scripts/fuzz.sh [SECONDS] [TARGET...]
 #
-# Targets: module, bundle-policy, activity, launch-spec, manifest, run-plan,
-# restore, c-interface, pipeline-text, probe-cache (default: all). Each starts from its seeds (build/fuzz/tests/fuzz/seeds/T,
+# Targets: module, bundle-policy, activity, launch-spec, launch-inference,
+# manifest, run-plan, restore, c-interface, pipeline-text, probe-cache
+# (default: all). Each starts from its seeds (build/fuzz/tests/fuzz/seeds/T,
 # made from the tests and examples; tests/fuzz/dicts/T.dict where there is
 # one) and keeps what it finds in
 # build/fuzz/corpus/T, so later runs go on from there. A crash leaves its
@@ -16,7 +17,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-30}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -ne 0 ] || targets=(module bundle-policy activity launch-spec manifest run-plan restore c-interface pipeline-text probe-cache)
+[ ${#targets[@]} -ne 0 ] || targets=(module bundle-policy activity launch-spec launch-inference manifest run-plan restore c-interface pipeline-text probe-cache)
 build=build/fuzz
 if [ ! -f "$build/build.ninja" ]; then
   cmake --preset fuzz >/dev/null || exit 1
