@@ -459,7 +459,11 @@ SmallVector<uint64_t, 3> staticWorkgroup(StringRef Mangled) {
 
 bool isKernelState(Type *T) {
   auto *S = dyn_cast<StructType>(T);
-  return S && S->getNumElements() == 2 && S->getElementType(0)->isPointerTy() &&
+  // Its pointer is generic (an exception-info slot); a { ptr addrspace(1),
+  // i32 } is someone's array view.
+  return S && S->getNumElements() == 2 &&
+         S->getElementType(0)->isPointerTy() &&
+         S->getElementType(0)->getPointerAddressSpace() == 0 &&
          S->getElementType(1)->isIntegerTy(32);
 }
 

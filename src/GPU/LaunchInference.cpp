@@ -107,8 +107,9 @@ private:
                : Arr.Path;
   }
 
-  Expected<std::string> resolve(StringRef Flag, StringRef Selector) const;
-  Expected<SmallVector<unsigned, 4>> arraysNamed(StringRef Flag,
+  Expected<std::string> resolve(const std::string &Flag,
+                                StringRef Selector) const;
+  Expected<SmallVector<unsigned, 4>> arraysNamed(const std::string &Flag,
                                                  StringRef Selector) const;
   Error applySet(StringRef Set);
   Error shapeArrays();
@@ -135,8 +136,9 @@ std::string Inference::where(int Leaf) const {
 }
 
 /// The leaf-path prefix \p Selector names: a Julia parameter name, a
-/// parameter index or a leaf path.
-Expected<std::string> Inference::resolve(StringRef Flag,
+/// parameter index or a leaf path. Errors start with \p Flag (the flag and
+/// its value as given).
+Expected<std::string> Inference::resolve(const std::string &Flag,
                                          StringRef Selector) const {
   if (!Selector.empty() && all_of(Selector, [](char C) {
         return isDigit(C) || C == '.';
@@ -145,8 +147,7 @@ Expected<std::string> Inference::resolve(StringRef Flag,
           return underPath(Leaf.path(), Selector);
         }))
       return Selector.str();
-    return usage(Flag + " " + escapeForMessage(Selector) +
-                 ": no leaf has this path (see --print-launch)");
+    return usage(Flag + ": no leaf has this path (see --print-launch)");
   }
   std::string Found;
   unsigned Matches = 0;
@@ -161,7 +162,7 @@ Expected<std::string> Inference::resolve(StringRef Flag,
   for (const std::string &N : L.ParamNames)
     if (!N.empty())
       Names += (Names.empty() ? "" : ", ") + escapeForMessage(N);
-  return usage(Flag + " " + escapeForMessage(Selector) +
+  return usage(Flag +
                (Matches ? ": more than one parameter has this name"
                         : ": no parameter has this name") +
                " (names: " + (Names.empty() ? "none" : Names) +
@@ -171,7 +172,7 @@ Expected<std::string> Inference::resolve(StringRef Flag,
 /// The arrays \p Selector names: those under its path, or the one holding
 /// the leaf it names.
 Expected<SmallVector<unsigned, 4>>
-Inference::arraysNamed(StringRef Flag, StringRef Selector) const {
+Inference::arraysNamed(const std::string &Flag, StringRef Selector) const {
   SmallVector<unsigned, 4> Arrays;
   if (Selector == "all" || Selector == "none") {
     if (Selector == "all")
@@ -187,8 +188,7 @@ Inference::arraysNamed(StringRef Flag, StringRef Selector) const {
         underPath(*Prefix, L.Arrays[I].Path))
       Arrays.push_back(I);
   if (Arrays.empty())
-    return usage(Flag + " " + escapeForMessage(Selector) +
-                 ": names no array (see --print-launch)");
+    return usage(Flag + ": names no array (see --print-launch)");
   return Arrays;
 }
 
@@ -363,7 +363,8 @@ Error Inference::chooseActivity() {
   std::vector<bool> Selected(L.Arrays.size(), false);
   if (R.Wrt)
     for (const std::string &Sel : *R.Wrt) {
-      Expected<SmallVector<unsigned, 4>> Arrays = arraysNamed("--wrt", Sel);
+      Expected<SmallVector<unsigned, 4>> Arrays =
+          arraysNamed("--wrt " + escapeForMessage(Sel), Sel);
       if (!Arrays)
         return Arrays.takeError();
       for (unsigned A : *Arrays) {

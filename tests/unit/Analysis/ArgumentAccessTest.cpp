@@ -148,3 +148,38 @@ define void @k(ptr addrspace(1) %called, ptr addrspace(1) %stored,
   CHECK(A[5].at(0) == MemoryAccess::Read);
   CHECK_FALSE(A[6].at(0)); // its holder goes to a call
 }
+
+TEST_CASE("element use: scalar types, the stride an index shows, index "
+          "arrays",
+          "[ArgumentAccess]") {
+  std::vector<ArgumentAccess> A = accessOf(R"(
+target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+%Dual = type { float, [1 x float] }
+define void @k(ptr addrspace(1) %dual, ptr addrspace(1) %bytes,
+               ptr addrspace(1) %idx, ptr addrspace(1) %x, i64 %i) {
+  %d = getelementptr %Dual, ptr addrspace(1) %dual, i64 %i
+  store %Dual zeroinitializer, ptr addrspace(1) %d
+  %off = shl i64 %i, 3
+  %plus = add i64 %off, 4
+  %b = getelementptr i8, ptr addrspace(1) %bytes, i64 %plus
+  store float 1.0, ptr addrspace(1) %b
+  %ip = getelementptr i64, ptr addrspace(1) %idx, i64 %i
+  %j = load i64, ptr addrspace(1) %ip
+  %xp = getelementptr float, ptr addrspace(1) %x, i64 %j
+  %v = load float, ptr addrspace(1) %xp
+  ret void
+}
+)");
+  REQUIRE(A.size() == 5);
+  const ElementUse &Dual = A[0].Elements.at(0);
+  CHECK(Dual.Stride == 8);
+  CHECK(Dual.AccessBytes == 8);
+  REQUIRE(Dual.Scalars.size() == 1);
+  CHECK(Dual.Scalars[0]->isFloatTy());
+  CHECK(A[1].Elements.at(0).Stride == 8); // i8 GEP by i << 3 (+ 4)
+  CHECK(A[1].Elements.at(0).AccessBytes == 4);
+  CHECK(A[2].Elements.at(0).ValuesIndexAddresses);
+  CHECK(A[2].Elements.at(0).Scalars[0]->isIntegerTy(64));
+  CHECK_FALSE(A[3].Elements.at(0).ValuesIndexAddresses);
+  CHECK(A[3].Elements.at(0).Stride == 4);
+}

@@ -1,0 +1,210 @@
+#include "ir-sanitize/Analysis/KernelLayout.h"
+
+#include "../TestSupport.h"
+
+#include "CatchCompat.h"
+
+using namespace llvm;
+using namespace irs;
+
+namespace {
+
+constexpr const char *Header = R"(
+target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.y()
+)";
+
+struct Described {
+  LLVMContext Ctx;
+  std::unique_ptr<Module> M;
+  KernelLayout L;
+
+  explicit Described(StringRef Body) {
+    M = test::parseModule(Ctx, (Twine(Header) + Body).str());
+    Function *F = nullptr;
+    for (Function &G : *M)
+      if (!G.isDeclaration())
+        F = &G;
+    REQUIRE(F);
+    Expected<KernelLayout> R = describeKernelLayout(*F, "test.ll");
+    REQUIRE(bool(R));
+    L = std::move(*R);
+  }
+
+  LeafRole role(StringRef Path) const {
+    int I = L.findLeaf(Path);
+    INFO(Path.str());
+    REQUIRE(I >= 0);
+    return L.Leaves[I].Role;
+  }
+};
+
+} // namespace
+
+TEST_CASE("CUDA.jl 5 arrays in a Broadcasted of Extruded arguments",
+          "[KernelLayout]") {
+  Described D(R"(
+%A = type { ptr addrspace(1), i64, [2 x i64], i64 }
+define ptx_kernel void @k({ ptr, i32 } %state, %A %"dest::CuDeviceArray",
+    { [1 x { %A, [2 x i8], [2 x i64] }], [2 x [1 x i64]] } %bc) {
+  %d = extractvalue %A %"dest::CuDeviceArray", 0
+  %x = extractvalue { [1 x { %A, [2 x i8], [2 x i64] }], [2 x [1 x i64]] } %bc, 0, 0, 0, 0
+  %v = load float, ptr addrspace(1) %x
+  store float %v, ptr addrspace(1) %d
+  ret void
+}
+)");
+  const KernelLayout &L = D.L;
+  CHECK(L.ParamNames == std::vector<std::string>{"state", "dest", "bc"});
+  CHECK(D.role("0.0") == LeafRole::State);
+  CHECK(D.role("1.0") == LeafRole::Data);
+  CHECK(D.role("1.1") == LeafRole::MaxSize);
+  CHECK(D.role("1.2.1") == LeafRole::Dim);
+  CHECK(D.role("1.3") == LeafRole::Len);
+  CHECK(D.role("2.0.0.1.1") == LeafRole::Keep);
+  CHECK(D.role("2.0.0.2.0") == LeafRole::Default);
+  CHECK(D.role("2.1.1.0") == LeafRole::Axis);
+  CHECK(L.Leaves[L.findLeaf("2.1.1.0")].Dim == 1);
+  CHECK(L.BroadcastRank == 2);
+  REQUIRE(L.Arrays.size() == 2);
+  CHECK(L.Arrays[0].Path == "1");
+  CHECK_FALSE(L.Arrays[0].InBroadcast);
+  CHECK(L.Arrays[0].Access == MemoryAccess::Write);
+  CHECK(L.Arrays[1].Path == "2.0.0.0");
+  CHECK(L.Arrays[1].InBroadcast);
+  CHECK(L.Arrays[1].Rank == 2);
+  CHECK(L.Arrays[1].Keeps.size() == 2);
+  CHECK(L.Arrays[1].Access == MemoryAccess::Read);
+  REQUIRE(L.Arrays[1].Use.Scalars.size() == 1);
+  CHECK(L.Arrays[1].Use.Scalars[0]->isFloatTy());
+}
+
+TEST_CASE("CUDA.jl 3 and CUDAnative arrays; CUDAnative's separate keeps, "
+          "defaults and axes pair with the arguments by order",
+          "[KernelLayout]") {
+  Described D(R"(
+define void @k({ [2 x i64], { i64 } } %dest,
+               { { [2 x i64], { i64 } }, float, { ptr addrspace(1), i64, [1 x i64] } } %args,
+               { [2 x i8], [1 x i8] } %keeps, { [2 x i64], [1 x i64] } %defaults,
+               [2 x { i64 }] %axes) {
+  ret void
+}
+)");
+  const KernelLayout &L = D.L;
+  REQUIRE(L.Arrays.size() == 3);
+  CHECK(L.Arrays[0].Layout == LayoutArray::CUDAnative);
+  CHECK(L.Arrays[1].Layout == LayoutArray::CUDAnative);
+  CHECK(L.Arrays[1].Path == "1.0");
+  CHECK(L.Arrays[2].Layout == LayoutArray::CUDA3);
+  CHECK(L.Arrays[2].Rank == 1);
+  CHECK(D.role("0.1.0") == LeafRole::Data);
+  CHECK(D.role("1.1") == LeafRole::Scalar);
+  CHECK(D.role("2.1.0") == LeafRole::Keep);
+  CHECK(L.Arrays[1].Keeps.size() == 2);
+  CHECK(L.Arrays[2].Keeps.size() == 1);
+  CHECK(L.Arrays[2].Defaults.size() == 1);
+  CHECK(D.role("4.1.0") == LeafRole::Axis);
+  CHECK(L.BroadcastRank == 2);
+  CHECK(L.ParamNames[0] == "dest"); // plain names too
+}
+
+TEST_CASE("raw pointers: a dereferenced ptr or i64 parameter; an i64 only "
+          "computed with is a number",
+          "[KernelLayout]") {
+  Described D(R"(
+define ptx_kernel void @k(ptr addrspace(1) %p, i64 %a, i64 %n, ptr %unused) {
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %i = zext i32 %t to i64
+  %q = inttoptr i64 %a to ptr addrspace(1)
+  %v = load double, ptr addrspace(1) %q
+  %g = getelementptr double, ptr addrspace(1) %p, i64 %i
+  store double %v, ptr addrspace(1) %g
+  %in = icmp ult i64 %i, %n
+  ret void
+}
+)");
+  const KernelLayout &L = D.L;
+  CHECK(D.role("0") == LeafRole::RawPointer);
+  CHECK(D.role("1") == LeafRole::RawPointer);
+  CHECK(D.role("2") == LeafRole::Scalar);
+  CHECK(D.role("3") == LeafRole::Scalar); // never dereferenced: left zero
+  REQUIRE(L.Arrays.size() == 2);
+  CHECK(L.Arrays[0].Layout == LayoutArray::Raw);
+  CHECK(L.Arrays[0].Use.Stride == 8);
+  CHECK(L.ExtentParams == SmallVector<unsigned, 2>{2});
+  CHECK(L.ThreadDims == 1);
+}
+
+TEST_CASE("an address inside an unknown aggregate is unknown; y thread "
+          "indices make a 2-D kernel",
+          "[KernelLayout]") {
+  Described D(R"(
+define ptx_kernel void @k({ ptr addrspace(1), i32 } %v) {
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.y()
+  %p = extractvalue { ptr addrspace(1), i32 } %v, 0
+  store float 1.0, ptr addrspace(1) %p
+  ret void
+}
+)");
+  CHECK(D.role("0.0") == LeafRole::Unknown);
+  CHECK(D.role("0.1") == LeafRole::Scalar);
+  CHECK(D.L.Arrays.empty());
+  CHECK(D.L.ThreadDims == 2);
+}
+
+TEST_CASE("KernelAbstractions' CompilerMetadata: dynamic, static workgroup "
+          "from the name, static ndrange",
+          "[KernelLayout]") {
+  Described Dynamic(R"(
+define ptx_kernel void @_Z3gpu_16CompilerMetadataI11DynamicSize({ ptr, i32 } %s,
+    { [2 x [1 x i64]], [2 x [2 x [1 x i64]]] } %ctx) {
+  ret void
+}
+)");
+  CHECK(Dynamic.L.KernelAbstractions);
+  CHECK(Dynamic.role("1.0.1.0") == LeafRole::NDRange);
+  CHECK(Dynamic.role("1.1.0.1.0") == LeafRole::Blocks);
+  CHECK(Dynamic.role("1.1.1.1.0") == LeafRole::Workgroup);
+  CHECK(Dynamic.L.Leaves[Dynamic.L.findLeaf("1.1.1.1.0")].Dim == 1);
+
+  Described Static(R"(
+define ptx_kernel void @_Z3gpu_16CompilerMetadataI11DynamicSize12DynamicCheckv7NDRangeILi2ES0_10StaticSizeI8_16__16_ES8_vEE({ ptr, i32 } %s,
+    { [2 x [1 x i64]], { [2 x [1 x i64]] } } %ctx) {
+  ret void
+}
+)");
+  CHECK(Static.L.StaticWorkgroup == SmallVector<uint64_t, 3>{16, 16});
+  CHECK(Static.role("1.1.0.1.0") == LeafRole::Blocks);
+
+  Described Odd(R"(
+define ptx_kernel void @_Z3gpu_16CompilerMetadataI11DynamicSize({ [2 x i64], [2 x i64] } %ctx) {
+  ret void
+}
+)");
+  CHECK(Odd.role("0.1.1") == LeafRole::Unknown); // 4 leaves: not 3 per dimension
+
+  Described Fixed(R"(
+define ptx_kernel void @_Z3gpu_16CompilerMetadataI10StaticSizeI6_256__E() {
+  ret void
+}
+)");
+  CHECK(Fixed.L.StaticNDRange);
+}
+
+TEST_CASE("a parameter with too many leaves is refused with its index",
+          "[KernelLayout]") {
+  LLVMContext Ctx;
+  std::unique_ptr<Module> M = test::parseModule(
+      Ctx, (Twine(Header) + "define void @k(i32 %a, [5000 x float] %b) {\n"
+                            "  ret void\n}\n")
+               .str());
+  Expected<KernelLayout> L =
+      describeKernelLayout(*M->getFunction("k"), "big.ll");
+  REQUIRE_FALSE(bool(L));
+  std::string Message = toString(L.takeError());
+  INFO(Message);
+  CHECK(StringRef(Message).starts_with(
+      "big.ll: parameter 1 of k: too many leaves"));
+}
