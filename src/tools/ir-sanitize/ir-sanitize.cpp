@@ -31,8 +31,10 @@ Examples:
   ir-sanitize check dump.bc                         list what makes Enzyme abort
   ir-sanitize restore out.ll -o back.ll             put stashed bundles back
   ir-sanitize reduce dump.ll -o min.ll             smallest module Enzyme fails on
-  ir-sanitize gpu-check kernel.ll --spec spec.json --emit-dir plan/
+  ir-sanitize gpu-check kernel.ll --dims 1048576 --emit-dir plan/
                                                     derivatives checked on a GPU
+  ir-sanitize gpu-check kernel.ll --dims 1024x1024 --print-launch
+                                                    the launch it infers
 
 )";
 

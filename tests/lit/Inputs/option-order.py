@@ -58,6 +58,10 @@ VALUES = {
     "--repeats": "1",
     "--derivative-order": "generated",
     "--accumulation": "separate",
+    "--dims": "1024",
+    "--wrt": "all",
+    "--set": "1.1=4096",
+    "--write-spec": "written.json",
 }
 # Values one command needs instead.
 OVERRIDES = {("gpu-check", "--enzyme-plugin"): abort}

@@ -86,7 +86,7 @@ TEST_CASE("the default launch: arrays of --dims, read floats wrt, written "
   CHECK_FALSE(S.findArg("0.0")); // the state stays zero
 }
 
-TEST_CASE("--set and --wrt by Julia name, index and path",
+TEST_CASE("setting and differentiating leaves by Julia name, index and path",
           "[LaunchInference]") {
   LaunchRequest R = dims({64});
   R.Sets = {"lane=3", "a=2.5", "x=ones", "1.dims=64"};
