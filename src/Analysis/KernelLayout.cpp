@@ -21,8 +21,9 @@ namespace irs {
 
 const char *spelling(LeafRole R) {
   static const char *const Names[] = {
-      "unknown", "state", "data",   "maxsize", "dims",      "len",    "keep",
-      "default", "axis",  "ndrange", "blocks", "workgroup", "scalar", "pointer"};
+      "unknown", "state",     "data",    "maxsize", "dims",
+      "len",     "keep",      "default", "axis",    "ndrange",
+      "blocks",  "workgroup", "scalar",  "pointer"};
   return Names[static_cast<int>(R)];
 }
 
@@ -106,7 +107,8 @@ std::optional<unsigned> axesRank(Type *T) {
     return std::nullopt;
   Type *E = A->getElementType();
   auto *S = dyn_cast<StructType>(E);
-  if ((S && S->getNumElements() == 1 && S->getElementType(0)->isIntegerTy(64)) ||
+  if ((S && S->getNumElements() == 1 &&
+       S->getElementType(0)->isIntegerTy(64)) ||
       intTuple(E, 64) == 1u)
     return static_cast<unsigned>(A->getNumElements());
   return std::nullopt;
@@ -132,7 +134,8 @@ std::optional<SmallVector<unsigned, 4>> flagTuple(Type *T, unsigned Bits) {
   unsigned N = isa<ArrayType>(T) ? cast<ArrayType>(T)->getNumElements()
                                  : T->getNumContainedTypes();
   for (unsigned I = 0; I < N && I < 64; ++I) {
-    Type *E = isa<ArrayType>(T) ? T->getContainedType(0) : T->getContainedType(I);
+    Type *E =
+        isa<ArrayType>(T) ? T->getContainedType(0) : T->getContainedType(I);
     std::optional<unsigned> R = intTuple(E, Bits);
     if (!R)
       return std::nullopt;
@@ -162,7 +165,6 @@ SmallVector<Type *, 8> fieldsOf(Type *T) {
     F.append(T->subtype_begin(), T->subtype_end());
   return F;
 }
-
 
 /// Assigns every leaf its role, in one walk over the parameter types.
 class LayoutBuilder {
@@ -208,7 +210,8 @@ private:
     for (LayoutLeaf *Leaf : leavesUnder(At)) {
       Leaf->Role = Role;
       Leaf->Array = Array;
-      Leaf->Dim = Leaf->Path.size() > At.Path.size() ? Leaf->Path[At.Path.size()] : 0;
+      Leaf->Dim =
+          Leaf->Path.size() > At.Path.size() ? Leaf->Path[At.Path.size()] : 0;
     }
   }
   std::optional<MemoryAccess> accessAt(const LayoutLeaf &Leaf) const {
@@ -243,8 +246,8 @@ Error LayoutBuilder::collect(StringRef InputName) {
   for (const Argument &A : F.args()) {
     StringRef Name = A.getName();
     Name = Name.substr(0, Name.find("::"));
-    L.ParamNames.push_back(
-        Name.empty() || isDigit(Name.front()) ? "" : Name.str());
+    L.ParamNames.push_back(Name.empty() || isDigit(Name.front()) ? ""
+                                                                 : Name.str());
     Type *T = A.getType();
     if (A.hasByValAttr())
       T = A.getParamByValType();
@@ -372,9 +375,8 @@ bool LayoutBuilder::visitBroadcast(ArrayRef<Type *> Fields, ArrayRef<Loc> Locs,
   if (Fields.size() < 2)
     return false;
   std::optional<unsigned> Rank = axesRank(Fields.back());
-  if (!Rank || none_of(Fields.drop_back(), [](Type *T) {
-        return containsArray(T);
-      }))
+  if (!Rank ||
+      none_of(Fields.drop_back(), [](Type *T) { return containsArray(T); }))
     return false;
   if (!L.BroadcastRank)
     L.BroadcastRank = *Rank;
@@ -461,8 +463,7 @@ bool isKernelState(Type *T) {
   auto *S = dyn_cast<StructType>(T);
   // Its pointer is generic (an exception-info slot); a { ptr addrspace(1),
   // i32 } is someone's array view.
-  return S && S->getNumElements() == 2 &&
-         S->getElementType(0)->isPointerTy() &&
+  return S && S->getNumElements() == 2 && S->getElementType(0)->isPointerTy() &&
          S->getElementType(0)->getPointerAddressSpace() == 0 &&
          S->getElementType(1)->isIntegerTy(32);
 }
@@ -486,13 +487,11 @@ void LayoutBuilder::describeKernelAbstractions() {
   for (const Argument &A : F.args()) {
     SmallVector<LayoutLeaf *, 8> Leaves = leavesUnder(Loc{A.getArgNo(), {}});
     if (!isAggregateType(A.getType()) || Leaves.empty() ||
-        any_of(Leaves, [](LayoutLeaf *Leaf) {
-          return !Leaf->Ty->isIntegerTy(64);
-        }))
+        any_of(Leaves,
+               [](LayoutLeaf *Leaf) { return !Leaf->Ty->isIntegerTy(64); }))
       continue;
-    size_t N = Leaves.size(), R = L.StaticWorkgroup.empty()
-                                     ? N / 3
-                                     : L.StaticWorkgroup.size();
+    size_t N = Leaves.size(),
+           R = L.StaticWorkgroup.empty() ? N / 3 : L.StaticWorkgroup.size();
     KAParam = static_cast<int>(A.getArgNo());
     bool Dynamic = L.StaticWorkgroup.empty() && N % 3 == 0;
     if (!Dynamic && !(N == 2 * R && R > 0)) {

@@ -746,12 +746,13 @@ JobFiles gpuCheckFiles(const GPUCheckRequest &R) {
 
 } // namespace
 
-/// The launch for the checked kernel of \p In as given, inferred on a copy
-/// optimised as its PTX is (inlined: the accesses are visible).
+/// The launch for the checked kernel of \p In as given, inferred on an
+/// optimised copy: inlined and its aggregates scalarised, the accesses are
+/// visible. (Not the PTX pipeline: that may rename the kernel.)
 static Expected<InferredLaunch> inferGPULaunch(const GPUCheckInput &In,
                                                const GPUCheckRequest &R) {
   std::unique_ptr<Module> Copy = CloneModule(*In.Original);
-  if (Error E = optimizeForPTX(*Copy, R.Build.Options.PTX))
+  if (Error E = runPipeline(*Copy, "default<O2>"))
     return E;
   Function *Kernel = kernelIn(*Copy, In.Kernel.Name);
   if (!Kernel)
@@ -809,8 +810,8 @@ Expected<GPUCheckResult> runGPUCheck(const GPUCheckRequest &R,
   if (!Spec)
     return Spec.takeError();
   GPUCheckBuild Build = R.Build;
-  Build.SpecPath = R.SpecPath.empty() ? R.InputPath + " (inferred launch)"
-                                      : R.SpecPath;
+  Build.SpecPath =
+      R.SpecPath.empty() ? R.InputPath + " (inferred launch)" : R.SpecPath;
   if (R.PrintStages || R.PrintLaunch) {
     if (Error E = validateSpec(*Spec, Checked->Kernel, Build.SpecPath))
       return E;

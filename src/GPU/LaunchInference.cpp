@@ -140,9 +140,8 @@ std::string Inference::where(int Leaf) const {
 /// its value as given).
 Expected<std::string> Inference::resolve(const std::string &Flag,
                                          StringRef Selector) const {
-  if (!Selector.empty() && all_of(Selector, [](char C) {
-        return isDigit(C) || C == '.';
-      })) {
+  if (!Selector.empty() &&
+      all_of(Selector, [](char C) { return isDigit(C) || C == '.'; })) {
     if (any_of(L.Leaves, [&](const LayoutLeaf &Leaf) {
           return underPath(Leaf.path(), Selector);
         }))
@@ -199,7 +198,8 @@ Error Inference::applySet(StringRef Set) {
   std::string Flag = "--set " + escapeForMessage(Set);
   if (Name.empty() || Set.find('=') == StringRef::npos || Value.empty())
     return usage(Flag + ": expected NAME=VALUE (NAME.dims=AxB, NAME=" +
-                 join(std::begin(InitWords), std::end(InitWords), "|") + ", or a leaf's number)");
+                 join(std::begin(InitWords), std::end(InitWords), "|") +
+                 ", or a leaf's number)");
   if (Name.consume_back(".dims")) {
     Expected<SmallVector<unsigned, 4>> Arrays = arraysNamed(Flag, Name);
     if (!Arrays)
@@ -272,12 +272,12 @@ Error Inference::shapeArrays() {
     } else if (Arr.InBroadcast && Arr.Rank < Rank) {
       P.Shape.assign(R.Dims.begin(), R.Dims.begin() + Arr.Rank);
     } else {
-      return refuse(Arr.Data, "a " + Twine(Arr.Rank) +
-                                  "-D array, but --dims gives " + Twine(Rank) +
-                                  " size(s): give its shape with --set " +
-                                  selectorFor(A) + ".dims=" +
-                                  join(SmallVector<std::string, 3>(Arr.Rank, "N"), "x") +
-                                  ", or --dims with " + Twine(Arr.Rank) + " size(s)");
+      return refuse(
+          Arr.Data,
+          "a " + Twine(Arr.Rank) + "-D array, but --dims gives " + Twine(Rank) +
+              " size(s): give its shape with --set " + selectorFor(A) +
+              ".dims=" + join(SmallVector<std::string, 3>(Arr.Rank, "N"), "x") +
+              ", or --dims with " + Twine(Arr.Rank) + " size(s)");
     }
     P.Elements = 1;
     for (uint64_t D : P.Shape)
@@ -304,13 +304,18 @@ Error Inference::checkBroadcast(unsigned A) {
       continue;
     if (P.Shape[D] == 1 && D < Arr.Keeps.size())
       continue; // not kept: its default index 1
-    return refuse(Arr.Data, "shape " + join(map_range(P.Shape, [](uint64_t N) {
-                              return std::to_string(N);
-                            }), "x") +
-                                " does not broadcast against --dims (each "
-                                "size must be the broadcast's or 1" +
-                                (Arr.Keeps.empty() ? ", and this array has no keeps: the broadcast's" : "") +
-                                ")");
+    return refuse(
+        Arr.Data,
+        "shape " +
+            join(map_range(P.Shape,
+                           [](uint64_t N) { return std::to_string(N); }),
+                 "x") +
+            " does not broadcast against --dims (each "
+            "size must be the broadcast's or 1" +
+            (Arr.Keeps.empty()
+                 ? ", and this array has no keeps: the broadcast's"
+                 : "") +
+            ")");
   }
   return Error::success();
 }
@@ -330,12 +335,16 @@ Error Inference::typeArray(unsigned A) {
       IntBits = std::max(IntBits, T->getIntegerBitWidth());
     Other |= !T->isIntegerTy() && !T->isFloatingPointTy();
   }
-  if (Other || (F64 && F32) || (!F64 && !F32 && (IntBits == 16 || IntBits > 64)))
+  if (Other || (F64 && F32) ||
+      (!F64 && !F32 && (IntBits == 16 || IntBits > 64)))
     return refuse(Arr.Data, "elements of a type gpu-check does not fill "
                             "(f32, f64, i32, i64 or u8 only): give a --spec");
-  P.Type = F64 ? ElementType::F64 : F32 ? ElementType::F32
-         : IntBits > 32 ? ElementType::I64 : IntBits > 8 ? ElementType::I32
-         : IntBits ? ElementType::U8 : ElementType::F32;
+  P.Type = F64            ? ElementType::F64
+           : F32          ? ElementType::F32
+           : IntBits > 32 ? ElementType::I64
+           : IntBits > 8  ? ElementType::I32
+           : IntBits      ? ElementType::U8
+                          : ElementType::F32;
   if (U.Scalars.empty())
     Notes.push_back("array " + Arr.Path +
                     " is never loaded or stored: f32 elements assumed");
@@ -352,7 +361,8 @@ Error Inference::typeArray(unsigned A) {
     return refuse(Arr.Data,
                   "an integer array whose values the kernel uses as indices "
                   "(random ones would read out of bounds): give --set " +
-                      selectorFor(A) + "=ones (every index 1; =range counts from 0) "
+                      selectorFor(A) +
+                      "=ones (every index 1; =range counts from 0) "
                       "or a --spec");
   return Error::success();
 }
@@ -398,8 +408,9 @@ Error Inference::chooseActivity() {
   }
   DerivativeChecks = AnyWrt && AnyFloatOutput;
   if (!DerivativeChecks) {
-    Notes.push_back(AnyFloatOutput ? "no array is differentiated: primal check only"
-                                   : "the kernel writes no float array: primal check only");
+    Notes.push_back(
+        AnyFloatOutput ? "no array is differentiated: primal check only"
+                       : "the kernel writes no float array: primal check only");
     for (ArrayPlan &P : Plans)
       P.Output = P.Written; // integers are compared too
   }
@@ -417,11 +428,12 @@ Error Inference::checkUnsupported() {
   for (size_t I = 0; I < L.Leaves.size(); ++I) {
     const LayoutLeaf &Leaf = L.Leaves[I];
     if (Leaf.Role == LeafRole::Unknown)
-      return refuse(static_cast<int>(I),
-                    "an address inside an aggregate of a shape gpu-check does "
-                    "not know (parameter type " +
-                        escapeForMessage(printType(F.getArg(Leaf.Param)->getType())) +
-                        "): give a --spec");
+      return refuse(
+          static_cast<int>(I),
+          "an address inside an aggregate of a shape gpu-check does "
+          "not know (parameter type " +
+              escapeForMessage(printType(F.getArg(Leaf.Param)->getType())) +
+              "): give a --spec");
   }
   if (!L.KernelAbstractions)
     return Error::success();
@@ -433,12 +445,12 @@ Error Inference::checkUnsupported() {
       ++Rank;
     }
   if (Rank && Rank != R.Dims.size())
-    return refuse(First, "a " + Twine(Rank) +
-                             "-D KernelAbstractions ndrange, but --dims gives " +
-                             Twine(R.Dims.size()) + " size(s)");
+    return refuse(First,
+                  "a " + Twine(Rank) +
+                      "-D KernelAbstractions ndrange, but --dims gives " +
+                      Twine(R.Dims.size()) + " size(s)");
   if (workgroup().size() != R.Dims.size())
-    return refuse(First, "a static workgroup of " +
-                             Twine(workgroup().size()) +
+    return refuse(First, "a static workgroup of " + Twine(workgroup().size()) +
                              " dimension(s), but --dims gives " +
                              Twine(R.Dims.size()) + " size(s)");
   return Error::success();
@@ -459,12 +471,15 @@ Error Inference::checkExtents() {
     int Leaf = L.findLeaf(std::to_string(Param));
     if (Leaf < 0)
       continue;
-    std::string Name = nameOf(Param).empty() ? std::to_string(Param) : nameOf(Param);
+    std::string Name =
+        nameOf(Param).empty() ? std::to_string(Param) : nameOf(Param);
     if (!Given[Leaf])
-      return refuse(Leaf, "the kernel bounds its raw pointers' indices by "
-                          "this integer: give --set " + escapeForMessage(Name) +
-                          "=COUNT (at most " + Twine(Elements) +
-                          ", the elements --dims gives each buffer) or a --spec");
+      return refuse(Leaf,
+                    "the kernel bounds its raw pointers' indices by "
+                    "this integer: give --set " +
+                        escapeForMessage(Name) + "=COUNT (at most " +
+                        Twine(Elements) +
+                        ", the elements --dims gives each buffer) or a --spec");
     std::optional<int64_t> V = Given[Leaf]->getAsInteger();
     if (!V || *V < 0 || static_cast<uint64_t>(*V) > Elements)
       return refuse(Leaf, "bounds the raw pointers' indices, but " +
@@ -481,7 +496,8 @@ void Inference::nameBuffers() {
     unsigned Param = L.Leaves[L.Arrays[A].Data].Param;
     bool Whole = Path == std::to_string(Param);
     std::string Name = Whole ? nameOf(Param) : "";
-    bool Taken = any_of(Plans, [&](const ArrayPlan &P) { return P.Buffer == Name; });
+    bool Taken =
+        any_of(Plans, [&](const ArrayPlan &P) { return P.Buffer == Name; });
     Plans[A].Buffer = Name.empty() || Taken ? "arg" + Path.str() : Name;
   }
 }
@@ -526,7 +542,7 @@ json::Object Inference::buffers() const {
   json::Object B;
   for (unsigned A = 0; A < Plans.size(); ++A) {
     const ArrayPlan &P = Plans[A];
-    BufferInit Init = P.Init ? *P.Init
+    BufferInit Init = P.Init   ? *P.Init
                       : P.Read ? BufferInit::Random
                                : BufferInit::Zero;
     json::Object O{{"type", spelling(P.Type)},
@@ -592,7 +608,8 @@ std::vector<LaunchRow> Inference::rows(const json::Object &Args) const {
   for (const LayoutLeaf &Leaf : L.Leaves) {
     LaunchRow Row;
     Row.Leaf = Leaf.path();
-    Row.Name = nameOf(Leaf.Param).empty() ? "-" : escapeForMessage(nameOf(Leaf.Param));
+    Row.Name =
+        nameOf(Leaf.Param).empty() ? "-" : escapeForMessage(nameOf(Leaf.Param));
     Row.Kind = spelling(Leaf.Role);
     Row.Type = printType(Leaf.Ty);
     const json::Value *V = Args.get(Row.Leaf);
@@ -637,8 +654,8 @@ Expected<InferredLaunch> Inference::run() {
   Out.Rows = rows(Args);
   Spec["args"] = std::move(Args);
   Spec["checks"] = DerivativeChecks ? "all" : "primal";
-  Expected<LaunchSpec> Read =
-      LaunchSpec::fromJSON(json::Value(std::move(Spec)), Input + " (inferred launch)");
+  Expected<LaunchSpec> Read = LaunchSpec::fromJSON(
+      json::Value(std::move(Spec)), Input + " (inferred launch)");
   if (!Read)
     return Read.takeError();
   Out.Spec = std::move(*Read);
@@ -659,9 +676,12 @@ void InferredLaunch::print(raw_ostream &OS) const {
   for (const BufferSpec &B : Spec.Buffers)
     OS << "buffer " << B.Name << ": " << spelling(B.Type) << " x " << B.Count
        << ", " << spelling(B.Init)
-       << (B.Init == BufferInit::Random ? " (seed " + std::to_string(B.Seed) + ")" : "")
+       << (B.Init == BufferInit::Random
+               ? " (seed " + std::to_string(B.Seed) + ")"
+               : "")
        << (B.Wrt ? ", wrt" : "") << (B.Output ? ", output" : "") << "\n";
-  std::vector<LaunchRow> All = {{"LEAF", "NAME", "KIND", "TYPE", "VALUE", "ACTIVITY"}};
+  std::vector<LaunchRow> All = {
+      {"LEAF", "NAME", "KIND", "TYPE", "VALUE", "ACTIVITY"}};
   All.insert(All.end(), Rows.begin(), Rows.end());
   size_t W[5] = {0, 0, 0, 0, 0};
   for (const LaunchRow &Row : All) {
@@ -671,14 +691,14 @@ void InferredLaunch::print(raw_ostream &OS) const {
       W[C] = std::max(W[C], Cells[C]->size());
   }
   for (const LaunchRow &Row : All) {
-    std::string Line = formatv("{0} {1} {2} {3} {4} {5}",
-                               fmt_align(Row.Leaf, AlignStyle::Left, W[0]),
-                               fmt_align(Row.Name, AlignStyle::Left, W[1]),
-                               fmt_align(Row.Kind, AlignStyle::Left, W[2]),
-                               fmt_align(Row.Type, AlignStyle::Left, W[3]),
-                               fmt_align(Row.Value, AlignStyle::Left, W[4]),
-                               Row.Activity)
-                           .str();
+    std::string Line =
+        formatv("{0} {1} {2} {3} {4} {5}",
+                fmt_align(Row.Leaf, AlignStyle::Left, W[0]),
+                fmt_align(Row.Name, AlignStyle::Left, W[1]),
+                fmt_align(Row.Kind, AlignStyle::Left, W[2]),
+                fmt_align(Row.Type, AlignStyle::Left, W[3]),
+                fmt_align(Row.Value, AlignStyle::Left, W[4]), Row.Activity)
+            .str();
     OS << StringRef(Line).rtrim() << "\n";
   }
 }

@@ -307,7 +307,8 @@ json::Value LaunchSpec::toJSON() const {
   O["buffers"] = std::move(Bufs);
   json::Object ArgValues;
   for (const auto &[Path, V] : Args)
-    ArgValues[Path] = V.K == LeafValue::Buffer    ? json::Value("buffer:" + V.BufferName)
+    ArgValues[Path] = V.K == LeafValue::Buffer
+                          ? json::Value("buffer:" + V.BufferName)
                       : V.K == LeafValue::Integer ? json::Value(V.Int)
                                                   : json::Value(V.Real);
   O["args"] = std::move(ArgValues);

@@ -42,21 +42,30 @@ public:
     Type *Ptr = PointerType::get(Ctx, 1);
     unsigned N = 1 + B.next() % 3;
     switch (B.next() % (Depth > 3 ? 6 : 12)) {
-    case 0: return Ptr;
-    case 1: return I64;
-    case 2: return I8;
-    case 3: return Type::getInt32Ty(Ctx);
-    case 4: return Type::getFloatTy(Ctx);
-    case 5: return Type::getDoubleTy(Ctx);
-    case 6: return array(N, B.next() % 3);
-    case 7: return StructType::get(array(N, 0), ArrayType::get(I8, N),
-                                   ArrayType::get(I64, N));
+    case 0:
+      return Ptr;
+    case 1:
+      return I64;
+    case 2:
+      return I8;
+    case 3:
+      return Type::getInt32Ty(Ctx);
+    case 4:
+      return Type::getFloatTy(Ctx);
+    case 5:
+      return Type::getDoubleTy(Ctx);
+    case 6:
+      return array(N, B.next() % 3);
+    case 7:
+      return StructType::get(array(N, 0), ArrayType::get(I8, N),
+                             ArrayType::get(I64, N));
     case 8: {
       Type *Stop = B.next() & 1 ? static_cast<Type *>(ArrayType::get(I64, 1))
                                 : StructType::get(I64);
       return ArrayType::get(Stop, N);
     }
-    case 9: return ArrayType::get(type(Depth + 1), B.next() % 4);
+    case 9:
+      return ArrayType::get(type(Depth + 1), B.next() % 4);
     default: {
       SmallVector<Type *, 4> Fields;
       for (unsigned I = 0, E = B.next() % 5; I < E; ++I)
@@ -110,9 +119,9 @@ private:
     Value *P = V->getType()->isPointerTy()
                    ? V
                    : IR.CreateIntToPtr(V, PointerType::get(Ctx, 1));
-    Type *Elements[] = {IR.getFloatTy(), IR.getDoubleTy(), IR.getInt64Ty(),
-                        StructType::get(IR.getFloatTy(),
-                                        ArrayType::get(IR.getFloatTy(), 1))};
+    Type *Elements[] = {
+        IR.getFloatTy(), IR.getDoubleTy(), IR.getInt64Ty(),
+        StructType::get(IR.getFloatTy(), ArrayType::get(IR.getFloatTy(), 1))};
     Type *T = Elements[(How >> 2) % 4];
     Value *Addr = IR.CreateGEP(T, P, Tid);
     if (How & 0x40)
@@ -172,7 +181,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   for (unsigned I = 0, E = B.next() % 6; I < E; ++I)
     Params.push_back(G.type(0));
   static const char *const Names[] = {
-      "_Z3gpu_16CompilerMetadataI11DynamicSize7NDRangeILi1ES0_10StaticSizeI6_256__EvEE",
+      "_Z3gpu_16CompilerMetadataI11DynamicSize7NDRangeILi1ES0_10StaticSizeI6_"
+      "256__EvEE",
       "_Z3gpu_16CompilerMetadataI10StaticSizeI5_64__E",
       "_Z3gpu_16CompilerMetadataI11DynamicSize7NDRangeILi2ES0_S0_EE", "k"};
   uint8_t Name = B.next();
@@ -189,8 +199,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   for (unsigned I = 0, E = Rank < 128 ? 1 : 1 + Rank % 3; I < E; ++I)
     R.Dims.push_back(1 + B.next() % 64);
   for (unsigned I = 0, E = B.next() % 8 / 5; I < E; ++I)
-    R.Sets.push_back(word(B, K, {"=1", "=0.5", "=ones", "=range", ".dims=4",
-                                 ".dims=2x2", "=", "=1e999", "=-3"}));
+    R.Sets.push_back(word(B, K,
+                          {"=1", "=0.5", "=ones", "=range", ".dims=4",
+                           ".dims=2x2", "=", "=1e999", "=-3"}));
   if (B.next() % 4 == 0)
     R.Wrt = std::vector<std::string>{word(B, K, {"", "", ",all", ".0"})};
   Expected<irs::InferredLaunch> L = irs::inferLaunch(*F, R, "fuzz.ll");
@@ -201,7 +212,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   if (Error E = irs::validateSpec(L->Spec, K, "fuzz.ll"))
     irs::fuzz::fail("an inferred launch fails the spec validation: " +
                     toString(std::move(E)));
-  Expected<irs::LaunchSpec> Again = irs::LaunchSpec::fromJSON(L->Spec.toJSON(), "again");
+  Expected<irs::LaunchSpec> Again =
+      irs::LaunchSpec::fromJSON(L->Spec.toJSON(), "again");
   if (!Again)
     irs::fuzz::fail("an inferred spec does not read back: " +
                     toString(Again.takeError()));

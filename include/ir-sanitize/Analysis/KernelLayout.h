@@ -4,7 +4,8 @@
 // from their LLVM types and the kernel's own accesses: every scalar leaf
 // (AggregateLeaves.h) gets a role, and every device array its leaves.
 //
-//   device arrays   CUDA.jl 5 { ptr data, i64 maxsize, [N x i64] dims, i64 len }
+//   device arrays   CUDA.jl 5 { ptr data, i64 maxsize, [N x i64] dims, i64 len
+//   }
 //                   CUDA.jl 3 { ptr data, i64 maxsize, [N x i64] dims }
 //                   CUDAnative { [N x i64] dims, { i64 | ptr } data }
 //                   raw Ptr{T}: a ptr, or an i64 the kernel uses as an address
@@ -71,7 +72,7 @@ struct LayoutArray {
   unsigned Rank = 1;
   int Data = -1, MaxSize = -1, Len = -1; ///< Leaf indices; -1: none.
   llvm::SmallVector<int, 3> Dims, Keeps, Defaults;
-  bool InBroadcast = false; ///< An argument of a broadcast.
+  bool InBroadcast = false;           ///< An argument of a broadcast.
   std::optional<MemoryAccess> Access; ///< Nothing: not known.
   ElementUse Use;
 };

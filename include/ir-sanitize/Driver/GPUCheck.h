@@ -119,18 +119,18 @@ struct GPUCheckRequest {
 
 /// What runGPUCheck did.
 struct GPUCheckResult {
-  std::vector<PipelineStage> Stages; ///< With PrintStages, nothing else.
+  std::vector<PipelineStage> Stages;    ///< With PrintStages, nothing else.
   std::optional<InferredLaunch> Launch; ///< The launch, when inferred.
-  std::string Dir;                   ///< The directory written.
+  std::string Dir;                      ///< The directory written.
   /// The runner's exit code when it ran; else NotRun says why not
   /// ("--no-run given", "no usable CUDA device here", ...).
   std::optional<int> RunnerExit;
   std::string NotRun;
 };
 
-/// The whole gpu-check job: reads the spec (or infers it) and the module, sanitizes
-/// (sanitizeForGPUCheck), builds the directory (buildGPUCheck) and runs the
-/// checks when a device is there (runGPUChecks). \p Diags is told the
+/// The whole gpu-check job: reads the spec (or infers it) and the module,
+/// sanitizes (sanitizeForGPUCheck), builds the directory (buildGPUCheck) and
+/// runs the checks when a device is there (runGPUChecks). \p Diags is told the
 /// sanitize summary ("INPUT: 0 bundles ...") and the splat's notes as notes,
 /// each step as progress, and that the derivative checks are skipped (no
 /// Enzyme) as a warning.

@@ -183,7 +183,8 @@ define ptx_kernel void @_Z3gpu_16CompilerMetadataI11DynamicSize({ [2 x i64], [2 
   ret void
 }
 )");
-  CHECK(Odd.role("0.1.1") == LeafRole::Unknown); // 4 leaves: not 3 per dimension
+  CHECK(Odd.role("0.1.1") ==
+        LeafRole::Unknown); // 4 leaves: not 3 per dimension
 
   Described Fixed(R"(
 define ptx_kernel void @_Z3gpu_16CompilerMetadataI10StaticSizeI6_256__E() {

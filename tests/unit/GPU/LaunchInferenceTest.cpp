@@ -150,5 +150,6 @@ TEST_CASE("the inferred spec prints as JSON that reads back as itself",
   raw_string_ostream OS(Table);
   I.L->print(OS);
   CHECK(StringRef(Table).starts_with("launch: threads 100\nchecks: all\n"));
-  CHECK(StringRef(Table).contains("\n4     lane  scalar  i32              1\n"));
+  CHECK(
+      StringRef(Table).contains("\n4     lane  scalar  i32              1\n"));
 }
