@@ -56,7 +56,7 @@ bool underPath(StringRef Path, StringRef Prefix) {
          (Path.starts_with(Prefix) && Path[Prefix.size()] == '.');
 }
 
-const char *const InitWords[] = {"zero", "random", "range", "ones"};
+constexpr StringLiteral InitWords[] = {"zero", "random", "range", "ones"};
 
 std::string printType(Type *T) {
   std::string S;
