@@ -67,6 +67,14 @@ std::string printType(Type *T) {
 
 uint64_t ceilDiv(uint64_t A, uint64_t B) { return A / B + (A % B != 0); }
 
+/// \p N as a JSON integer (int64: LLVM 16's getAsInteger does not read a
+/// uint64 value); beyond int64 a number the spec reader refuses by name.
+json::Value integer(uint64_t N) {
+  return N <= static_cast<uint64_t>(INT64_MAX)
+             ? json::Value(static_cast<int64_t>(N))
+             : json::Value(static_cast<double>(N));
+}
+
 class Inference {
 public:
   Inference(const Function &F, const LaunchRequest &R, StringRef Input,
@@ -532,7 +540,7 @@ json::Object Inference::launch() const {
     uint64_t Threads = 1;
     for (uint64_t D : R.Dims)
       Threads *= D;
-    return json::Object{{"threads", Threads}};
+    return json::Object{{"threads", integer(Threads)}};
   }
   return json::Object{{"grid", json::Array{Grid[0], Grid[1], Grid[2]}},
                       {"block", json::Array{Block[0], Block[1], Block[2]}}};
@@ -546,7 +554,7 @@ json::Object Inference::buffers() const {
                       : P.Read ? BufferInit::Random
                                : BufferInit::Zero;
     json::Object O{{"type", spelling(P.Type)},
-                   {"count", P.Count},
+                   {"count", integer(P.Count)},
                    {"init", spelling(Init)}};
     if (Init == BufferInit::Random)
       O["seed"] = A + 1;
@@ -572,28 +580,29 @@ std::optional<json::Value> Inference::leafValue(size_t I,
   case LeafRole::RawPointer:
     return json::Value("buffer:" + P->Buffer);
   case LeafRole::MaxSize:
-    return P->Elements * P->ElementBytes;
+    return integer(P->Elements * P->ElementBytes);
   case LeafRole::Dim:
-    return Leaf.Dim < P->Shape.size() ? P->Shape[Leaf.Dim] : 1;
+    return integer(Leaf.Dim < P->Shape.size() ? P->Shape[Leaf.Dim] : 1);
   case LeafRole::Len:
-    return P->Elements;
+    return integer(P->Elements);
   case LeafRole::Keep:
-    return P && Leaf.Dim < P->Shape.size() && Leaf.Dim < R.Dims.size() &&
-                   P->Shape[Leaf.Dim] != R.Dims[Leaf.Dim]
-               ? 0
-               : 1;
+    return integer(P && Leaf.Dim < P->Shape.size() &&
+                           Leaf.Dim < R.Dims.size() &&
+                           P->Shape[Leaf.Dim] != R.Dims[Leaf.Dim]
+                       ? 0
+                       : 1);
   case LeafRole::Default:
-    return 1;
+    return integer(1);
   case LeafRole::Axis:
   case LeafRole::NDRange:
-    return Leaf.Dim < R.Dims.size() ? R.Dims[Leaf.Dim] : 1;
+    return integer(Leaf.Dim < R.Dims.size() ? R.Dims[Leaf.Dim] : 1);
   case LeafRole::Blocks:
-    return ceilDiv(R.Dims[Leaf.Dim], workgroup()[Leaf.Dim]);
+    return integer(ceilDiv(R.Dims[Leaf.Dim], workgroup()[Leaf.Dim]));
   case LeafRole::Workgroup:
-    return workgroup()[Leaf.Dim];
+    return integer(workgroup()[Leaf.Dim]);
   case LeafRole::Scalar:
     if (Leaf.Ty->isIntegerTy())
-      return 1;
+      return integer(1);
     if (Leaf.Ty->isFloatingPointTy())
       return 0.5 * ++Floats;
     return std::nullopt;

@@ -380,7 +380,16 @@ const StringMap<std::string> &llvmPassNames() {
         Classes.push_back(Class.str());
         return Class;
       });
-      if (Classes.size() == 1 && Classes[0] != Name)
+      if (Classes.size() != 1 || Classes[0] == Name)
+        continue;
+      // Only a name that prints back as itself: LLVM 16's module pass
+      // inliner-wrapper-no-mandatory-first asks for its nested InlinerPass
+      // too, which is cgscc(inline), and is listed first.
+      std::string Again;
+      raw_string_ostream AS(Again);
+      MPM.printPipeline(AS, [&](StringRef) { return Name; });
+      if (StringRef(AS.str()).starts_with(
+              Text.substr(0, Text.size() - count(Wrap, '('))))
         Map.try_emplace(Classes[0], Name.str());
     }
     return Map;
