@@ -31,7 +31,8 @@ namespace irs {
 /// What the accesses through one address say about the elements there.
 struct ElementUse {
   /// The scalar types loaded and stored (aggregates and vectors flattened),
-  /// each once, in the order first seen.
+  /// each once, in the order first seen (valid while the module's context
+  /// lives).
   llvm::SmallVector<llvm::Type *, 2> Scalars;
   /// The largest distance in bytes between consecutive elements that an
   /// index shows (a GEP over `%Dual` or an i8 GEP by `i << 3`: 8); 0 where

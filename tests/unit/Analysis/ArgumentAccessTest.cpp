@@ -152,7 +152,9 @@ define void @k(ptr addrspace(1) %called, ptr addrspace(1) %stored,
 TEST_CASE("element use: scalar types, the stride an index shows, index "
           "arrays",
           "[ArgumentAccess]") {
-  std::vector<ArgumentAccess> A = accessOf(R"(
+  // The types it names live in the module's context: kept alive here.
+  LLVMContext Ctx;
+  std::unique_ptr<Module> M = test::parseModule(Ctx, R"(
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 %Dual = type { float, [1 x float] }
 define void @k(ptr addrspace(1) %dual, ptr addrspace(1) %bytes,
@@ -170,6 +172,7 @@ define void @k(ptr addrspace(1) %dual, ptr addrspace(1) %bytes,
   ret void
 }
 )");
+  std::vector<ArgumentAccess> A = analyzeArgumentAccess(*M->getFunction("k"));
   REQUIRE(A.size() == 5);
   const ElementUse &Dual = A[0].Elements.at(0);
   CHECK(Dual.Stride == 8);
