@@ -132,11 +132,12 @@ Reciprocal reciprocalOf(Value *D, Instruction *InsertBefore) {
 /// zero-extended 32-bit values: code generation's mul.hi.u32.
 Value *quotient32(IRBuilder<> &B, Value *N, const Reciprocal &R) {
   Type *I64 = B.getInt64Ty();
+  // Each extension its own statement: the order of evaluating arguments,
+  // and so of the instructions, would be the compiler's.
+  Value *N64 = B.CreateZExt(N, I64);
+  Value *M64 = B.CreateZExt(R.Multiplier, I64);
   Value *T =
-      B.CreateTrunc(B.CreateLShr(B.CreateMul(B.CreateZExt(N, I64),
-                                             B.CreateZExt(R.Multiplier, I64)),
-                                 32),
-                    B.getInt32Ty());
+      B.CreateTrunc(B.CreateLShr(B.CreateMul(N64, M64), 32), B.getInt32Ty());
   Value *Half = B.CreateLShr(B.CreateSub(N, T), R.Shift1);
   return B.CreateLShr(B.CreateAdd(T, Half), R.Shift2, "div.q");
 }

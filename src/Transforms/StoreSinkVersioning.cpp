@@ -405,9 +405,11 @@ private:
   /// This thread's addresses of \p Clear and \p Add are equal.
   Value *equal(Instruction *Clear, Instruction *Add) {
     Value *&E = Equal[{Clear, Add}];
-    if (!E)
-      E = B.CreateICmpEQ(asInt(Clear), asInt(Add),
+    if (!E) {
+      Value *ClearInt = asInt(Clear); // first: see disjoint()
+      E = B.CreateICmpEQ(ClearInt, asInt(Add),
                          addressOf(Add)->getName() + ".inplace");
+    }
     return E;
   }
 
@@ -429,12 +431,20 @@ private:
     auto [X, Y] = P;
     const DataLayout &DL = X->getModule()->getDataLayout();
     Type *IntPtr = DL.getIntPtrType(addressOf(X)->getType());
-    auto End = [&](Instruction *I) {
+    auto End = [&](Instruction *I, Value *Start) {
       uint64_t Size = DL.getTypeStoreSize(accessedType(I)).getFixedValue();
-      return B.CreateAdd(asInt(I), ConstantInt::get(IntPtr, Size));
+      return B.CreateAdd(Start, ConstantInt::get(IntPtr, Size));
     };
-    D = B.CreateOr(B.CreateICmpULE(End(X), asInt(Y)),
-                   B.CreateICmpULE(End(Y), asInt(X)));
+    // One instruction per statement: C++ leaves the order of evaluating
+    // arguments open, and the instructions' order must not depend on the
+    // compiler (gcc and clang builds printed them differently).
+    Value *XStart = asInt(X);
+    Value *YStart = asInt(Y);
+    Value *XEnd = End(X, XStart);
+    Value *YEnd = End(Y, YStart);
+    Value *XFirst = B.CreateICmpULE(XEnd, YStart);
+    Value *YFirst = B.CreateICmpULE(YEnd, XStart);
+    D = B.CreateOr(XFirst, YFirst);
     return D;
   }
 
