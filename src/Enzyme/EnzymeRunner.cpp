@@ -122,15 +122,23 @@ bool isStackDumpLine(StringRef L) {
          Frame.match(L) || RawFrame.match(L) || Context.match(L);
 }
 
+/// LLVM, opt itself, the C and C++ runtimes, and sanitizer runtimes (a
+/// preloaded ASan's intercepted backtrace() is on every dump's stack).
+bool isHostModule(StringRef Module) {
+  static constexpr StringLiteral Prefixes[] = {
+      "libLLVM", "libc.",   "libstdc++", "libgcc_s",
+      "ld-",     "libasan", "libubsan",  "libclang_rt."};
+  return Module == "opt" ||
+         any_of(Prefixes, [&](StringRef P) { return Module.starts_with(P); });
+}
+
 /// "GradientUtils::getInvertedBundles" from a stack frame of a module other
-/// than LLVM, libc or opt itself (i.e. the plugin).
+/// than the host's (isHostModule), i.e. the plugin.
 std::optional<std::string> pluginFrame(StringRef L) {
   SmallVector<StringRef, 4> M;
   if (!matchStackFrame(L, M))
     return std::nullopt;
-  StringRef Module = sys::path::filename(M[2]);
-  if (Module.starts_with("libLLVM") || Module.starts_with("libc.") ||
-      Module == "opt")
+  if (isHostModule(sys::path::filename(M[2])))
     return std::nullopt;
   std::string Sym = M[1].str();
   // Cut the argument list, minding "(anonymous namespace)::".

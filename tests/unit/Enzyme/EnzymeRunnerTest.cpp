@@ -112,6 +112,24 @@ TEST_CASE("an unsupported-tag abort is diagnosed from Enzyme's log",
   CHECK(D.Function.empty());
 }
 
+TEST_CASE("sanitizer and C++ runtime frames are not the plugin's",
+          "[EnzymeRunner]") {
+  // opt with clang's ASan runtime preloaded: its intercepted backtrace() is
+  // the top frame of every dump, above libstdc++ and the plugin.
+  std::string Log = AbortLog;
+  std::string Plugin = " #8 0x00007f22b7cb9c2a GradientUtils::";
+  std::string Runtimes =
+      " #1 0x00007f22bd0a2b3c ___interceptor_backtrace "
+      "(/usr/lib/llvm-19/lib/clang/19/lib/linux/libclang_rt.asan-x86_64.so"
+      "+0x7ab3c)\n"
+      " #2 0x00007f22bd0a2b3c __interceptor_backtrace "
+      "(/usr/lib/gcc/x86_64-linux-gnu/12/libasan.so.8+0x7ab3c)\n"
+      " #3 0x00007f22bb6ae0c2 std::terminate() "
+      "(/lib/x86_64-linux-gnu/libstdc++.so.6+0xae0c2)\n";
+  Log.insert(Log.find(Plugin), Runtimes);
+  CHECK(diagnoseEnzymeLog(Log).Frame == "GradientUtils::getInvertedBundles");
+}
+
 TEST_CASE("an Enzyme diagnostic names the original function",
           "[EnzymeRunner]") {
   EnzymeLogDiagnosis D = diagnoseEnzymeLog(DiagnosticLog);
