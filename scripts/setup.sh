@@ -13,7 +13,7 @@
 #                      network; IRS_TRIXIE_ROOT says where)
 #   IRS_CMAKE_ARGS     more configure options (.ci/run: -DIRS_WERROR=ON)
 #   IRS_DEV_TOOLS=1    also the sanitizer and fuzzing tool chain (clang-19,
-#                      libFuzzer) for the asan and fuzz presets (.ci/run)
+#                      libFuzzer) for the asan preset (.ci/run)
 #   ENZYME_PLUGIN      the Enzyme plugin for the main job (else the build's
 #                      configured one, else ../shared/enzyme/LLVMEnzyme-19.so)
 set -euo pipefail

@@ -1,6 +1,7 @@
 //===- PTXEmitter.cpp - NVPTX code generation into a string ---------------===//
 #include "ir-sanitize/GPU/PTXEmitter.h"
 
+#include "ir-sanitize/Passes/PassRegistry.h"
 #include "ir-sanitize/Passes/Pipelines.h"
 #include "ir-sanitize/Support/LLVMCompat.h"
 #include "ir-sanitize/Support/ModuleVerifier.h"

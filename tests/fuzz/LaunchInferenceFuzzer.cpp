@@ -180,9 +180,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   SmallVector<Type *, 6> Params;
   for (unsigned I = 0, E = B.next() % 6; I < E; ++I)
     Params.push_back(G.type(0));
+  // (One name, split in parentheses: clang warns of a missing comma.)
   static const char *const Names[] = {
-      "_Z3gpu_16CompilerMetadataI11DynamicSize7NDRangeILi1ES0_10StaticSizeI6_"
-      "256__EvEE",
+      ("_Z3gpu_16CompilerMetadataI11DynamicSize7NDRangeILi1ES0_10StaticSizeI6_"
+       "256__EvEE"),
       "_Z3gpu_16CompilerMetadataI10StaticSizeI5_64__E",
       "_Z3gpu_16CompilerMetadataI11DynamicSize7NDRangeILi2ES0_S0_EE", "k"};
   uint8_t Name = B.next();

@@ -4,7 +4,6 @@
 
 #include "ir-sanitize/Support/ToolError.h"
 
-#include "llvm/AsmParser/LLParser.h"
 #include "llvm/AsmParser/Parser.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/InstrTypes.h"
@@ -71,21 +70,6 @@ inline std::unique_ptr<llvm::Module> parseModule(llvm::LLVMContext &Ctx,
   std::unique_ptr<llvm::Module> M = llvm::parseAssemblyString(IR, Diag, Ctx);
   INFO(Diag.getMessage().str());
   REQUIRE(M);
-  return M;
-}
-
-/// Parses IR text as a host may hold it: without the parser's debug-info
-/// upgrade, which verifies the module (and aborts or strips).
-inline std::unique_ptr<llvm::Module>
-parseModuleUnverified(llvm::LLVMContext &Ctx, llvm::StringRef IR) {
-  llvm::SMDiagnostic Diag;
-  llvm::SourceMgr SM;
-  SM.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBuffer(IR), llvm::SMLoc());
-  auto M = std::make_unique<llvm::Module>("unverified", Ctx);
-  bool Failed = llvm::LLParser(IR, SM, Diag, M.get(), nullptr, Ctx)
-                    .Run(/*UpgradeDebugInfo=*/false);
-  INFO(Diag.getMessage().str());
-  REQUIRE_FALSE(Failed);
   return M;
 }
 

@@ -12,7 +12,6 @@
 #ifndef IR_SANITIZE_GPU_PTXEMITTER_H
 #define IR_SANITIZE_GPU_PTXEMITTER_H
 
-#include "ir-sanitize/Passes/PassRegistry.h"
 #include "ir-sanitize/Passes/Pipelines.h"
 
 #include "llvm/ADT/StringRef.h"

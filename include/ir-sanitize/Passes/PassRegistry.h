@@ -15,15 +15,17 @@
 #include "ir-sanitize/Support/PassParameters.h"
 
 #include "llvm/ADT/StringRef.h"
-#include "llvm/IR/Module.h"
-#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/Error.h"
 
 #include <memory>
 #include <string>
 #include <vector>
 
+// (Declared, not included: PassBuilder.h costs every includer about 3 s of
+// compile time.)
 namespace llvm {
+class Module;
+class PassBuilder;
 class TargetMachine;
 class raw_ostream;
 } // namespace llvm

@@ -5,6 +5,7 @@
 
 #include "llvm-c/Core.h"
 #include "llvm-c/IRReader.h"
+#include "llvm/AsmParser/LLParser.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Metadata.h"
@@ -12,6 +13,8 @@
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
 
 #include "../TestSupport.h"
 
@@ -27,6 +30,20 @@ using namespace llvm;
 using namespace irs;
 
 namespace {
+
+/// Parses IR text as a host may hold it: without the parser's debug-info
+/// upgrade, which verifies the module (and aborts or strips).
+std::unique_ptr<Module> parseModuleUnverified(LLVMContext &Ctx, StringRef IR) {
+  SMDiagnostic Diag;
+  SourceMgr SM;
+  SM.AddNewSourceBuffer(MemoryBuffer::getMemBuffer(IR), SMLoc());
+  auto M = std::make_unique<Module>("unverified", Ctx);
+  bool Failed = LLParser(IR, SM, Diag, M.get(), nullptr, Ctx)
+                    .Run(/*UpgradeDebugInfo=*/false);
+  INFO(Diag.getMessage().str());
+  REQUIRE_FALSE(Failed);
+  return M;
+}
 
 const char *HostModule =
     IRS_SOURCE_DIR "/examples/cuda_ccall_gc_transition_fwddiff.ll";
@@ -261,7 +278,7 @@ TEST_CASE("C API: messages quote at most MaxQuotedBytes of an option string",
 TEST_CASE("C API: a debug value without a location is refused, not printed",
           "[CAPI]") {
   LLVMContext Ctx;
-  std::unique_ptr<Module> M = test::parseModuleUnverified(Ctx, R"(
+  std::unique_ptr<Module> M = parseModuleUnverified(Ctx, R"(
 define void @f(i64 %x) !dbg !3 {
   call void @llvm.dbg.value(metadata i64 %x, metadata !5, metadata !DIExpression())
   ret void

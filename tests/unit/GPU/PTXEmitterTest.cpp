@@ -2,6 +2,7 @@
 #include "GPUTestSupport.h"
 
 #include "ir-sanitize/GPU/PTXEmitter.h"
+#include "ir-sanitize/Passes/PassRegistry.h"
 #include "ir-sanitize/Support/PassParameters.h"
 #include "ir-sanitize/Support/ToolError.h"
 #include "ir-sanitize/Transforms/NVPTXLibdevice.h"
