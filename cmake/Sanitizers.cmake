@@ -36,6 +36,13 @@ if(IRS_SANITIZE)
   endif()
   execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-file-name=${IRS_ASAN_RUNTIME_NAME}
     OUTPUT_VARIABLE IRS_ASAN_RUNTIME OUTPUT_STRIP_TRAILING_WHITESPACE)
+  # clang's shared runtime is outside the loader's path: executables run
+  # without LD_PRELOAD (the unit-test listing at build time, the stress
+  # drivers) find it through their run path.
+  if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+    get_filename_component(IRS_ASAN_RUNTIME_DIR ${IRS_ASAN_RUNTIME} DIRECTORY)
+    add_link_options(-Wl,-rpath,${IRS_ASAN_RUNTIME_DIR})
+  endif()
   message(STATUS "ir-sanitize: ASan+UBSan build; runtime ${IRS_ASAN_RUNTIME}")
 endif()
 # Why these: halt at the first report; catch use-after-return and static

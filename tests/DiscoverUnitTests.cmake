@@ -8,9 +8,13 @@
 # <SEMICOLON> for ';'), CTEST_FILE.
 separate_arguments(list_args UNIX_COMMAND "${LIST_ARGS}")
 execute_process(COMMAND "${TEST_EXECUTABLE}" ${list_args}
-  OUTPUT_VARIABLE output RESULT_VARIABLE result)
-if(NOT result MATCHES "^[0-9]+$")
-  message(FATAL_ERROR "${TEST_EXECUTABLE} ${LIST_ARGS}: ${result}")
+  OUTPUT_VARIABLE output ERROR_VARIABLE errors RESULT_VARIABLE result)
+# Catch2 2 exits with the number of test cases it listed, so the status says
+# little; a binary that does not start (a missing sanitizer runtime) lists
+# none, and that must fail the build, not leave ctest without unit tests.
+if(NOT result MATCHES "^[0-9]+$" OR NOT output MATCHES "[^\n]")
+  message(FATAL_ERROR "${TEST_EXECUTABLE} ${LIST_ARGS} listed no test cases "
+    "(exit ${result}): ${errors}")
 endif()
 # No ';' may reach a CMake list: park them, split into lines, put them back.
 string(REPLACE ";" "<SEMICOLON>" output "${output}")

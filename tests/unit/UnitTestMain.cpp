@@ -2,6 +2,8 @@
 #include "CatchCompat.h"
 #include "TestSupport.h"
 
+#include "llvm/ADT/Statistic.h"
+
 #include <cstdlib>
 
 namespace {
@@ -30,6 +32,11 @@ int main(int argc, char **argv) {
   // not ours, so children see leak checking off.
   setenv("ASAN_OPTIONS", IRS_CHILD_ASAN_OPTIONS, 1);
 #endif
+  // Statistics on from the start: LLVM registers a counter at its first
+  // increment only while they are enabled, and never again after, so one
+  // bumped first by another test would be missing from the statistics test
+  // when both run in this process.
+  llvm::EnableStatistics(/*DoPrintOnExit=*/false);
   int Failed = Catch::Session().run(argc, argv);
   size_t Skipped = irs::test::skippedTestCases().size();
   if (Failed != 0 || Skipped == 0)
