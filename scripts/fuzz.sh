@@ -28,12 +28,12 @@ cmake --build "$build" --target irs-fuzzers || exit 1
 # preload it (CMake wrote its path for lit).
 asan_runtime=$(sed -n 's/^config.asan_runtime = "\(.*\)"$/\1/p' "$build/tests/lit/lit.site.cfg.py")
 
-# fuzz_one T: runs target T for $seconds; its one-line result goes to
-# $build/fuzz-T.result (an "ok" or "FAILED" first word, then the line).
+# fuzz_one T: runs target T for $seconds and writes $build/fuzz-T.result:
+# "ok" or "failed" on the first line, then what to print.
 fuzz_one() {
   local t=$1 fuzzer=$build/bin/irs-fuzz-$1 result=$build/fuzz-$1.result
   if [ ! -x "$fuzzer" ]; then
-    echo "FAILED fuzz $t: no $fuzzer" >"$result"
+    printf 'failed\nfuzz %s: no %s\n' "$t" "$fuzzer" >"$result"
     return
   fi
   local corpus=$build/corpus/$t crashes=$build/crashes/$t log=$build/fuzz-$t.log
@@ -57,9 +57,11 @@ fuzz_one() {
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
   cov=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1)
   if [ $rc -eq 0 ]; then
-    echo "ok fuzz $t: ${seconds}s, ${execs:-?} executions, ${cov:-cov: ?}, no crash" >"$result"
+    printf 'ok\nfuzz %s: %ss, %s executions, %s, no crash\n' \
+      "$t" "$seconds" "${execs:-?}" "${cov:-cov: ?}" >"$result"
   else
-    { echo "FAILED fuzz $t: FAILED (exit $rc) after ${execs:-?} executions; see $log and $crashes"
+    { echo failed
+      echo "fuzz $t: FAILED (exit $rc) after ${execs:-?} executions; see $log and $crashes"
       grep -m 3 -E 'ERROR|SUMMARY|fuzz:' "$log"; } >"$result"
   fi
 }
@@ -82,10 +84,11 @@ wait
 failed=0
 for t in "${targets[@]}"; do
   result=$build/fuzz-$t.result
-  if [ -f "$result" ] && [ "$(head -c 3 "$result")" = "ok " ]; then
-    cut -c 4- "$result"
+  status=$(head -n 1 "$result" 2>/dev/null)
+  if [ "$status" = ok ]; then
+    tail -n +2 "$result"
   else
-    [ -f "$result" ] && sed '1s/^FAILED //' "$result" >&2 || echo "fuzz $t: no result" >&2
+    { tail -n +2 "$result" 2>/dev/null || echo "fuzz $t: no result"; } >&2
     failed=$((failed + 1))
   fi
 done
