@@ -22,7 +22,6 @@
 
 #include "llvm/ADT/StringSet.h"
 #include "llvm/IR/Module.h"
-#include "llvm/IR/Verifier.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -139,7 +138,7 @@ Error verifyRewrittenFunctions(const Module &M, const BundleReport &Report) {
     const Function *F = M.getFunction(Name);
     if (!F || Name.empty())
       return verifyOutput(M);
-    if (verifyFunction(*F))
+    if (!functionVerifies(*F))
       return verifyOutput(M); // the whole-module message names the problem
   }
   return Error::success();

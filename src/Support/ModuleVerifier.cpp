@@ -11,6 +11,7 @@
 #include "llvm/IR/GCStrategy.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Statepoint.h"
 #include "llvm/IR/Verifier.h"
 
 using namespace llvm;
@@ -49,63 +50,89 @@ bool crashesTBAAVerifier(const MDNode &Tag,
   return It->second;
 }
 
-/// A function holding an instruction whose !tbaa tag LLVM cannot check.
-const Function *functionWithUncheckableTBAATag(const Module &M) {
-  DenseMap<const MDNode *, bool> Checked;
-  for (const Function &F : M)
-    for (const Instruction &I : instructions(F))
-      if (const MDNode *Tag = I.getMetadata(LLVMContext::MD_tbaa))
-        if (crashesTBAAVerifier(*Tag, Checked))
-          return &F;
-  return nullptr;
-}
-
-/// Whether \p F calls gc.relocate.
-bool relocates(const Function &F) {
-  for (const Instruction &I : instructions(F))
-    if (isa<GCRelocateInst>(I))
-      return true;
-  return false;
-}
-
-/// A function whose garbage collector LLVM does not know, or that has none
-/// but relocates: the verifier aborts on its gc.relocate calls
-/// (getGCStrategy's report_fatal_error; found by the restore and module
-/// fuzz targets).
-const Function *functionWithUnknownGC(const Module &M) {
-  linkAllBuiltinGCs();
-  for (const Function &F : M) {
-    if (!F.hasGC()) {
-      if (relocates(F))
-        return &F;
-      continue;
-    }
-    auto Known = GCRegistry::entries();
-    if (llvm::none_of(Known, [&](const GCRegistry::entry &E) {
-          return E.getName() == F.getGC();
-        }))
-      return &F;
+/// The statepoint \p Relocate's token names, found the way LLVM's verifier
+/// and AsmWriter find it, or null where their unchecked casts would fail.
+const GCStatepointInst *tiedStatepoint(const GCRelocateInst &Relocate) {
+  const Value *Token = Relocate.getArgOperand(0);
+  // A relocate on an invoke's unwind path names its landing pad.
+  if (const auto *Pad = dyn_cast<LandingPadInst>(Token)) {
+    const BasicBlock *Invoke = Pad->getParent()->getUniquePredecessor();
+    if (!Invoke)
+      return nullptr;
+    Token = Invoke->getTerminator();
   }
-  return nullptr;
+  return dyn_cast_or_null<GCStatepointInst>(Token);
+}
+
+/// Whether LLVM can print and verify \p Relocate: printing reads its base
+/// and derived values through the statepoint and the two indices unchecked
+/// (an untied token or an index past the live values crashed the verifier
+/// while it printed its message; found by the restore fuzz target).
+bool isPrintableRelocate(const GCRelocateInst &Relocate) {
+  if (Relocate.arg_size() != 3)
+    return false;
+  const GCStatepointInst *Statepoint = tiedStatepoint(Relocate);
+  if (!Statepoint)
+    return false;
+  std::optional<OperandBundleUse> Live =
+      Statepoint->getOperandBundle(LLVMContext::OB_gc_live);
+  uint64_t Values = Live ? Live->Inputs.size() : Statepoint->arg_size();
+  return llvm::all_of(ArrayRef<unsigned>{1, 2}, [&](unsigned Operand) {
+    const auto *Index = dyn_cast<ConstantInt>(Relocate.getArgOperand(Operand));
+    return Index && Index->getValue().ult(Values);
+  });
+}
+
+/// Whether LLVM knows the garbage collector \p F names.
+bool knowsGC(const Function &F) {
+  linkAllBuiltinGCs();
+  return llvm::any_of(GCRegistry::entries(), [&](const GCRegistry::entry &E) {
+    return E.getName() == F.getGC();
+  });
+}
+
+/// What in \p F LLVM's verifier would crash on rather than report, if
+/// anything. \p CheckedTags remembers !tbaa tags across functions.
+std::optional<std::string>
+verifierCrash(const Function &F, DenseMap<const MDNode *, bool> &CheckedTags) {
+  // getGCStrategy's report_fatal_error, reached from gc.relocate calls and
+  // from an unknown collector (found by the restore and module fuzz targets).
+  if (F.hasGC() && !knowsGC(F))
+    return ("@" + F.getName() + " uses the garbage collector '" +
+            escapeForMessage(F.getGC()) + "', which LLVM does not know")
+        .str();
+  for (const Instruction &I : instructions(F)) {
+    if (const MDNode *Tag = I.getMetadata(LLVMContext::MD_tbaa))
+      if (crashesTBAAVerifier(*Tag, CheckedTags))
+        return ("a !tbaa tag in @" + F.getName() +
+                " has no first operand, or reaches a null one")
+            .str();
+    const auto *Relocate = dyn_cast<GCRelocateInst>(&I);
+    if (Relocate && !F.hasGC())
+      return ("@" + F.getName() +
+              " calls gc.relocate but names no garbage collector")
+          .str();
+    if (Relocate && !isPrintableRelocate(*Relocate))
+      return ("a gc.relocate in @" + F.getName() +
+              " is not tied to a statepoint, or indexes past its live values")
+          .str();
+  }
+  return std::nullopt;
 }
 
 } // namespace
 
+bool functionVerifies(const Function &F) {
+  DenseMap<const MDNode *, bool> CheckedTags;
+  return !verifierCrash(F, CheckedTags) && !verifyFunction(F);
+}
+
 std::optional<std::string> verifierProblem(const Module &M,
                                            bool *BrokenDebugInfo) {
-  if (const Function *F = functionWithUncheckableTBAATag(M))
-    return ("a !tbaa tag in @" + F->getName() +
-            " has no first operand, or reaches a null one")
-        .str();
-  if (const Function *F = functionWithUnknownGC(M)) {
-    if (!F->hasGC())
-      return ("@" + F->getName() +
-              " calls gc.relocate but names no garbage collector")
-          .str();
-    return ("@" + F->getName() + " uses the garbage collector '" +
-            escapeForMessage(F->getGC()) + "', which LLVM does not know")
-        .str();
-  }
+  DenseMap<const MDNode *, bool> CheckedTags;
+  for (const Function &F : M)
+    if (std::optional<std::string> Crash = verifierCrash(F, CheckedTags))
+      return Crash;
   // A silent run first: only a module with a problem is printed from.
   if (!verifyModule(M, nullptr, BrokenDebugInfo))
     return std::nullopt;

@@ -23,11 +23,16 @@ namespace irs {
 /// \p BrokenDebugInfo, broken debug info is flagged there instead of being a
 /// complaint, as verifyModule does. Names itself what LLVM's verifier would
 /// crash on: a !tbaa tag without a first operand or that reaches a null one
-/// (LLVM 16 to 22), and a
-/// debug record without a location, which LLVM 19 cannot print
-/// (compat::functionWithUnlocatedDebugRecord).
+/// (LLVM 16 to 22), a garbage collector it does not know, a gc.relocate
+/// without a collector, untied to a statepoint or indexing past its live
+/// values, and a debug record without a location, which LLVM 19 cannot
+/// print (compat::functionWithUnlocatedDebugRecord).
 std::optional<std::string> verifierProblem(const llvm::Module &M,
                                            bool *BrokenDebugInfo = nullptr);
+
+/// Whether \p F passes llvm::verifyFunction, answered without running it
+/// where it would crash (the cases verifierProblem names).
+bool functionVerifies(const llvm::Function &F);
 
 /// Runs the verifier; failure is a ToolError with ExitCode::VerifierFailed
 /// whose message names \p What and the first problem found.

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 #include "ir-sanitize/Transforms/Utils/BundleStash.h"
 #include "ir-sanitize/Support/LLVMCompat.h"
+#include "ir-sanitize/Support/ModuleVerifier.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -16,7 +17,6 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Metadata.h"
 #include "llvm/IR/ValueHandle.h"
-#include "llvm/IR/Verifier.h"
 #include "llvm/Support/ModRef.h"
 
 #include <algorithm>
@@ -275,8 +275,6 @@ void undo(RestorePlan &P) {
   P.Call->setMetadata(StashMetadataKind, P.Record);
 }
 
-bool verifies(const Function &F) { return !verifyFunction(F); }
-
 /// Puts the planned bundles back; the verifier judges what decoding cannot
 /// (which tags a call may carry and how often, their operands, what an
 /// intrinsic requires). If \p F then fails, each call is tried alone and
@@ -290,17 +288,17 @@ void applyChecked(Function &F, MutableArrayRef<RestorePlan> Plans) {
       apply(P);
       Changed = true;
     }
-  if (!Changed || verifies(F))
+  if (!Changed || functionVerifies(F))
     return;
   for (RestorePlan &P : Plans)
     if (Changing(P))
       undo(P);
-  bool WasValid = verifies(F);
+  bool WasValid = functionVerifies(F);
   for (RestorePlan &P : Plans) {
     if (!Changing(P))
       continue;
     apply(P);
-    if (WasValid && !verifies(F)) {
+    if (WasValid && !functionVerifies(F)) {
       undo(P);
       P.loseAll("restoring it would break the IR (the verifier refuses it)");
     }

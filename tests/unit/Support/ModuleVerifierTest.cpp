@@ -1,6 +1,7 @@
 #include "ir-sanitize/Support/ModuleVerifier.h"
 #include "ir-sanitize/Support/ToolError.h"
 
+#include "llvm/IR/Constants.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/LLVMContext.h"
 
@@ -47,4 +48,37 @@ TEST_CASE("verifierProblem names a !tbaa tag LLVM's verifier would crash on",
   CHECK(*Problem == "a !tbaa tag in @f has no first operand, or reaches a "
                     "null one");
   CHECK(crashesTBAAUpgrade(*Load.getMetadata(LLVMContext::MD_tbaa)));
+}
+
+TEST_CASE("a gc.relocate indexing past its statepoint's live values is named, "
+          "not verified",
+          "[ModuleVerifier]") {
+  LLVMContext Ctx;
+  auto M = parseModule(
+      Ctx,
+      "declare token @llvm.experimental.gc.statepoint.p0(i64, i32, ptr, i32, "
+      "i32, ...)\n"
+      "declare ptr addrspace(1) @llvm.experimental.gc.relocate.p1(token, i32, "
+      "i32)\n"
+      "declare void @foo()\n"
+      "define ptr addrspace(1) @f(ptr addrspace(1) %a) gc "
+      "\"statepoint-example\" {\n"
+      "  %t = call token (i64, i32, ptr, i32, i32, ...) "
+      "@llvm.experimental.gc.statepoint.p0(i64 0, i32 0, ptr elementtype(void "
+      "()) @foo, i32 0, i32 0, i32 0, i32 0) [ \"gc-live\"(ptr addrspace(1) "
+      "%a) ]\n"
+      "  %r = call ptr addrspace(1) @llvm.experimental.gc.relocate.p1(token "
+      "%t, i32 0, i32 0)\n"
+      "  ret ptr addrspace(1) %r\n}\n");
+  Function &F = *M->getFunction("f");
+  CHECK(functionVerifies(F));
+  CHECK_FALSE(verifierProblem(*M));
+  // Made after parsing, the way a rewrite could: one past the live values.
+  auto &Relocate = cast<CallInst>(*std::next(F.front().begin()));
+  Relocate.setArgOperand(2, ConstantInt::get(Type::getInt32Ty(Ctx), 1));
+  CHECK_FALSE(functionVerifies(F));
+  std::optional<std::string> Problem = verifierProblem(*M);
+  REQUIRE(Problem);
+  CHECK(*Problem == "a gc.relocate in @f is not tied to a statepoint, or "
+                    "indexes past its live values");
 }
