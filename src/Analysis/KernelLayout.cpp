@@ -2,6 +2,7 @@
 #include "ir-sanitize/Analysis/KernelLayout.h"
 
 #include "ir-sanitize/Analysis/AggregateLeaves.h"
+#include "ir-sanitize/Analysis/JuliaMangling.h"
 #include "ir-sanitize/Support/MessageText.h"
 #include "ir-sanitize/Support/ToolError.h"
 
@@ -48,10 +49,14 @@ namespace {
 constexpr size_t MaxLeaves = 4096;
 constexpr unsigned MaxDepth = 32;
 
+/// The highest rank taken for an array (Julia's are unbounded; GPUArrays'
+/// permutedims tests go to 28).
+constexpr unsigned MaxRank = 64;
+
 /// [N x iBits] with N >= 1: N.
 std::optional<unsigned> intTuple(Type *T, unsigned Bits) {
   auto *A = dyn_cast<ArrayType>(T);
-  if (!A || A->getNumElements() == 0 || A->getNumElements() > 8 ||
+  if (!A || A->getNumElements() == 0 || A->getNumElements() > MaxRank ||
       !A->getElementType()->isIntegerTy(Bits))
     return std::nullopt;
   return static_cast<unsigned>(A->getNumElements());
@@ -103,7 +108,7 @@ std::optional<ArrayShape> matchExtruded(Type *T) {
 /// Broadcast axes: [R x { i64 }] or [R x [1 x i64]] (OneTo stops).
 std::optional<unsigned> axesRank(Type *T) {
   auto *A = dyn_cast<ArrayType>(T);
-  if (!A || A->getNumElements() == 0 || A->getNumElements() > 8)
+  if (!A || A->getNumElements() == 0 || A->getNumElements() > MaxRank)
     return std::nullopt;
   Type *E = A->getElementType();
   auto *S = dyn_cast<StructType>(E);
@@ -183,6 +188,9 @@ private:
   std::vector<ArgumentAccess> Access;
   std::map<std::string, int> ByPath;
   int KAParam = -1; ///< The CompilerMetadata parameter, once found.
+  /// Per parameter, the element type of the array or Ptr the name says it
+  /// is (readJuliaElements).
+  std::map<unsigned, std::string> JuliaElements;
 
   LayoutLeaf *leafAt(const Loc &At) {
     LayoutLeaf Probe;
@@ -240,6 +248,7 @@ private:
                  size_t Begin, size_t End);
   void describeKernelAbstractions();
   void describeThreads();
+  void readJuliaElements(unsigned First);
 };
 
 Error LayoutBuilder::collect(StringRef InputName) {
@@ -328,14 +337,16 @@ void LayoutBuilder::addRawPointer(LayoutLeaf &Leaf) {
 }
 
 /// A leaf outside every known shape: a number, a raw pointer when it is a
-/// whole parameter the kernel uses as an address, else unknown.
+/// whole parameter the kernel uses as an address (or the name says is a
+/// Ptr), else unknown.
 void LayoutBuilder::visitScalar(const Loc &At) {
   LayoutLeaf *Leaf = leafAt(At);
   if (!Leaf)
     return;
-  bool Address = Leaf->Ty->isPointerTy()
-                     ? usedAsAddress(*Leaf)
-                     : Leaf->Ty->isIntegerTy(64) && knownAddress(*Leaf);
+  bool Named = At.Path.empty() && JuliaElements.count(At.Param);
+  bool Address = Leaf->Ty->isPointerTy() ? Named || usedAsAddress(*Leaf)
+                                         : Leaf->Ty->isIntegerTy(64) &&
+                                               (Named || knownAddress(*Leaf));
   if (!Address)
     Leaf->Role = LeafRole::Scalar;
   else if (At.Path.empty())
@@ -459,13 +470,26 @@ SmallVector<uint64_t, 3> staticWorkgroup(StringRef Mangled) {
   return Sizes;
 }
 
-bool isKernelState(Type *T) {
-  auto *S = dyn_cast<StructType>(T);
-  // Its pointer is generic (an exception-info slot); a { ptr addrspace(1),
-  // i32 } is someone's array view.
-  return S && S->getNumElements() == 2 && S->getElementType(0)->isPointerTy() &&
-         S->getElementType(0)->getPointerAddressSpace() == 0 &&
-         S->getElementType(1)->isIntegerTy(32);
+/// CUDA.jl's KernelState, parameter 0. GPUCompiler names it `state` where
+/// the dump keeps names, and its shape changed with CUDA.jl and Julia:
+/// [1 x i64] (CUDA.jl 4: the exception flag), { i64, i32 } (5, a Ptr as an
+/// integer before Julia 1.12: + the random seed), { ptr, i32 } (Julia 1.12).
+/// Unnamed, only the last is taken: its pointer is generic (an
+/// exception-info slot), where a { ptr addrspace(1), i32 } is someone's
+/// array view and a { i64, i32 } someone's tuple.
+bool isKernelState(const Argument &A) {
+  auto *S = dyn_cast<StructType>(A.getType());
+  if (S && S->getNumElements() == 2 && S->getElementType(0)->isPointerTy() &&
+      S->getElementType(0)->getPointerAddressSpace() == 0 &&
+      S->getElementType(1)->isIntegerTy(32))
+    return true;
+  if (A.getName() != "state" || !isAggregateType(A.getType()))
+    return false;
+  SmallVector<Type *, 8> Fields = fieldsOf(A.getType());
+  return Fields.size() <= 2 && all_of(Fields, [](Type *T) {
+           return T->isIntegerTy(64) || T->isIntegerTy(32) ||
+                  (T->isPointerTy() && T->getPointerAddressSpace() == 0);
+         });
 }
 
 /// KernelAbstractions' CompilerMetadata: ndrange, blocks and workgroup size
@@ -474,8 +498,16 @@ bool isKernelState(Type *T) {
 void LayoutBuilder::describeKernelAbstractions() {
   StringRef Name = F.getName();
   size_t At = Name.find("CompilerMetadata");
-  if (At == StringRef::npos)
+  // Names without Julia's mangling (GPUCompiler before 0.17) still name the
+  // parameter's type where the dump keeps names.
+  const Argument *Named = nullptr;
+  for (const Argument &A : F.args())
+    if (A.getName().contains("::CompilerMetadata"))
+      Named = Named ? Named : &A;
+  if (At == StringRef::npos && !Named)
     return;
+  if (At == StringRef::npos)
+    At = Name.size();
   L.KernelAbstractions = true;
   // A static ndrange lives in the type; the launch would have to match it.
   if (Name.substr(At).starts_with("CompilerMetadataI10StaticSize") ||
@@ -485,6 +517,8 @@ void LayoutBuilder::describeKernelAbstractions() {
   }
   L.StaticWorkgroup = staticWorkgroup(Name.substr(At));
   for (const Argument &A : F.args()) {
+    if (Named && &A != Named)
+      continue;
     SmallVector<LayoutLeaf *, 8> Leaves = leavesUnder(Loc{A.getArgNo(), {}});
     if (!isAggregateType(A.getType()) || Leaves.empty() ||
         any_of(Leaves,
@@ -562,13 +596,109 @@ void LayoutBuilder::describeThreads() {
   }
 }
 
+/// How a Julia argument or an LLVM parameter takes part in lining the two
+/// up: ghosts and composites (Julia) and aggregates (LLVM) are left out,
+/// since which composite is a ghost the name does not say.
+enum class ArgKind { Skip, Array, Pointer, Number };
+
+ArgKind kindOf(const JuliaType &J) {
+  static constexpr StringLiteral Numbers[] = {
+      "Int64", "UInt64", "Int32", "UInt32",  "Int16",   "UInt16", "Int8",
+      "UInt8", "Bool",   "Char",  "Float16", "Float32", "Float64"};
+  if (J.Literal)
+    return ArgKind::Skip;
+  if (isJuliaDeviceArray(J))
+    return ArgKind::Array;
+  if (juliaElementType(J))
+    return ArgKind::Pointer;
+  return is_contained(Numbers, J.Name) && J.Params.empty() ? ArgKind::Number
+                                                           : ArgKind::Skip;
+}
+
+ArgKind kindOf(Type *T) {
+  if (matchArray(T))
+    return ArgKind::Array;
+  return isAggregateType(T) ? ArgKind::Skip : ArgKind::Number;
+}
+
+/// Whether Julia number type \p Name is passed as \p T.
+bool passedAs(StringRef Name, Type *T) {
+  unsigned Bits = T->isIntegerTy() ? T->getIntegerBitWidth() : 0;
+  if (Name == "Float16" || Name == "Float32" || Name == "Float64")
+    return (Name == "Float16" && T->isHalfTy()) ||
+           (Name == "Float32" && T->isFloatTy()) ||
+           (Name == "Float64" && T->isDoubleTy());
+  if (Name == "Bool")
+    return Bits == 1 || Bits == 8;
+  unsigned Want = Name.ends_with("64")   ? 64
+                  : Name.ends_with("32") ? 32
+                  : Name.ends_with("16") ? 16
+                  : Name == "Char"       ? 32
+                                         : 8;
+  return Bits == Want;
+}
+
+/// Per LLVM parameter, the element type the name gives it, when the name's
+/// arrays, pointers and numbers line up one to one with the parameters'
+/// arrays and scalars (parameters before \p First are left out).
+std::optional<std::map<unsigned, std::string>>
+elementsNamed(const Function &F, ArrayRef<JuliaType> Args, unsigned First) {
+  SmallVector<const JuliaType *, 8> Julia;
+  for (const JuliaType &J : Args)
+    if (kindOf(J) != ArgKind::Skip)
+      Julia.push_back(&J);
+  SmallVector<std::pair<unsigned, Type *>, 8> Params;
+  for (unsigned I = First; I < F.arg_size(); ++I) {
+    const Argument *A = F.getArg(I);
+    Type *T = A->hasByValAttr() ? A->getParamByValType() : A->getType();
+    if (kindOf(T) != ArgKind::Skip)
+      Params.push_back({I, T});
+  }
+  if (Julia.size() != Params.size())
+    return std::nullopt;
+  std::map<unsigned, std::string> Named;
+  for (size_t I = 0; I < Julia.size(); ++I) {
+    const JuliaType &J = *Julia[I];
+    auto [Param, T] = Params[I];
+    ArgKind K = kindOf(J);
+    bool Fits = K == ArgKind::Array     ? kindOf(T) == ArgKind::Array
+                : K == ArgKind::Pointer ? T->isPointerTy() || T->isIntegerTy(64)
+                                        : passedAs(J.Name, T);
+    if (!Fits)
+      return std::nullopt;
+    if (std::optional<std::string> E = juliaElementType(J))
+      Named[Param] = *E;
+  }
+  return Named;
+}
+
+/// The element types the kernel's name gives its whole-parameter arrays and
+/// pointers, read in each mangling that lines up with the parameters; none
+/// where two readings disagree.
+void LayoutBuilder::readJuliaElements(unsigned First) {
+  std::optional<std::map<unsigned, std::string>> Found;
+  for (JuliaMangling D : {JuliaMangling::AllTypes, JuliaMangling::NamesOnly}) {
+    std::optional<std::vector<JuliaType>> Args =
+        demangleJuliaArguments(F.getName(), D);
+    std::optional<std::map<unsigned, std::string>> Named =
+        Args ? elementsNamed(F, *Args, First) : std::nullopt;
+    if (Named && Found && *Named != *Found)
+      return;
+    if (Named)
+      Found = std::move(Named);
+  }
+  if (Found)
+    JuliaElements = std::move(*Found);
+}
+
 void LayoutBuilder::describe() {
   unsigned First = 0;
-  if (F.arg_size() && isKernelState(F.getArg(0)->getType())) {
+  if (F.arg_size() && isKernelState(*F.getArg(0))) {
     assignPerDim(Loc{0, {}}, LeafRole::State);
     First = 1;
   }
   describeKernelAbstractions();
+  readJuliaElements(First);
   SmallVector<Type *, 8> Fields;
   SmallVector<Loc, 8> Locs;
   for (unsigned I = First; I < F.arg_size(); ++I) {
@@ -582,6 +712,12 @@ void LayoutBuilder::describe() {
     for (size_t I = 0; I < Fields.size(); ++I)
       visit(Fields[I], Locs[I], false, 0);
   describeThreads();
+  for (LayoutArray &A : L.Arrays) {
+    unsigned Param = L.Leaves[A.Data].Param;
+    auto It = JuliaElements.find(Param);
+    if (It != JuliaElements.end() && A.Path == std::to_string(Param))
+      A.JuliaElement = It->second;
+  }
 }
 
 } // namespace

@@ -774,7 +774,7 @@ static Expected<LaunchSpec> launchSpecFor(const GPUCheckRequest &R,
   Expected<InferredLaunch> Launch = inferGPULaunch(In, R);
   if (!Launch)
     return Launch.takeError();
-  if (!R.PrintLaunch && !R.PrintStages)
+  if (!R.PrintStages) // --print-launch shows them: they qualify its table
     for (const std::string &Note : Launch->Notes)
       Diags.note(escapeForMessage(R.InputPath) + ": " + Note);
   LaunchSpec Spec = Launch->Spec;

@@ -17,7 +17,8 @@ using namespace llvm;
 
 namespace irs {
 
-Expected<std::vector<uint64_t>> parseDims(StringRef Text, StringRef Flag) {
+Expected<std::vector<uint64_t>> parseDims(StringRef Text, StringRef Flag,
+                                          size_t MaxSizes) {
   SmallVector<StringRef, 3> Parts;
   Text.split(Parts, 'x');
   std::vector<uint64_t> Dims;
@@ -29,11 +30,13 @@ Expected<std::vector<uint64_t>> parseDims(StringRef Text, StringRef Flag) {
       break;
     Dims.push_back(N);
   }
-  if (Dims.size() != Parts.size() || Dims.size() > 3)
+  if (Dims.size() != Parts.size() || Dims.size() > MaxSizes)
     return makeToolError(ExitCode::Usage,
-                         Flag + " " + escapeForMessage(Text) +
-                             ": expected 1 to 3 positive sizes joined by 'x' "
-                             "(e.g. 1048576 or 1024x1024), at most " +
+                         Flag + (Flag.ends_with("=") ? "" : " ") +
+                             escapeForMessage(Text) + ": expected 1 to " +
+                             Twine(MaxSizes) +
+                             " positive sizes joined by 'x' (e.g. 1048576 or "
+                             "1024x1024), at most " +
                              Twine(plan::MaxThreads) + " elements in all");
   return Dims;
 }
@@ -62,6 +65,29 @@ std::string printType(Type *T) {
   std::string S;
   raw_string_ostream OS(S);
   T->print(OS);
+  return S;
+}
+
+/// The element type the kernel's name gives array \p A, where gpu-check
+/// fills that type.
+std::optional<ElementType> namedElement(const LayoutArray &A) {
+  static const std::pair<StringLiteral, ElementType> Types[] = {
+      {"Float32", ElementType::F32}, {"Float64", ElementType::F64},
+      {"Int64", ElementType::I64},   {"UInt64", ElementType::I64},
+      {"Int32", ElementType::I32},   {"UInt32", ElementType::I32},
+      {"UInt8", ElementType::U8},    {"Int8", ElementType::U8},
+      {"Bool", ElementType::U8}};
+  for (const auto &[Name, Type] : Types)
+    if (A.JuliaElement == Name)
+      return Type;
+  return std::nullopt;
+}
+
+/// "loads and stores half, float": what the kernel moves through an array.
+std::string describeScalars(const ElementUse &U) {
+  std::string S = "loads and stores ";
+  for (Type *T : U.Scalars)
+    S += (T == U.Scalars.front() ? "" : ", ") + printType(T);
   return S;
 }
 
@@ -212,7 +238,12 @@ Error Inference::applySet(StringRef Set) {
     Expected<SmallVector<unsigned, 4>> Arrays = arraysNamed(Flag, Name);
     if (!Arrays)
       return Arrays.takeError();
-    Expected<std::vector<uint64_t>> Dims = parseDims(Value, Flag);
+    size_t Rank = 1;
+    for (unsigned A : *Arrays)
+      Rank = std::max<size_t>(Rank, L.Arrays[A].Rank);
+    Expected<std::vector<uint64_t>> Dims =
+        parseDims(Value, "--set " + escapeForMessage(Name) + ".dims=",
+                  std::max<size_t>(Rank, 3));
     if (!Dims)
       return Dims.takeError();
     for (unsigned A : *Arrays) {
@@ -285,7 +316,9 @@ Error Inference::shapeArrays() {
           "a " + Twine(Arr.Rank) + "-D array, but --dims gives " + Twine(Rank) +
               " size(s): give its shape with --set " + selectorFor(A) +
               ".dims=" + join(SmallVector<std::string, 3>(Arr.Rank, "N"), "x") +
-              ", or --dims with " + Twine(Arr.Rank) + " size(s)");
+              (Arr.Rank <= 3
+                   ? ", or --dims with " + Twine(Arr.Rank) + " size(s)"
+                   : Twine()));
     }
     P.Elements = 1;
     for (uint64_t D : P.Shape)
@@ -345,17 +378,32 @@ Error Inference::typeArray(unsigned A) {
   }
   if (Other || (F64 && F32) ||
       (!F64 && !F32 && (IntBits == 16 || IntBits > 64)))
-    return refuse(Arr.Data, "elements of a type gpu-check does not fill "
-                            "(f32, f64, i32, i64 or u8 only): give a --spec");
+    return refuse(Arr.Data, "elements of a type gpu-check does not fill (" +
+                                describeScalars(U) +
+                                "; f32, f64, i32, i64 or u8 only): give a "
+                                "--spec");
   P.Type = F64            ? ElementType::F64
            : F32          ? ElementType::F32
            : IntBits > 32 ? ElementType::I64
            : IntBits > 8  ? ElementType::I32
            : IntBits      ? ElementType::U8
                           : ElementType::F32;
-  if (U.Scalars.empty())
+  if (std::optional<ElementType> Named = namedElement(Arr)) {
+    // The name fills in what the accesses do not show: no access, or floats
+    // moved as integers of their width (never an index array's values).
+    bool Moved = !F64 && !F32 && IntBits &&
+                 IntBits == 8 * elementSize(*Named) && isFloatElement(*Named) &&
+                 !U.ValuesIndexAddresses;
+    if (U.Scalars.empty() || Moved) {
+      P.Type = *Named;
+      Notes.push_back("array " + Arr.Path + ": " + Arr.JuliaElement +
+                      " elements, as the kernel's name says" +
+                      (Moved ? " (it moves them as integers)" : ""));
+    }
+  } else if (U.Scalars.empty()) {
     Notes.push_back("array " + Arr.Path +
                     " is never loaded or stored: f32 elements assumed");
+  }
   uint64_t Size = elementSize(P.Type);
   P.ElementBytes = std::max({U.Stride, U.AccessBytes, Size});
   if (P.ElementBytes % Size)
@@ -474,27 +522,42 @@ Error Inference::checkExtents() {
     return Error::success();
   uint64_t Elements = 1;
   for (uint64_t D : R.Dims)
-    Elements *= D; // parseDims bounded the product
+    Elements *= D;        // parseDims bounded the product
+  std::vector<int> Unset; // named together: the user sets them in one go
   for (unsigned Param : L.ExtentParams) {
     int Leaf = L.findLeaf(std::to_string(Param));
     if (Leaf < 0)
       continue;
-    std::string Name =
-        nameOf(Param).empty() ? std::to_string(Param) : nameOf(Param);
-    if (!Given[Leaf])
-      return refuse(Leaf,
-                    "the kernel bounds its raw pointers' indices by "
-                    "this integer: give --set " +
-                        escapeForMessage(Name) + "=COUNT (at most " +
-                        Twine(Elements) +
-                        ", the elements --dims gives each buffer) or a --spec");
+    if (!Given[Leaf]) {
+      Unset.push_back(Leaf);
+      continue;
+    }
     std::optional<int64_t> V = Given[Leaf]->getAsInteger();
     if (!V || *V < 0 || static_cast<uint64_t>(*V) > Elements)
       return refuse(Leaf, "bounds the raw pointers' indices, but " +
                               Twine(V ? *V : -1) + " exceeds the " +
                               Twine(Elements) + " elements each buffer has");
   }
-  return Error::success();
+  if (Unset.empty())
+    return Error::success();
+  std::string Flags;
+  for (int Leaf : Unset) {
+    unsigned Param = L.Leaves[Leaf].Param;
+    Flags += (Flags.empty() ? "--set " : " --set ") +
+             escapeForMessage(nameOf(Param).empty() ? std::to_string(Param)
+                                                    : nameOf(Param)) +
+             "=COUNT";
+  }
+  return refuse(Unset.front(),
+                Twine("the kernel bounds its raw pointers' indices by this "
+                      "integer") +
+                    (Unset.size() > 1
+                         ? " and " + Twine(Unset.size() - 1) + " more"
+                         : Twine()) +
+                    ": give " + Flags +
+                    (Unset.size() > 1 ? " (each at most " : " (at most ") +
+                    Twine(Elements) +
+                    ", the elements --dims gives each buffer) or a --spec");
 }
 /// A whole named parameter's array is called by its Julia name; the others
 /// (and names taken twice) by their path.

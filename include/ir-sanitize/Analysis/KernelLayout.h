@@ -15,7 +15,11 @@
 //                   kernels that pass args, keeps, defaults and axes as
 //                   separate parameters
 //   KernelAbstractions' CompilerMetadata (ndrange, blocks, workgroup size)
-//   CUDA.jl's KernelState { ptr, i32 } (parameter 0), and scalars.
+//   CUDA.jl's KernelState (parameter 0: { ptr, i32 }, or `state` [1 x i64]
+//   or { i64, i32 }), and scalars.
+// Where the kernel's name is GPUCompiler's mangling of its Julia signature
+// (JuliaMangling.h), whole-parameter arrays and pointers also get the
+// element type it names.
 //
 // What the roles mean for a launch is GPU/LaunchInference's business; this
 // only says what is there.
@@ -75,6 +79,9 @@ struct LayoutArray {
   bool InBroadcast = false;           ///< An argument of a broadcast.
   std::optional<MemoryAccess> Access; ///< Nothing: not known.
   ElementUse Use;
+  /// Its element type as the kernel's mangled name says ("Float64"), for a
+  /// whole parameter the name's arguments line up with; else empty.
+  std::string JuliaElement;
 };
 
 struct KernelLayout {

@@ -45,9 +45,10 @@ struct LaunchRequest {
   std::vector<std::string> Sets; ///< --set NAME=VALUE, in order.
 };
 
-/// "1024x1024": the sizes, or a usage error naming the flag.
-llvm::Expected<std::vector<uint64_t>> parseDims(llvm::StringRef Text,
-                                                llvm::StringRef Flag);
+/// "1024x1024": 1 to \p MaxSizes sizes (3 for a launch, an array's rank
+/// for its own shape), or a usage error naming the flag.
+llvm::Expected<std::vector<uint64_t>>
+parseDims(llvm::StringRef Text, llvm::StringRef Flag, size_t MaxSizes = 3);
 
 /// One row of --print-launch's table.
 struct LaunchRow {

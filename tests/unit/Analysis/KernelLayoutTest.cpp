@@ -194,6 +194,55 @@ define ptx_kernel void @_Z3gpu_16CompilerMetadataI10StaticSizeI6_256__E() {
   CHECK(Fixed.L.StaticNDRange);
 }
 
+TEST_CASE("the kernel state as each CUDA.jl and Julia passed it",
+          "[KernelLayout]") {
+  for (const char *State : {"[1 x i64] %state", "{ i64, i32 } %state",
+                            "{ ptr, i32 } %state", "{ ptr, i32 } %0"}) {
+    INFO(State);
+    Described D((Twine("define ptx_kernel void @k(") + State + ", i64 %n) {\n" +
+                 "  ret void\n}\n")
+                    .str());
+    CHECK(D.role("0.0") == LeafRole::State);
+  }
+  // Unnamed, an i64 pair is someone's tuple.
+  Described Tuple(R"(
+define ptx_kernel void @k({ i64, i32 } %0) {
+  ret void
+}
+)");
+  CHECK(Tuple.role("0.0") == LeafRole::Scalar);
+}
+
+TEST_CASE("element types from the kernel's mangled name; a pointer the name "
+          "gives is an array even unused",
+          "[KernelLayout]") {
+  // copy(::Ptr{Float64}, ::CuDeviceArray{Float64,1,1}, ::Ptr{Float32},
+  // ::Int64), later mangling; the CuKernelContext ghost has no parameter.
+  Described D(R"(
+define ptx_kernel void @_Z4copy15CuKernelContextP7Float6413CuDeviceArrayIS0_Li1ELi1EEP7Float325Int64(
+    ptr addrspace(1) %o, { ptr addrspace(1), i64, [1 x i64], i64 } %x,
+    i64 %unused, i64 %n) {
+  ret void
+}
+)");
+  REQUIRE(D.L.Arrays.size() == 3);
+  CHECK(D.L.Arrays[0].JuliaElement == "Float64");
+  CHECK(D.L.Arrays[1].JuliaElement == "Float64");
+  CHECK(D.L.Arrays[2].JuliaElement == "Float32");
+  CHECK(D.role("2") == LeafRole::RawPointer);
+  CHECK(D.role("3") == LeafRole::Scalar);
+
+  // A name whose numbers do not line up with the parameters gives nothing.
+  Described Off(R"(
+define ptx_kernel void @_Z4copyP7Float647Float32(ptr addrspace(1) %o, i32 %n) {
+  %v = load i64, ptr addrspace(1) %o
+  ret void
+}
+)");
+  REQUIRE(Off.L.Arrays.size() == 1);
+  CHECK(Off.L.Arrays[0].JuliaElement.empty());
+}
+
 TEST_CASE("a parameter with too many leaves is refused with its index",
           "[KernelLayout]") {
   LLVMContext Ctx;
