@@ -77,6 +77,10 @@ inferred=(
   "index_array|$infer/index_array.ll|1|--set idx=range"
   "ka_static_workgroup|$infer/ka_static_workgroup.ll|1|"
   "mixed_rank|$infer/mixed_rank.ll|2|--set v.dims=D"
+  "cuda4_state|$infer/cuda4_state.ll|1|"
+  "cuda5_state_i64|$infer/cuda5_state_i64.ll|1|"
+  "ptr_f64_as_i64|$infer/ptr_f64_as_i64.ll|1|--set 3=N"
+  "tiled_block32|$infer/tiled_block32.ll|2|"
 )
 
 usage() { sed -n '2,32p' "$0" >&2; exit 2; }

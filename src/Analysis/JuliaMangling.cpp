@@ -78,7 +78,7 @@ private:
     uint64_t Index = 0;
     if (!Seq.empty()) {
       if (Seq.size() > 4 || Seq.getAsInteger(36, Index) ||
-          any_of(Seq, [](char C) { return isLower(C); }))
+          any_of(Seq, [](char C) { return C >= 'a' && C <= 'z'; }))
         return std::nullopt;
       ++Index;
     }
@@ -147,8 +147,8 @@ std::optional<std::vector<JuliaType>>
 demangleJuliaArguments(StringRef Mangled, JuliaMangling Dialect) {
   // LLVM's suffix for a renamed duplicate (".1") is not part of the name.
   size_t Dot = Mangled.rfind('.');
-  if (Dot != StringRef::npos &&
-      all_of(Mangled.drop_front(Dot + 1), isDigit) && Dot + 1 < Mangled.size())
+  if (Dot != StringRef::npos && all_of(Mangled.drop_front(Dot + 1), isDigit) &&
+      Dot + 1 < Mangled.size())
     Mangled = Mangled.take_front(Dot);
   return Demangler(Mangled, Dialect).arguments();
 }
@@ -161,8 +161,8 @@ bool isJuliaDeviceArray(const JuliaType &T) {
 }
 
 std::optional<std::string> juliaElementType(const JuliaType &T) {
-  bool Pointer = T.Pointer || (!T.Literal && (T.Name == "Ptr" ||
-                                               T.Name == "LLVMPtr"));
+  bool Pointer =
+      T.Pointer || (!T.Literal && (T.Name == "Ptr" || T.Name == "LLVMPtr"));
   if ((!Pointer && !isJuliaDeviceArray(T)) || T.Params.empty() ||
       T.Params.front().Literal || !T.Params.front().Params.empty())
     return std::nullopt;

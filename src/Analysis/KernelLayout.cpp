@@ -568,20 +568,68 @@ SmallPtrSet<const Value *, 32> derivedFrom(ArrayRef<const Value *> Roots) {
   return Seen;
 }
 
-/// The thread-index dimensions the kernel reads, and the integer
-/// parameters it compares a thread index against (loop or guard bounds).
+/// The constant a block index is scaled by (Julia's `(blockIdx().x - 1) *
+/// 32`, LLVM's `shl %ctaid, 5`) through casts and constant offsets; 0 where
+/// it is none or more than one.
+uint64_t blockScale(const Instruction &CtaId) {
+  SmallVector<const Value *, 8> Work{&CtaId};
+  SmallPtrSet<const Value *, 8> Seen{&CtaId};
+  uint64_t Found = 0;
+  while (!Work.empty() && Seen.size() < 64) {
+    const Value *V = Work.pop_back_val();
+    for (const User *U : V->users()) {
+      const auto *Op = dyn_cast<BinaryOperator>(U);
+      const auto *C = Op ? dyn_cast<ConstantInt>(Op->getOperand(1)) : nullptr;
+      uint64_t Scale = 0;
+      if (isa<CastInst>(U) || (C && (Op->getOpcode() == Instruction::Add ||
+                                     Op->getOpcode() == Instruction::Sub))) {
+        if (Seen.insert(U).second)
+          Work.push_back(U);
+        continue;
+      }
+      if (C && Op->getOpcode() == Instruction::Mul)
+        Scale = C->getLimitedValue();
+      else if (C && Op->getOpcode() == Instruction::Shl &&
+               C->getLimitedValue() < 16)
+        Scale = uint64_t(1) << C->getLimitedValue();
+      if (Scale && Found && Scale != Found)
+        return 0;
+      Found = Scale ? Scale : Found;
+    }
+  }
+  return Found;
+}
+
+/// The thread-index dimensions the kernel reads, the block sizes it
+/// hard-codes, and the integer parameters it compares a thread index
+/// against (loop or guard bounds).
 void LayoutBuilder::describeThreads() {
   SmallVector<const Value *, 8> Indices;
+  bool ReadsBlockDim[3] = {false, false, false};
+  uint64_t Scales[3] = {0, 0, 0};
   for (const Instruction &I : instructions(F)) {
     if (!isThreadIndex(I))
       continue;
     Indices.push_back(&I);
     StringRef Name = cast<CallInst>(I).getCalledFunction()->getName();
-    if (Name.ends_with(".y"))
-      L.ThreadDims = std::max(L.ThreadDims, 2u);
-    if (Name.ends_with(".z"))
-      L.ThreadDims = std::max(L.ThreadDims, 3u);
+    unsigned Dim = Name.ends_with(".z") ? 2 : Name.ends_with(".y") ? 1 : 0;
+    L.ThreadDims = std::max(L.ThreadDims, Dim + 1);
+    if (Name.contains(".ntid."))
+      ReadsBlockDim[Dim] = true;
+    if (Name.contains(".ctaid."))
+      if (uint64_t Scale = blockScale(I))
+        Scales[Dim] = Scales[Dim] && Scales[Dim] != Scale ? UINT64_MAX : Scale;
   }
+  // A kernel that reads blockDim adapts to any block; one that scales its
+  // block index by a constant takes that many threads per block.
+  uint64_t Threads = 1;
+  for (unsigned D = 0; D < 3; ++D) {
+    uint64_t Scale = ReadsBlockDim[D] || Scales[D] > 1024 ? 0 : Scales[D];
+    L.FixedBlock[D] = Scale;
+    Threads *= Scale ? Scale : 1;
+  }
+  if (Threads > 1024)
+    L.FixedBlock = {0, 0, 0};
   SmallPtrSet<const Value *, 32> FromThreads = derivedFrom(Indices);
   for (const Argument &A : F.args()) {
     if (!A.getType()->isIntegerTy())

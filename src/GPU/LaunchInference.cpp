@@ -584,6 +584,8 @@ std::vector<uint64_t> Inference::workgroup() const {
 /// Every element one thread: `threads` for a linear kernel, a grid of
 /// 16x16 blocks where it reads y thread indices, and KernelAbstractions'
 /// blocks of its workgroup (launched linearly: it decodes them itself).
+/// A block size the kernel hard-codes (KernelLayout's FixedBlock) is kept:
+/// its indices assume it.
 json::Object Inference::launch() const {
   uint64_t Grid[3] = {1, 1, 1}, Block[3] = {1, 1, 1};
   if (L.KernelAbstractions) {
@@ -595,10 +597,23 @@ json::Object Inference::launch() const {
   } else if (L.ThreadDims > 1 && R.Dims.size() > 1) {
     const uint64_t Tile[3] = {16, 16, 1};
     const uint64_t Cube[3] = {8, 8, 4};
-    for (size_t D = 0; D < R.Dims.size(); ++D) {
-      Block[D] = R.Dims.size() == 3 ? Cube[D] : Tile[D];
+    for (size_t D = 0; D < R.Dims.size(); ++D)
+      Block[D] = L.FixedBlock[D]      ? L.FixedBlock[D]
+                 : R.Dims.size() == 3 ? Cube[D]
+                                      : Tile[D];
+    // The free sizes give way to the hard-coded ones: at most 1024 threads.
+    for (size_t D = 0; D < 3; ++D)
+      while (!L.FixedBlock[D] && Block[D] > 1 &&
+             Block[0] * Block[1] * Block[2] > 1024)
+        Block[D] /= 2;
+    for (size_t D = 0; D < R.Dims.size(); ++D)
       Grid[D] = ceilDiv(R.Dims[D], Block[D]);
-    }
+  } else if (L.FixedBlock[0] && L.FixedBlock[0] != 256) {
+    uint64_t Threads = 1;
+    for (uint64_t D : R.Dims)
+      Threads *= D;
+    Block[0] = L.FixedBlock[0];
+    Grid[0] = ceilDiv(Threads, Block[0]);
   } else {
     uint64_t Threads = 1;
     for (uint64_t D : R.Dims)

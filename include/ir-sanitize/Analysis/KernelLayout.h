@@ -34,6 +34,7 @@
 #include "llvm/IR/Function.h"
 #include "llvm/Support/Error.h"
 
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
@@ -99,6 +100,9 @@ struct KernelLayout {
   llvm::SmallVector<uint64_t, 3> StaticWorkgroup;
   /// The highest thread-index dimension the kernel reads (1: x only).
   unsigned ThreadDims = 1;
+  /// Per dimension, the block size the kernel hard-codes (it scales its
+  /// block index by a constant and does not read blockDim); 0: any.
+  std::array<uint64_t, 3> FixedBlock = {0, 0, 0};
   /// Integer parameters the kernel compares a thread index against.
   llvm::SmallVector<unsigned, 2> ExtentParams;
 

@@ -243,6 +243,48 @@ define ptx_kernel void @_Z4copyP7Float647Float32(ptr addrspace(1) %o, i32 %n) {
   CHECK(Off.L.Arrays[0].JuliaElement.empty());
 }
 
+TEST_CASE("a block size the kernel hard-codes, unless it reads blockDim",
+          "[KernelLayout]") {
+  Described Fixed(R"(
+declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.y()
+define ptx_kernel void @k(i64 %n) {
+  %bx = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %b1 = add i32 %bx, 1
+  %b64 = zext i32 %b1 to i64
+  %ox = shl i64 %b64, 5
+  %by = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.y()
+  %oy = mul i32 %by, 8
+  ret void
+}
+)");
+  CHECK(Fixed.L.FixedBlock == std::array<uint64_t, 3>{32, 8, 0});
+
+  Described Adapts(R"(
+declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+define ptx_kernel void @k(i64 %n) {
+  %bx = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %nt = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+  %o = mul i32 %bx, %nt
+  %twice = mul i32 %bx, 64
+  ret void
+}
+)");
+  CHECK(Adapts.L.FixedBlock == std::array<uint64_t, 3>{0, 0, 0});
+
+  Described TwoScales(R"(
+declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+define ptx_kernel void @k(i64 %n) {
+  %bx = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %a = mul i32 %bx, 64
+  %b = mul i32 %bx, 128
+  ret void
+}
+)");
+  CHECK(TwoScales.L.FixedBlock == std::array<uint64_t, 3>{0, 0, 0});
+}
+
 TEST_CASE("a parameter with too many leaves is refused with its index",
           "[KernelLayout]") {
   LLVMContext Ctx;
