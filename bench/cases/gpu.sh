@@ -75,6 +75,7 @@ inferred=(
   "cuda3_2d_f64|$infer/cuda3_2d_f64.ll|2|"
   "raw_pointer_extent|$infer/raw_pointer_extent.ll|1|--set n=N"
   "index_array|$infer/index_array.ll|1|--set idx=range"
+  "index_array_1based|$infer/index_array_1based.ll|1|--set idx=range1"
   "ka_static_workgroup|$infer/ka_static_workgroup.ll|1|"
   "mixed_rank|$infer/mixed_rank.ll|2|--set v.dims=D"
   "cuda4_state|$infer/cuda4_state.ll|1|"

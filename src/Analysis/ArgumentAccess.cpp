@@ -89,14 +89,41 @@ private:
   }
 };
 
+/// Whether \p U lowers an index by a constant (Julia's `x[i]` is element
+/// i - 1): an add of a negative constant, or an address stepped back by
+/// one (a GEP with a negative constant index, or one that follows).
+bool stepsBack(const User *U) {
+  auto Negative = [](const Value *V) {
+    const auto *C = dyn_cast<ConstantInt>(V);
+    return C && C->isNegative();
+  };
+  if (const auto *Op = dyn_cast<BinaryOperator>(U))
+    return (Op->getOpcode() == Instruction::Add &&
+            (Negative(Op->getOperand(0)) || Negative(Op->getOperand(1)))) ||
+           (Op->getOpcode() == Instruction::Sub &&
+            isa<ConstantInt>(Op->getOperand(1)) &&
+            !Negative(Op->getOperand(1)));
+  const auto *GEP = dyn_cast<GetElementPtrInst>(U);
+  if (!GEP)
+    return false;
+  if (any_of(GEP->indices(), Negative))
+    return true;
+  return any_of(GEP->users(), [&](const User *Next) {
+    const auto *G = dyn_cast<GetElementPtrInst>(Next);
+    return G && G->getPointerOperand() == GEP && any_of(G->indices(), Negative);
+  });
+}
+
 /// Whether the integer \p Loaded takes part in computing an address: an
-/// index into another array, or a number made a pointer.
-bool becomesAddress(const Value *Loaded) {
+/// index into another array, or a number made a pointer. \p OneBased says
+/// whether the way there lowers it by a constant.
+bool becomesAddress(const Value *Loaded, bool &OneBased) {
   SmallVector<const Value *, 16> Worklist{Loaded};
   SmallPtrSet<const Value *, 32> Seen{Loaded};
   while (!Worklist.empty() && Seen.size() < 512) {
     const Value *V = Worklist.pop_back_val();
     for (const User *U : V->users()) {
+      OneBased |= stepsBack(U);
       if (const auto *GEP = dyn_cast<GetElementPtrInst>(U)) {
         if (GEP->getPointerOperand() != V)
           return true;
@@ -276,8 +303,11 @@ struct PointerWalk {
 
   void noteLoad(const LoadInst &L) {
     noteScalars(L.getType());
-    if (L.getType()->isIntegerTy() && becomesAddress(&L))
+    bool OneBased = false;
+    if (L.getType()->isIntegerTy() && becomesAddress(&L, OneBased)) {
       Elements.ValuesIndexAddresses = true;
+      Elements.IndicesOneBased |= OneBased;
+    }
   }
 
   void noteScalars(Type *T) {
@@ -333,6 +363,7 @@ void mergeElements(ElementUse &Into, const ElementUse &From) {
   Into.Stride = std::max(Into.Stride, From.Stride);
   Into.AccessBytes = std::max(Into.AccessBytes, From.AccessBytes);
   Into.ValuesIndexAddresses |= From.ValuesIndexAddresses;
+  Into.IndicesOneBased |= From.IndicesOneBased;
 }
 
 class ArgumentAnalysis {

@@ -59,8 +59,6 @@ bool underPath(StringRef Path, StringRef Prefix) {
          (Path.starts_with(Prefix) && Path[Prefix.size()] == '.');
 }
 
-constexpr StringLiteral InitWords[] = {"zero", "random", "range", "ones"};
-
 std::string printType(Type *T) {
   std::string S;
   raw_string_ostream OS(S);
@@ -226,14 +224,13 @@ Inference::arraysNamed(const std::string &Flag, StringRef Selector) const {
 }
 
 /// --set NAME=VALUE: an array's shape (NAME.dims=AxB) or contents
-/// (NAME=zero|random|range|ones), or one leaf's number.
+/// (NAME=zero|random|range|range1|ones), or one leaf's number.
 Error Inference::applySet(StringRef Set) {
   auto [Name, Value] = Set.split('=');
   std::string Flag = "--set " + escapeForMessage(Set);
   if (Name.empty() || Set.find('=') == StringRef::npos || Value.empty())
     return usage(Flag + ": expected NAME=VALUE (NAME.dims=AxB, NAME=" +
-                 join(std::begin(InitWords), std::end(InitWords), "|") +
-                 ", or a leaf's number)");
+                 spellingAlternatives<BufferInit>() + ", or a leaf's number)");
   if (Name.consume_back(".dims")) {
     Expected<SmallVector<unsigned, 4>> Arrays = arraysNamed(Flag, Name);
     if (!Arrays)
@@ -256,7 +253,7 @@ Error Inference::applySet(StringRef Set) {
     }
     return Error::success();
   }
-  if (is_contained(InitWords, Value)) {
+  if (parseSpelling<BufferInit>(std::string_view(Value.data(), Value.size()))) {
     Expected<SmallVector<unsigned, 4>> Arrays = arraysNamed(Flag, Name);
     if (!Arrays)
       return Arrays.takeError();
@@ -279,7 +276,7 @@ Error Inference::applySet(StringRef Set) {
   if (Leaf.Role == LeafRole::Data || Leaf.Role == LeafRole::RawPointer)
     return usage(Flag + ": leaf " + Leaf.path() +
                  " is an array's address; set its contents with NAME=" +
-                 join(std::begin(InitWords), std::end(InitWords), "|"));
+                 spellingAlternatives<BufferInit>());
   int64_t Int;
   double Real;
   if (!Value.getAsInteger(10, Int) && Leaf.Ty->isIntegerTy())
@@ -417,9 +414,12 @@ Error Inference::typeArray(unsigned A) {
     return refuse(Arr.Data,
                   "an integer array whose values the kernel uses as indices "
                   "(random ones would read out of bounds): give --set " +
-                      selectorFor(A) +
-                      "=ones (every index 1; =range counts from 0) "
-                      "or a --spec");
+                      selectorFor(A) + "=ones (every index 1; " +
+                      (U.IndicesOneBased
+                           ? "=range1 counts from 1: the kernel takes 1 off, "
+                             "as Julia's 1-based indices"
+                           : "=range counts from 0") +
+                      ") or a --spec");
   return Error::success();
 }
 

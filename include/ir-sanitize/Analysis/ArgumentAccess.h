@@ -43,6 +43,8 @@ struct ElementUse {
   /// An integer loaded through the address takes part in computing an
   /// address (CSR's colptr and rowval): its values are indices.
   bool ValuesIndexAddresses = false;
+  /// ... after lowering them by a constant: Julia's 1-based indices.
+  bool IndicesOneBased = false;
 };
 
 /// The accesses through the addresses one argument holds.

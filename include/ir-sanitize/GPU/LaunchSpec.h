@@ -7,8 +7,8 @@
 //
 // { "threads": N                      or "grid": [x,y,z], "block": [x,y,z]
 //   "buffers": { NAME: { "type": "f32"|"f64"|"i32"|"i64"|"u8", "count": N,
-//                        "init": "zero"|"random"|"range"|"ones", "seed": S,
-//                        "output": bool, "wrt": bool } },
+//                        "init": "zero"|"random"|"range"|"range1"|"ones",
+//                        "seed": S, "output": bool, "wrt": bool } },
 //   "args": { "2.0.1.0.0": "buffer:NAME" | INTEGER | FLOAT },
 //   "checks": "all" | "primal",                       (default "all")
 //   "fd_step": H, "tolerance": { "forward": F, "reverse": R } }   (optional)

@@ -21,7 +21,8 @@
 namespace irs {
 
 enum class ElementType { F32, F64, I32, I64, U8 };
-enum class BufferInit { Zero, Random, Range, Ones };
+/// Range: 0, 1, 2, ...; Range1: 1, 2, 3, ... (Julia's 1-based indices).
+enum class BufferInit { Zero, Random, Range, Range1, Ones };
 /// The kernels of a plan: the original (baseline), the splatted one, and
 /// the forward and reverse derivative drivers.
 enum class KernelRole { Original, Splat, Forward, Reverse };
@@ -71,6 +72,7 @@ template <> struct Vocabulary<BufferInit> {
       {BufferInit::Zero, "zero"},
       {BufferInit::Random, "random"},
       {BufferInit::Range, "range"},
+      {BufferInit::Range1, "range1"},
       {BufferInit::Ones, "ones"}};
 };
 
@@ -119,6 +121,14 @@ template <typename Enum> std::string spellingList() {
   size_t N = sizeof(Words) / sizeof(Words[0]);
   for (size_t I = 0; I < N; ++I)
     L += std::string(I == 0 ? "" : I + 1 == N ? " or " : ", ") + Words[I].Name;
+  return L;
+}
+
+/// "zero|random|range|range1|ones", for usage lines.
+template <typename Enum> std::string spellingAlternatives() {
+  std::string L;
+  for (const auto &W : Vocabulary<Enum>::Words)
+    L += std::string(L.empty() ? "" : "|") + W.Name;
   return L;
 }
 

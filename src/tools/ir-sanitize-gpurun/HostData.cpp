@@ -100,6 +100,9 @@ HostBuffer initialContents(const Buffer &B) {
     case BufferInit::Range:
       H.set(I, static_cast<double>(I));
       break;
+    case BufferInit::Range1:
+      H.set(I, static_cast<double>(I) + 1);
+      break;
     case BufferInit::Random:
       // Floats in [0.5, 1.5) stay away from zero (log, division); integers
       // in [0, 100).

@@ -85,8 +85,9 @@ void GPUCheckCommand::addOptions(CLI::App &App) {
       ->needs(Dims);
   App.add_option("--set", O.Sets,
                  "with --dims: NAME=NUMBER sets a scalar leaf, NAME.dims=AxB "
-                 "an array's shape, NAME=zero|random|range|ones its contents "
-                 "(repeatable)")
+                 "an array's shape, NAME=" +
+                     spellingAlternatives<BufferInit>() +
+                     " its contents (repeatable)")
       ->type_name("NAME=VALUE")
       ->needs(Dims);
   App.add_flag("--print-launch", O.PrintLaunch,

@@ -22,6 +22,9 @@ TEST_CASE("buffer initialisation is deterministic and as declared",
   }
   Buffer R{"r", ElementType::I64, 5, BufferInit::Range, 0, false, false};
   CHECK(initialContents(R).get(4) == 4);
+  R.Init = BufferInit::Range1;
+  CHECK(initialContents(R).get(0) == 1);
+  CHECK(initialContents(R).get(4) == 5);
   Buffer O{"o", ElementType::F64, 3, BufferInit::Ones, 0, false, false};
   CHECK(initialContents(O).get(2) == 1.0);
   Buffer Z{"z", ElementType::U8, 3, BufferInit::Zero, 0, false, false};
