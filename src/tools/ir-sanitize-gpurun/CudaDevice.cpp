@@ -45,7 +45,9 @@ namespace {
   X(cuEventElapsedTime)                                                        \
   X(cuLaunchKernel)                                                            \
   X(cuOccupancyMaxActiveBlocksPerMultiprocessor)                               \
-  X(cuFuncGetAttribute)
+  X(cuFuncGetAttribute)                                                         \
+  X(cuMemGetInfo)                                                              \
+  X(cuCtxSetLimit)
 #define IRS_CUDA_STRINGIFY(Name) #Name
 #define IRS_CUDA_SYMBOL(Name) IRS_CUDA_STRINGIFY(Name)
 
@@ -298,6 +300,15 @@ CUfunction CudaDevice::loadKernel(const std::string &Ptx,
   if (R != CUDA_SUCCESS)
     throw CudaError(What + ": no kernel '" + Entry + "': " + describe(R));
   return F;
+}
+
+uint64_t CudaDevice::reserveMallocHeap() {
+  size_t Free = 0, Total = 0;
+  check(cu().cuMemGetInfo(&Free, &Total), "cuMemGetInfo");
+  size_t Bytes = Free / 2;
+  check(cu().cuCtxSetLimit(CU_LIMIT_MALLOC_HEAP_SIZE, Bytes),
+        "cuCtxSetLimit (malloc heap)");
+  return Bytes;
 }
 
 CUdeviceptr CudaDevice::allocate(size_t Bytes) {

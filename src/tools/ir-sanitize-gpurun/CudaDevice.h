@@ -43,6 +43,10 @@ public:
   /// driver reports; zero when it reports neither.
   double peakMemoryBandwidth() const;
   /// Loads PTX text and returns its kernel \p Entry.
+  /// Makes half the free memory the heap device-side malloc draws from
+  /// (8 MiB by default); before the first launch of a kernel that calls it.
+  /// Returns its size in bytes.
+  uint64_t reserveMallocHeap();
   CUfunction loadKernel(const std::string &Ptx, const std::string &Entry,
                         const std::string &What);
   /// Registers per thread \p F was compiled to (0 if the driver won't say).

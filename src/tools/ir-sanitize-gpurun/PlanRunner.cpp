@@ -15,6 +15,12 @@ PlanRunner::PlanRunner(const LoadedPlan &Plan, CudaDevice &Dev)
     Primal.push_back(Dev.allocate(Bytes));
     Shadow.push_back(Dev.allocate(Bytes));
   }
+  // Enzyme caches a loop's values in device-side malloc memory (reverse
+  // mode over a tiled loop): a thread each, more than the default 8 MiB.
+  if (std::any_of(Plan.PTX.begin(), Plan.PTX.end(), [](const auto &File) {
+        return File.second.find(") malloc") != std::string::npos;
+      }))
+    HeapBytes = Dev.reserveMallocHeap();
 }
 
 void PlanRunner::loadKernels(const std::map<std::string, std::string> &PTX) {
@@ -60,7 +66,15 @@ float PlanRunner::launch(KernelRole Role, unsigned Count) {
   std::vector<void *> Args;
   for (auto &S : Storage)
     Args.push_back(S.data());
-  return Dev.launch(RL.UseStrided ? RL.Strided : RL.Plain, G, Args, Count);
+  try {
+    return Dev.launch(RL.UseStrided ? RL.Strided : RL.Plain, G, Args, Count);
+  } catch (const CudaError &E) {
+    // Which of the plan's kernels faulted is the first thing to know.
+    const KernelLaunch &K = *P.launch(Role);
+    throw CudaError(std::string(spelling(Role)) + " kernel " +
+                    (RL.UseStrided ? K.GridStrideEntry : K.Entry) + " (" +
+                    K.File + "): " + E.what());
+  }
 }
 
 BufferSet PlanRunner::readOutputs(bool FromShadow) {

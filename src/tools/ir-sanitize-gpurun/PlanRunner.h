@@ -35,6 +35,9 @@ public:
   /// \p Plan as loadPlan checked it; its PTX text is loaded from there.
   PlanRunner(const LoadedPlan &Plan, CudaDevice &Dev);
   RunResults run(unsigned Repeats, L2Timing L2 = L2Timing::Both);
+  /// The device-side malloc heap reserved for the plan's kernels; 0: they
+  /// call no malloc and it was left as it was.
+  uint64_t heapBytes() const { return HeapBytes; }
 
 private:
   const Plan &P;
@@ -49,6 +52,7 @@ private:
   };
   std::map<KernelRole, RoleLaunch> Launches;
   std::vector<uint64_t> Primal, Shadow; ///< Device addresses, by buffer.
+  uint64_t HeapBytes = 0;
 
   void loadKernels(const std::map<std::string, std::string> &PTX);
   /// Primal buffers to their initial contents except \p Overrides; shadows

@@ -162,6 +162,10 @@ int runPlan(const Options &O) {
   try {
     CudaDevice Dev(O.Device);
     PlanRunner Runner(Loaded, Dev);
+    if (uint64_t Heap = Runner.heapBytes())
+      std::cout << "device heap: " << (Heap >> 20)
+                << " MiB for the kernels' malloc (Enzyme's cache of loop "
+                   "values)\n";
     R = Runner.run(O.Repeats, O.L2);
   } catch (const std::exception &E) { // CudaError, or a bug
     return fail(Failed, planPath(O.Dir) + ": " + E.what());
