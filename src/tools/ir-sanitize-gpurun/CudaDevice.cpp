@@ -45,7 +45,7 @@ namespace {
   X(cuEventElapsedTime)                                                        \
   X(cuLaunchKernel)                                                            \
   X(cuOccupancyMaxActiveBlocksPerMultiprocessor)                               \
-  X(cuFuncGetAttribute)                                                         \
+  X(cuFuncGetAttribute)                                                        \
   X(cuMemGetInfo)                                                              \
   X(cuCtxSetLimit)
 #define IRS_CUDA_STRINGIFY(Name) #Name
