@@ -18,7 +18,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-30}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -ne 0 ] || targets=(module bundle-policy activity launch-spec launch-inference manifest run-plan restore c-interface pipeline-text probe-cache)
+[ ${#targets[@]} -ne 0 ] || targets=(module bundle-policy activity launch-spec launch-inference julia-mangling manifest run-plan restore c-interface pipeline-text probe-cache)
 build=build/asan
 if [ ! -f "$build/build.ninja" ]; then
   cmake --preset asan >/dev/null || exit 1

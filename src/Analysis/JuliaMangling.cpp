@@ -44,7 +44,7 @@ private:
     size_t Digits = Text.find_first_not_of("0123456789");
     unsigned Length;
     if (Digits == 0 || Digits == StringRef::npos ||
-        Text.take_front(Digits).getAsInteger(10, Length) ||
+        Text.take_front(Digits).getAsInteger(10, Length) || Length == 0 ||
         Text.size() - Digits < Length)
       return std::nullopt;
     JuliaType T;

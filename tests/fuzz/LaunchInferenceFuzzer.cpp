@@ -3,7 +3,9 @@
 // The input drives a generator: a kernel whose parameters are random
 // aggregates (device arrays of every known layout, Extruded, axes, tuples,
 // scalars, raw pointers, nested to a few levels) whose body loads or stores
-// through each address, and random --dims, --set and --wrt. Whatever the
+// through each address, named now and then in GPUCompiler's mangling (the
+// element types read from it, right or wrong) with its first parameter
+// named `state`, and random --dims, --set and --wrt. Whatever the
 // inference answers, it never crashes; a launch it infers always passes the
 // spec validation against the kernel's leaves (no buffer smaller than what
 // its leaves declare) and survives a round trip through its JSON.
@@ -131,6 +133,35 @@ private:
   }
 };
 
+/// A GPUCompiler-style name for parameters \p Params, each argument picked
+/// by \p B: mostly what the parameter is (an array, a Ptr, its number type),
+/// now and then a ghost, another type or a dangling substitution, in
+/// either dialect: what the element types are read from.
+std::string mangledName(Bytes &B, ArrayRef<Type *> Params) {
+  static const char *const Elements[] = {"7Float32", "7Float64", "5Int64",
+                                         "5Int32",   "5UInt8",   "7Float16"};
+  std::string Name = "_Z4kern";
+  for (Type *T : Params) {
+    uint8_t How = B.next();
+    if (How % 8 == 7) // a ghost before it
+      Name += "15CuKernelContext";
+    std::string E = Elements[(How >> 3) % std::size(Elements)];
+    if (How % 16 == 15)
+      Name += "S" + std::to_string(How % 5) + "_";
+    else if (auto *S = dyn_cast<StructType>(T); S && S->getNumElements() >= 2)
+      Name += "13CuDeviceArrayI" + E + "Li1ELi1EE";
+    else if (T->isPointerTy() || (T->isIntegerTy(64) && How & 0x80))
+      Name += How & 0x40 ? "P" + E : "3PtrI" + E + "E";
+    else if (T->isFloatTy() || T->isDoubleTy())
+      Name += T->isFloatTy() ? "7Float32" : "7Float64";
+    else if (T->isIntegerTy())
+      Name += T->isIntegerTy(64) ? "5Int64" : "5Int32";
+    else
+      Name += "5TupleI5Int64E";
+  }
+  return Name;
+}
+
 /// The manifest of \p F splatted fully: one parameter per leaf.
 irs::KernelManifest leafManifest(Function &F) {
   irs::KernelManifest K;
@@ -187,9 +218,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
       "_Z3gpu_16CompilerMetadataI10StaticSizeI5_64__E",
       "_Z3gpu_16CompilerMetadataI11DynamicSize7NDRangeILi2ES0_S0_EE", "k"};
   uint8_t Name = B.next();
-  Function *F = Function::Create(
-      FunctionType::get(Type::getVoidTy(Ctx), Params, false),
-      GlobalValue::ExternalLinkage, Names[Name < 240 ? 3 : Name % 3], M);
+  Function *F =
+      Function::Create(FunctionType::get(Type::getVoidTy(Ctx), Params, false),
+                       GlobalValue::ExternalLinkage,
+                       Name < 120   ? Names[3]
+                       : Name < 240 ? mangledName(B, Params)
+                                    : Names[Name % 3],
+                       M);
+  if (F->arg_size() && B.next() % 4 == 0)
+    F->getArg(0)->setName("state"); // CUDA.jl's kernel state, any shape
   F->setCallingConv(CallingConv::PTX_Kernel);
   G.body(*F);
   if (verifyModule(M, &errs()))
@@ -201,8 +238,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
     R.Dims.push_back(1 + B.next() % 64);
   for (unsigned I = 0, E = B.next() % 8 / 5; I < E; ++I)
     R.Sets.push_back(word(B, K,
-                          {"=1", "=0.5", "=ones", "=range", ".dims=4",
-                           ".dims=2x2", "=", "=1e999", "=-3"}));
+                          {"=1", "=0.5", "=ones", "=range", "=range1",
+                           ".dims=4", ".dims=2x2", "=", "=1e999", "=-3"}));
   if (B.next() % 4 == 0)
     R.Wrt = std::vector<std::string>{word(B, K, {"", "", ",all", ".0"})};
   Expected<irs::InferredLaunch> L = irs::inferLaunch(*F, R, "fuzz.ll");

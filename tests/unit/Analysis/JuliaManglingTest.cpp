@@ -70,7 +70,7 @@ TEST_CASE("what is not a Julia kernel name reads as nothing",
   for (const char *Bad :
        {"ptxcall_Kernel_3", "_Z", "_Z99abc", "_Z3fooS_", "_Z3foo7Float3",
         "_Z3foo3PtrI7Float64", "_Z3fooLi1", "_Z3fooS9999999_", "_Z3foo3BarIS_",
-        "_Z3foo3Bar3Bar"}) {
+        "_Z3foo3Bar3Bar", "_Z1fP0"}) {
     INFO(Bad);
     CHECK(read(Bad, Names) == std::vector<std::string>{"<none>"});
     CHECK(read(Bad, Types) == std::vector<std::string>{"<none>"});
