@@ -498,7 +498,7 @@ bool isKernelState(const Argument &A) {
 void LayoutBuilder::describeKernelAbstractions() {
   StringRef Name = F.getName();
   size_t At = Name.find("CompilerMetadata");
-  // Names without Julia's mangling (GPUCompiler before 0.17) still name the
+  // Names without Julia's mangling (older GPUCompiler) still name the
   // parameter's type where the dump keeps names.
   const Argument *Named = nullptr;
   for (const Argument &A : F.args())
