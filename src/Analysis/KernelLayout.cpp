@@ -568,25 +568,70 @@ SmallPtrSet<const Value *, 32> derivedFrom(ArrayRef<const Value *> Roots) {
   return Seen;
 }
 
+/// \p V's constant integer in lane \p Lane (-1: \p V is a scalar).
+const ConstantInt *laneConstant(const Value *V, int Lane) {
+  // A vector built lane by lane: the lane's own element.
+  for (unsigned Depth = 0; Lane >= 0 && Depth < 8; ++Depth) {
+    const auto *IE = dyn_cast<InsertElementInst>(V);
+    const auto *Idx = IE ? dyn_cast<ConstantInt>(IE->getOperand(2)) : nullptr;
+    if (!Idx)
+      break;
+    if (Idx->getZExtValue() == static_cast<uint64_t>(Lane))
+      return dyn_cast<ConstantInt>(IE->getOperand(1));
+    V = IE->getOperand(0);
+  }
+  const auto *C = dyn_cast<Constant>(V);
+  if (C && Lane >= 0 && V->getType()->isVectorTy())
+    C = C->getAggregateElement(static_cast<unsigned>(Lane));
+  return dyn_cast_or_null<ConstantInt>(C);
+}
+
 /// The constant a block index is scaled by (Julia's `(blockIdx().x - 1) *
-/// 32`, LLVM's `shl %ctaid, 5`) through casts and constant offsets; 0 where
+/// 32`, LLVM's `shl %ctaid, 5`) through casts and constant offsets, also in
+/// one lane of a vector (the SLP vectorizer pairs such additions); 0 where
 /// it is none or more than one.
 uint64_t blockScale(const Instruction &CtaId) {
-  SmallVector<const Value *, 8> Work{&CtaId};
+  SmallVector<std::pair<const Value *, int>, 8> Work{{&CtaId, -1}};
   SmallPtrSet<const Value *, 8> Seen{&CtaId};
   uint64_t Found = 0;
+  auto Follow = [&](const Value *U, int Lane) {
+    if (Seen.insert(U).second)
+      Work.push_back({U, Lane});
+  };
   while (!Work.empty() && Seen.size() < 64) {
-    const Value *V = Work.pop_back_val();
+    auto [V, Lane] = Work.pop_back_val();
     for (const User *U : V->users()) {
-      const auto *Op = dyn_cast<BinaryOperator>(U);
-      const auto *C = Op ? dyn_cast<ConstantInt>(Op->getOperand(1)) : nullptr;
-      uint64_t Scale = 0;
-      if (isa<CastInst>(U) || (C && (Op->getOpcode() == Instruction::Add ||
-                                     Op->getOpcode() == Instruction::Sub))) {
-        if (Seen.insert(U).second)
-          Work.push_back(U);
+      if (const auto *IE = dyn_cast<InsertElementInst>(U)) {
+        const auto *Idx = dyn_cast<ConstantInt>(IE->getOperand(2));
+        if (!Idx)
+          continue;
+        int At = static_cast<int>(Idx->getZExtValue());
+        if (Lane < 0 && IE->getOperand(1) == V)
+          Follow(U, At); // into a vector
+        else if (Lane >= 0 && IE->getOperand(0) == V && At != Lane)
+          Follow(U, Lane); // another lane filled beside it
         continue;
       }
+      if (const auto *EE = dyn_cast<ExtractElementInst>(U)) {
+        const auto *Idx = dyn_cast<ConstantInt>(EE->getIndexOperand());
+        if (Idx && static_cast<int>(Idx->getZExtValue()) == Lane)
+          Follow(U, -1);
+        continue;
+      }
+      // The other operand, in the lane: first for add and mul (a vector's
+      // constant lanes stay on the left), second for sub and shl.
+      const auto *Op = dyn_cast<BinaryOperator>(U);
+      const Value *Other = !Op                      ? nullptr
+                           : Op->getOperand(0) == V ? Op->getOperand(1)
+                           : Op->isCommutative()    ? Op->getOperand(0)
+                                                    : nullptr;
+      const ConstantInt *C = Other ? laneConstant(Other, Lane) : nullptr;
+      if (isa<CastInst>(U) || (C && (Op->getOpcode() == Instruction::Add ||
+                                     Op->getOpcode() == Instruction::Sub))) {
+        Follow(U, Lane);
+        continue;
+      }
+      uint64_t Scale = 0;
       if (C && Op->getOpcode() == Instruction::Mul)
         Scale = C->getLimitedValue();
       else if (C && Op->getOpcode() == Instruction::Shl &&

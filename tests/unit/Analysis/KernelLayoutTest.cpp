@@ -260,6 +260,26 @@ define ptx_kernel void @k(i64 %n) {
 )");
   CHECK(Fixed.L.FixedBlock == std::array<uint64_t, 3>{32, 8, 0});
 
+  // LLVM 22's SLP vectorizer pairs `bx + 1` with another addition: the
+  // scale is found in the block index's lane.
+  Described Lanes(R"(
+declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+define ptx_kernel void @k(i32 %t, i64 %rows) {
+entry:
+  %bx = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %0 = insertelement <2 x i32> poison, i32 %bx, i64 0
+  %1 = insertelement <2 x i32> %0, i32 %t, i64 1
+  %2 = insertelement <2 x i32> <i32 1, i32 poison>, i32 %t, i64 1
+  %3 = add nuw nsw <2 x i32> %1, %2
+  %4 = zext nneg <2 x i32> %3 to <2 x i64>
+  %5 = insertelement <2 x i64> <i64 32, i64 poison>, i64 %rows, i64 1
+  %6 = mul <2 x i64> %5, %4
+  %7 = extractelement <2 x i64> %6, i64 0
+  ret void
+}
+)");
+  CHECK(Lanes.L.FixedBlock == std::array<uint64_t, 3>{32, 0, 0});
+
   Described Adapts(R"(
 declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
 declare i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
