@@ -152,6 +152,13 @@ private:
   Error checkExtents();
   void nameBuffers();
   std::vector<uint64_t> workgroup() const;
+  /// The elements --dims gives each array (parseDims bounded the product).
+  uint64_t elements() const {
+    uint64_t N = 1;
+    for (uint64_t D : R.Dims)
+      N *= D;
+    return N;
+  }
   json::Object launch() const;
   json::Object buffers() const;
   std::optional<json::Value> leafValue(size_t Leaf, unsigned &Floats) const;
@@ -520,9 +527,7 @@ Error Inference::checkExtents() {
         return A.Layout == LayoutArray::Raw;
       }))
     return Error::success();
-  uint64_t Elements = 1;
-  for (uint64_t D : R.Dims)
-    Elements *= D;        // parseDims bounded the product
+  uint64_t Elements = elements();
   std::vector<int> Unset; // named together: the user sets them in one go
   for (unsigned Param : L.ExtentParams) {
     int Leaf = L.findLeaf(std::to_string(Param));
@@ -609,16 +614,10 @@ json::Object Inference::launch() const {
     for (size_t D = 0; D < R.Dims.size(); ++D)
       Grid[D] = ceilDiv(R.Dims[D], Block[D]);
   } else if (L.FixedBlock[0] && L.FixedBlock[0] != 256) {
-    uint64_t Threads = 1;
-    for (uint64_t D : R.Dims)
-      Threads *= D;
     Block[0] = L.FixedBlock[0];
-    Grid[0] = ceilDiv(Threads, Block[0]);
+    Grid[0] = ceilDiv(elements(), Block[0]);
   } else {
-    uint64_t Threads = 1;
-    for (uint64_t D : R.Dims)
-      Threads *= D;
-    return json::Object{{"threads", integer(Threads)}};
+    return json::Object{{"threads", integer(elements())}};
   }
   return json::Object{{"grid", json::Array{Grid[0], Grid[1], Grid[2]}},
                       {"block", json::Array{Block[0], Block[1], Block[2]}}};
