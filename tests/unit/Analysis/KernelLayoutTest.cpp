@@ -271,7 +271,7 @@ entry:
   %1 = insertelement <2 x i32> %0, i32 %t, i64 1
   %2 = insertelement <2 x i32> <i32 1, i32 poison>, i32 %t, i64 1
   %3 = add nuw nsw <2 x i32> %1, %2
-  %4 = zext nneg <2 x i32> %3 to <2 x i64>
+  %4 = zext <2 x i32> %3 to <2 x i64>
   %5 = insertelement <2 x i64> <i64 32, i64 poison>, i64 %rows, i64 1
   %6 = mul <2 x i64> %5, %4
   %7 = extractelement <2 x i64> %6, i64 0
