@@ -198,6 +198,41 @@ Expected<std::string> ptxPipelineFor(const Module &M, const PTXOptions &Opts) {
   return ptxPipelineWith(M, Opts, **TM);
 }
 
+ArrayRef<StringRef> driverProvidedFunctions() {
+  // PTX's system calls, which the driver's JIT resolves when it loads a
+  // module (PTX Interoperability, "System Calls"); anything else extern needs
+  // a link step (cudadevrt, GPUCompiler's runtime) the runner does not do.
+  static const StringRef Names[] = {"malloc", "free", "vprintf",
+                                    "__assertfail"};
+  return Names;
+}
+
+std::vector<std::string> unresolvedCallees(const Module &M) {
+  std::vector<std::string> Names;
+  for (const Function &F : M)
+    if (F.isDeclaration() && !F.isIntrinsic() && !F.use_empty() &&
+        !is_contained(driverProvidedFunctions(), F.getName()))
+      Names.push_back(F.getName().str());
+  return Names;
+}
+
+static Error checkCalleesResolve(const Module &M) {
+  std::vector<std::string> Names = unresolvedCallees(M);
+  if (Names.empty())
+    return Error::success();
+  ArrayRef<std::string> First = ArrayRef<std::string>(Names).take_front(4);
+  std::string Shown = join(First.begin(), First.end(), ", ");
+  if (Names.size() > 4)
+    Shown += " and " + std::to_string(Names.size() - 4) + " more";
+  std::string Where = M.getModuleIdentifier().empty()
+                          ? "the module"
+                          : M.getModuleIdentifier() + ": the module";
+  return codegenError(
+      Where + " uses " + Twine(Names.size() == 1 ? "a function" : "functions") +
+      " it does not define and the CUDA driver does not provide (" + Shown +
+      "): the kernel cannot load; dump it with its runtime linked in");
+}
+
 Error optimizeForPTX(Module &M, const PTXOptions &Opts) {
   initializeNVPTX();
   Triple TT = compat::moduleTriple(M);
@@ -211,7 +246,7 @@ Error optimizeForPTX(Module &M, const PTXOptions &Opts) {
     return E;
   if (std::optional<std::string> Problem = verifierProblem(M))
     return codegenError("the optimised module is invalid: " + *Problem);
-  return Error::success();
+  return checkCalleesResolve(M);
 }
 
 namespace {

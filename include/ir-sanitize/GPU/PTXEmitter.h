@@ -14,6 +14,7 @@
 
 #include "ir-sanitize/Passes/Pipelines.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Error.h"
@@ -58,9 +59,18 @@ std::string ptxPipeline(const PTXOptions &Opts, llvm::StringRef DataLayout);
 llvm::Expected<std::string> ptxPipelineFor(const llvm::Module &M,
                                            const PTXOptions &Opts);
 
+/// The functions a PTX module may declare without defining: the system
+/// calls the CUDA driver resolves when it loads the module.
+llvm::ArrayRef<llvm::StringRef> driverProvidedFunctions();
+
+/// The functions \p M uses but neither defines nor can leave to the driver
+/// (not intrinsics, not driverProvidedFunctions), in module order.
+std::vector<std::string> unresolvedCallees(const llvm::Module &M);
+
 /// Runs ptxPipelineFor(M) on \p M with the NVPTX target machine; the result
 /// is verified. \p M must target NVPTX. Errors: unknown architecture,
-/// missing libdevice, invalid result.
+/// missing libdevice, invalid result, a function unresolvedCallees names
+/// (the driver would refuse to load the PTX).
 llvm::Error optimizeForPTX(llvm::Module &M, const PTXOptions &Opts);
 
 /// The PTX of \p M as optimizeForPTX left it (code generation rewrites

@@ -8,6 +8,8 @@
 #include "ir-sanitize/Transforms/NVPTXLibdevice.h"
 
 #include "llvm/AsmParser/Parser.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Program.h"
@@ -147,6 +149,53 @@ TEST_CASE("PTX generation rejects other targets and unknown architectures",
   auto U = emitPTX(*M, Bad);
   REQUIRE_FALSE(static_cast<bool>(U));
   CHECK(codeOf(U.takeError()) == ExitCode::Usage);
+}
+
+TEST_CASE("functions neither the module nor the driver provides are named",
+          "[PTXEmitter]") {
+  LLVMContext Ctx;
+  std::unique_ptr<Module> M = parseModule(Ctx, R"(
+target triple = "nvptx64-nvidia-cuda"
+declare i32 @julia_exception_flag()
+declare void @gpu_report_exception(i64)
+declare void @unused_declaration()
+declare ptr @malloc(i64)
+declare void @free(ptr)
+declare i32 @vprintf(ptr, ptr)
+declare void @__assertfail(ptr, ptr, i32, ptr, i64)
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+define ptx_kernel void @k(ptr addrspace(1) %p) {
+  %f = call i32 @julia_exception_flag()
+  call void @gpu_report_exception(i64 0)
+  %h = call ptr @malloc(i64 4)
+  call void @free(ptr %h)
+  %n = call i32 @vprintf(ptr null, ptr null)
+  call void @__assertfail(ptr null, ptr null, i32 0, ptr null, i64 1)
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  store i32 %t, ptr addrspace(1) %p
+  ret void
+}
+)");
+  CHECK(
+      unresolvedCallees(*M) ==
+      std::vector<std::string>{"julia_exception_flag", "gpu_report_exception"});
+
+  Expected<std::string> PTX = emitPTX(*M, PTXOptions());
+  REQUIRE_FALSE(bool(PTX));
+  std::string Message = toString(PTX.takeError());
+  INFO(Message);
+  CHECK(StringRef(Message).starts_with("PTX generation: "));
+  CHECK(StringRef(Message).contains(
+      "(julia_exception_flag, gpu_report_exception)"));
+
+  // Without those calls the driver can load the module as it is.
+  for (StringRef Name : {"julia_exception_flag", "gpu_report_exception"})
+    for (User *U : make_early_inc_range(M->getFunction(Name)->users())) {
+      auto *Call = cast<CallInst>(U);
+      Call->replaceAllUsesWith(UndefValue::get(Call->getType()));
+      Call->eraseFromParent();
+    }
+  CHECK(unresolvedCallees(*M).empty());
 }
 
 TEST_CASE("math intrinsics Enzyme writes compile through libdevice",
