@@ -2,6 +2,7 @@
 #include "Checks.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
@@ -115,6 +116,32 @@ CheckResult compareForward(const BufferSet &Jv, const BufferSet &Plus,
                 " elements of J v or the differences are not finite";
   else if (Tangent.value() == 0)
     C.Detail += "; J v is zero, no evidence";
+  return C;
+}
+
+std::vector<double> forwardSteps(double Step) {
+  std::vector<double> Steps{Step};
+  while (Steps.size() < ForwardStepCount)
+    Steps.push_back(Steps.back() * ForwardStepGrowth);
+  return Steps;
+}
+
+CheckResult combineForwardSteps(const std::vector<double> &Steps,
+                                const std::vector<CheckResult> &Tries) {
+  assert(!Tries.empty() && Tries.size() <= Steps.size());
+  size_t Chosen = 0;
+  while (Chosen < Tries.size() && !Tries[Chosen].Passed)
+    ++Chosen;
+  if (Chosen == Tries.size())
+    Chosen = 0;
+  CheckResult C = Tries[Chosen];
+  std::string Others;
+  for (size_t I = 0; I < Tries.size(); ++I)
+    if (I != Chosen)
+      Others += (Others.empty() ? "" : ", ") + std::string("at h = ") +
+                formatDouble(Steps[I]) + ": " + formatDouble(Tries[I].Value);
+  if (!Others.empty())
+    C.Detail += "; " + Others;
   return C;
 }
 

@@ -8,7 +8,11 @@
 //           differs from 0.0, and a NaN equals only the same NaN); equality
 //           is evidence only if the original kernel wrote something;
 //  forward  relative L2 error |J v - FD| / |FD| of the forward tangents
-//           against central differences (f(x + h v) - f(x - h v)) / 2h;
+//           against central differences (f(x + h v) - f(x - h v)) / 2h, at
+//           the plan's h and, while that fails, at 10h and 100h: rounding
+//           in Float32 differences of long sums grows as 1/h (a matmul's
+//           error is 1e-2 at h = 1e-3, 1e-4 at h = 0.1), truncation as
+//           h^2, and a wrong tangent's error stays at every h;
 //  reverse  the dot-product test: |<J v, w> - <v, J^T w>| over the larger
 //           of the two.
 //
@@ -41,6 +45,18 @@ CheckResult comparePrimal(const BufferSet &Original, const BufferSet &Splat,
 CheckResult compareForward(const BufferSet &Jv, const BufferSet &Plus,
                            const BufferSet &Minus, double Step,
                            double Tolerance);
+
+/// The steps the forward check tries, in order: the plan's \p Step, then
+/// ForwardStepGrowth times the one before, ForwardStepCount in all.
+constexpr double ForwardStepGrowth = 10;
+constexpr unsigned ForwardStepCount = 3;
+std::vector<double> forwardSteps(double Step);
+
+/// One forward check from those at forwardSteps (\p Tries, in that order,
+/// as many as were run): the first that passed, else the first; its detail
+/// adds the relative errors at the other steps tried.
+CheckResult combineForwardSteps(const std::vector<double> &Steps,
+                                const std::vector<CheckResult> &Tries);
 
 /// The reverse check: <\p Jv, \p W> against <\p V, \p Gradient>, where
 /// \p Gradient is J^T w, the reverse kernel's shadows of the wrt buffers.

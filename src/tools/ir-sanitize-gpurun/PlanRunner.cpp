@@ -4,6 +4,7 @@
 #include "Checks.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace gpurun {
 
@@ -116,13 +117,21 @@ CheckResult PlanRunner::checkForward(BufferSet &Jv, BufferSet &V) {
   reset({}, V);
   launch(KernelRole::Forward);
   Jv = readOutputs(true);
-  reset(perturbed(P, V, P.FdStep), {});
-  launch(KernelRole::Splat);
-  BufferSet FPlus = readOutputs(false);
-  reset(perturbed(P, V, -P.FdStep), {});
-  launch(KernelRole::Splat);
-  return compareForward(Jv, FPlus, readOutputs(false), P.FdStep,
-                        P.ForwardTolerance);
+  std::vector<double> Steps = forwardSteps(P.FdStep);
+  std::vector<CheckResult> Tries;
+  for (double Step : Steps) {
+    reset(perturbed(P, V, Step), {});
+    launch(KernelRole::Splat);
+    BufferSet FPlus = readOutputs(false);
+    reset(perturbed(P, V, -Step), {});
+    launch(KernelRole::Splat);
+    Tries.push_back(compareForward(Jv, FPlus, readOutputs(false), Step,
+                                   P.ForwardTolerance));
+    // A larger step cannot mend a NaN or a zero tangent.
+    if (Tries.back().Passed || !std::isfinite(Tries.back().Value))
+      break;
+  }
+  return combineForwardSteps(Steps, Tries);
 }
 
 CheckResult PlanRunner::checkReverse(const BufferSet &Jv, const BufferSet &V) {

@@ -11,6 +11,7 @@
 #include <cfloat>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 using namespace gpurun;
 
@@ -191,6 +192,48 @@ TEST_CASE("forward: huge and subnormal magnitudes are compared exactly",
   C = compareForward(one(f32({2})), one(f32({1})), one(f32({-1})), 0.5, 0);
   CHECK(C.Value == 0);
   CHECK(C.Passed);
+}
+
+TEST_CASE("forward: larger steps are tried while the differences fail",
+          "[Checks]") {
+  std::vector<double> Steps = forwardSteps(1e-3);
+  REQUIRE(Steps.size() == ForwardStepCount);
+  CHECK(Steps[1] == Approx(1e-2));
+  CHECK(Steps[2] == Approx(1e-1));
+
+  // f rounded by 3e-5 (a Float32 sum): the quotient is off by 3e-5 / h.
+  auto Rounded = [](double Tangent, double Step) {
+    return forward(f64({Tangent}), f64({1 + 3e-5 / Step}), Step);
+  };
+  std::vector<CheckResult> Tries;
+  for (double Step : Steps)
+    Tries.push_back(Rounded(1, Step));
+  CHECK_FALSE(Tries[0].Passed);
+  CHECK_FALSE(Tries[1].Passed);
+  CheckResult C = combineForwardSteps(Steps, Tries);
+  CHECK(C.Passed);
+  CHECK(C.Value == Tries[2].Value);
+  CHECK(C.Detail.find("(h = 0.1)") != std::string::npos);
+  CHECK(C.Detail.find("; at h = 0.001: 0.029") != std::string::npos);
+  CHECK(C.Detail.find(", at h = 0.01: 0.0029") != std::string::npos);
+
+  // A wrong tangent fails at every step: the first is reported, and the
+  // errors that do not fall with h say so.
+  Tries.clear();
+  for (double Step : Steps)
+    Tries.push_back(Rounded(2, Step));
+  C = combineForwardSteps(Steps, Tries);
+  CHECK_FALSE(C.Passed);
+  CHECK(C.Value == Tries[0].Value);
+  CHECK(C.Detail.find("(h = 0.001)") != std::string::npos);
+  CHECK(C.Detail.find("at h = 0.01: ") != std::string::npos);
+  CHECK(C.Detail.find("at h = 0.1: ") != std::string::npos);
+
+  // A pass at the plan's step needs no other.
+  CheckResult First = Rounded(1, 1.0);
+  C = combineForwardSteps(Steps, {First});
+  CHECK(C.Passed);
+  CHECK(C.Detail == First.Detail);
 }
 
 TEST_CASE("reverse: the dot test, relative to the larger product", "[Checks]") {
