@@ -436,8 +436,24 @@ void LayoutBuilder::visit(Type *T, const Loc &At, bool InBroadcast,
     visit(Fields[I], Locs[I], InBroadcast, Depth + 1);
 }
 
+/// The sizes of a tuple literal as the name spells it ("_256__" is (256,),
+/// "_16__16_" (16, 16)); nothing unless every one is a positive integer.
+SmallVector<uint64_t, 3> sizeTuple(StringRef Literal) {
+  SmallVector<StringRef, 3> Parts;
+  Literal.split(Parts, '_', -1, /*KeepEmpty=*/false);
+  SmallVector<uint64_t, 3> Sizes;
+  for (StringRef P : Parts) {
+    uint64_t N;
+    if (P.getAsInteger(10, N) || N == 0)
+      return {};
+    Sizes.push_back(N);
+  }
+  return Sizes;
+}
+
 /// The numbers of the last size literal ("6_256__", "8_16__16_": a length,
-/// then the tuple) among \p Mangled's NDRange parameters: a StaticSize.
+/// then the tuple) among \p Mangled's NDRange parameters: a StaticSize. For
+/// names the demangler does not read (kaStaticSizes).
 SmallVector<uint64_t, 3> staticWorkgroup(StringRef Mangled) {
   SmallVector<uint64_t, 3> Sizes;
   size_t At = Mangled.find("NDRangeI");
@@ -455,19 +471,54 @@ SmallVector<uint64_t, 3> staticWorkgroup(StringRef Mangled) {
         Tail.substr(0, Digits).getAsInteger(10, Length) ||
         Tail.size() < Digits + Length || Tail[Digits] != '_')
       continue;
-    SmallVector<StringRef, 3> Parts;
-    Tail.substr(Digits, Length).split(Parts, '_', -1, /*KeepEmpty=*/false);
-    SmallVector<uint64_t, 3> Found;
-    for (StringRef P : Parts) {
-      uint64_t N;
-      if (P.getAsInteger(10, N) || N == 0)
-        break;
-      Found.push_back(N);
-    }
-    if (!Found.empty() && Found.size() == Parts.size())
+    SmallVector<uint64_t, 3> Found = sizeTuple(Tail.substr(Digits, Length));
+    if (!Found.empty())
       Sizes = Found;
   }
   return Sizes;
+}
+
+/// The static sizes of KernelAbstractions' CompilerMetadata{StaticNDRange,
+/// CheckBounds, I, NDRange, Iterspace}, Iterspace an NDRange{N, Blocks,
+/// Workitems, ...}: each a StaticSize{tuple} or DynamicSize (empty).
+struct KASizes {
+  SmallVector<uint64_t, 3> NDRange, Blocks, Workgroup;
+};
+
+SmallVector<uint64_t, 3> staticSize(const JuliaType &T) {
+  if (T.Name != "StaticSize" || T.Params.size() != 1 || !T.Params[0].Literal)
+    return {};
+  return sizeTuple(T.Params[0].Name);
+}
+
+/// The first CompilerMetadata argument \p Mangled names, read in either
+/// mangling; nothing where neither reads it, or the two disagree.
+std::optional<KASizes> kaStaticSizes(StringRef Mangled) {
+  std::optional<KASizes> Found;
+  for (JuliaMangling D : {JuliaMangling::AllTypes, JuliaMangling::NamesOnly}) {
+    std::optional<std::vector<JuliaType>> Args =
+        demangleJuliaArguments(Mangled, D);
+    if (!Args)
+      continue;
+    const JuliaType *Meta = nullptr;
+    for (const JuliaType &T : *Args)
+      if (!Meta && T.Name == "CompilerMetadata" && T.Params.size() == 5)
+        Meta = &T;
+    if (!Meta)
+      continue;
+    KASizes S;
+    S.NDRange = staticSize(Meta->Params[0]);
+    const JuliaType &Iterspace = Meta->Params[4];
+    if (Iterspace.Name == "NDRange" && Iterspace.Params.size() >= 3) {
+      S.Blocks = staticSize(Iterspace.Params[1]);
+      S.Workgroup = staticSize(Iterspace.Params[2]);
+    }
+    if (Found && (Found->NDRange != S.NDRange || Found->Blocks != S.Blocks ||
+                  Found->Workgroup != S.Workgroup))
+      return std::nullopt;
+    Found = std::move(S);
+  }
+  return Found;
 }
 
 /// CUDA.jl's KernelState, parameter 0. GPUCompiler names it `state` where
@@ -509,13 +560,22 @@ void LayoutBuilder::describeKernelAbstractions() {
   if (At == StringRef::npos)
     At = Name.size();
   L.KernelAbstractions = true;
-  // A static ndrange lives in the type; the launch would have to match it.
-  if (Name.substr(At).starts_with("CompilerMetadataI10StaticSize") ||
-      Name.substr(At).starts_with("CompilerMetadataI16OffsetStaticSize")) {
-    L.StaticNDRange = true;
-    return;
+  if (std::optional<KASizes> S = kaStaticSizes(Name)) {
+    L.StaticNDRange = !S->NDRange.empty();
+    L.StaticNDRangeSizes = S->NDRange;
+    L.StaticBlocks = S->Blocks;
+    L.StaticWorkgroup = S->Workgroup;
+  } else {
+    // A static ndrange lives in the type; unread, the launch cannot match it.
+    L.StaticNDRange =
+        Name.substr(At).starts_with("CompilerMetadataI10StaticSize") ||
+        Name.substr(At).starts_with("CompilerMetadataI16OffsetStaticSize");
+    L.StaticWorkgroup = staticWorkgroup(Name.substr(At));
   }
-  L.StaticWorkgroup = staticWorkgroup(Name.substr(At));
+  // A static ndrange with a static iteration space leaves no metadata to
+  // pass; any other is refused by the launch inference.
+  if (L.StaticNDRange)
+    return;
   for (const Argument &A : F.args()) {
     if (Named && &A != Named)
       continue;

@@ -148,6 +148,7 @@ private:
   Error checkBroadcast(unsigned Array);
   Error typeArray(unsigned Array);
   Error chooseActivity();
+  Error checkStaticNDRange();
   Error checkUnsupported();
   Error checkExtents();
   void nameBuffers();
@@ -483,11 +484,38 @@ Error Inference::chooseActivity() {
   return Error::success();
 }
 
+/// A KernelAbstractions ndrange in the kernel's type: launched as its
+/// static blocks of its static workgroup, on arrays of its shape.
+Error Inference::checkStaticNDRange() {
+  const SmallVector<uint64_t, 3> &N = L.StaticNDRangeSizes, &B = L.StaticBlocks,
+                                 &W = L.StaticWorkgroup;
+  bool Read = !N.empty() && N.size() <= 3 && B.size() == N.size() &&
+              W.size() == N.size();
+  for (size_t D = 0; Read && D < N.size(); ++D)
+    Read = B[D] == ceilDiv(N[D], W[D]);
+  bool Metadata = any_of(L.Leaves, [](const LayoutLeaf &Leaf) {
+    return Leaf.Role == LeafRole::NDRange || Leaf.Role == LeafRole::Blocks ||
+           Leaf.Role == LeafRole::Workgroup;
+  });
+  if (!Read || Metadata)
+    return refuse(-1, "a KernelAbstractions kernel whose ndrange is static "
+                      "(in its type) and whose blocks and workgroup are not "
+                      "(or not read from its name): give a --spec");
+  std::string Shape =
+      join(map_range(N, [](uint64_t S) { return std::to_string(S); }), "x");
+  if (!equal(N, R.Dims))
+    return refuse(-1, "a KernelAbstractions kernel whose ndrange is static, " +
+                          Shape + " (in its type): give --dims " + Shape);
+  Notes.push_back("the ndrange is static, " + Shape +
+                  " (in the kernel's type)");
+  return Error::success();
+}
+
 /// Leaves whose meaning is not known, and launches the kernel's type fixes.
 Error Inference::checkUnsupported() {
   if (L.StaticNDRange)
-    return refuse(-1, "a KernelAbstractions kernel whose ndrange is static "
-                      "(in its type): give a --spec");
+    if (Error E = checkStaticNDRange())
+      return E;
   for (size_t I = 0; I < L.Leaves.size(); ++I) {
     const LayoutLeaf &Leaf = L.Leaves[I];
     if (Leaf.Role == LeafRole::Unknown)

@@ -20,6 +20,8 @@
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Verifier.h"
 
+#include <iterator>
+
 using namespace llvm;
 
 namespace {
@@ -216,14 +218,24 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
       ("_Z3gpu_16CompilerMetadataI11DynamicSize7NDRangeILi1ES0_10StaticSizeI6_"
        "256__EvEE"),
       "_Z3gpu_16CompilerMetadataI10StaticSizeI5_64__E",
-      "_Z3gpu_16CompilerMetadataI11DynamicSize7NDRangeILi2ES0_S0_EE", "k"};
+      "_Z3gpu_16CompilerMetadataI11DynamicSize7NDRangeILi2ES0_S0_EE",
+      // Every size static, as GPUCompiler mangles it; then sizes that
+      // overflow a block count or a 32-bit grid.
+      ("_Z16gpu_halo_kernel_16CompilerMetadataI10StaticSizeI6_8__8_E12DynamicC"
+       "heckvv7NDRangeILi2ES0_I6_1__1_ES1_vvEE"),
+      ("_Z2k_16CompilerMetadataI10StaticSizeI23_18446744073709551615__E12Dynam"
+       "icCheckvv7NDRangeILi1ES0_I4_1__ES0_I23_18446744073709551615__EvvEE"),
+      ("_Z2k_16CompilerMetadataI10StaticSizeI13_4294967296__E12DynamicCheckvv7"
+       "NDRangeILi1ES0_I13_4294967296__ES0_I4_1__EvvEE"),
+      "k"};
+  constexpr unsigned Plain = std::size(Names) - 1;
   uint8_t Name = B.next();
   Function *F =
       Function::Create(FunctionType::get(Type::getVoidTy(Ctx), Params, false),
                        GlobalValue::ExternalLinkage,
-                       Name < 120   ? Names[3]
+                       Name < 120   ? Names[Plain]
                        : Name < 240 ? mangledName(B, Params)
-                                    : Names[Name % 3],
+                                    : Names[Name % Plain],
                        M);
   if (F->arg_size() && B.next() % 4 == 0)
     F->getArg(0)->setName("state"); // CUDA.jl's kernel state, any shape

@@ -94,9 +94,14 @@ struct KernelLayout {
   unsigned BroadcastRank = 0; ///< Rank of the outermost broadcast's axes.
   bool KernelAbstractions = false;
   /// KernelAbstractions with its ndrange in the kernel's type: the launch
-  /// would have to match it.
+  /// has to match it.
   bool StaticNDRange = false;
-  /// A static workgroup size read from the kernel's name (StaticSize).
+  /// The sizes of a static ndrange, its static block counts and workgroup
+  /// size, read from the kernel's name (StaticSize); empty where dynamic or
+  /// not read (a name the demangler does not read still gives a static
+  /// workgroup).
+  llvm::SmallVector<uint64_t, 3> StaticNDRangeSizes;
+  llvm::SmallVector<uint64_t, 3> StaticBlocks;
   llvm::SmallVector<uint64_t, 3> StaticWorkgroup;
   /// The highest thread-index dimension the kernel reads (1: x only).
   unsigned ThreadDims = 1;

@@ -192,6 +192,29 @@ define ptx_kernel void @_Z3gpu_16CompilerMetadataI10StaticSizeI6_256__E() {
 }
 )");
   CHECK(Fixed.L.StaticNDRange);
+  CHECK(Fixed.L.StaticNDRangeSizes.empty()); // not read: a name cut short
+
+  // Names as GPUCompiler mangles them (both dialects): every size static,
+  // the workgroup a substitution of an earlier StaticSize{(8, 8)}.
+  Described AllStatic(R"(
+define ptx_kernel void @_Z16gpu_halo_kernel_16CompilerMetadataI10StaticSizeI6_8__8_E12DynamicCheckvv7NDRangeILi2ES0_I6_1__1_ES1_vvEE13CuDeviceArrayI7Float64Li2ELi1EES9_() {
+  ret void
+}
+)");
+  CHECK(AllStatic.L.StaticNDRange);
+  CHECK(AllStatic.L.StaticNDRangeSizes == SmallVector<uint64_t, 3>{8, 8});
+  CHECK(AllStatic.L.StaticBlocks == SmallVector<uint64_t, 3>{1, 1});
+  CHECK(AllStatic.L.StaticWorkgroup == SmallVector<uint64_t, 3>{8, 8});
+
+  // An AMDGPU dump's dynamic ndrange with a static workgroup of 256.
+  Described Dumped(R"(
+define ptx_kernel void @_Z18gpu_groupreduce_1_16CompilerMetadataI11DynamicSize12DynamicCheckv16CartesianIndicesILi1E5TupleI5OneToI5Int64EEE7NDRangeILi1ES0_10StaticSizeI6_256__ES8_vEE14ROCDeviceArrayI7Float32Li1ELi1EESG_1_SF_() {
+  ret void
+}
+)");
+  CHECK_FALSE(Dumped.L.StaticNDRange);
+  CHECK(Dumped.L.StaticBlocks.empty());
+  CHECK(Dumped.L.StaticWorkgroup == SmallVector<uint64_t, 3>{256});
 }
 
 TEST_CASE("the kernel state as each CUDA.jl and Julia passed it",

@@ -34,9 +34,10 @@ struct Inferred {
   std::unique_ptr<Module> M;
   Expected<InferredLaunch> L = InferredLaunch();
 
-  explicit Inferred(LaunchRequest R) {
-    M = test::parseModule(Ctx, Kernel);
-    L = inferLaunch(*M->getFunction("k"), R, "k.ll");
+  explicit Inferred(LaunchRequest R, const char *IR = Kernel) {
+    M = test::parseModule(Ctx, IR);
+    Function &F = *find_if(*M, [](Function &G) { return !G.isDeclaration(); });
+    L = inferLaunch(F, R, "k.ll");
   }
 };
 
@@ -133,6 +134,56 @@ TEST_CASE("a 2-D --dims for 1-D arrays outside a broadcast is refused",
   CHECK(Message == "k.ll: leaf 1.0 (out): a 1-D array, but --dims gives 2 "
                    "size(s): give its shape with --set out.dims=N, or --dims "
                    "with 1 size(s)");
+}
+
+// KernelAbstractions with every size in the kernel's type (the name as
+// GPUCompiler mangles it): no metadata parameter, and a launch of the
+// type's 1 block of 8x8 threads.
+constexpr const char *StaticNDRange = R"(
+target triple = "nvptx64-nvidia-cuda"
+%A = type { ptr addrspace(1), i64, [2 x i64], i64 }
+define ptx_kernel void @_Z16gpu_halo_kernel_16CompilerMetadataI10StaticSizeI6_8__8_E12DynamicCheckvv7NDRangeILi2ES0_I6_1__1_ES1_vvEE13CuDeviceArrayI7Float64Li2ELi1EES9_(
+    { ptr, i32 } %state, %A %"out::CuDeviceArray", %A %"x::CuDeviceArray") {
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %i = zext i32 %t to i64
+  %xd = extractvalue %A %"x::CuDeviceArray", 0
+  %xp = getelementptr double, ptr addrspace(1) %xd, i64 %i
+  %v = load double, ptr addrspace(1) %xp
+  %od = extractvalue %A %"out::CuDeviceArray", 0
+  %op = getelementptr double, ptr addrspace(1) %od, i64 %i
+  store double %v, ptr addrspace(1) %op
+  ret void
+}
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+)";
+
+TEST_CASE("a static KernelAbstractions ndrange is launched as its type says",
+          "[LaunchInference]") {
+  Inferred I(dims({8, 8}), StaticNDRange);
+  REQUIRE(bool(I.L));
+  CHECK(I.L->Spec.Threads == 0);
+  CHECK(I.L->Spec.Grid == std::array<unsigned, 3>{1, 1, 1});
+  CHECK(I.L->Spec.Block == std::array<unsigned, 3>{64, 1, 1});
+  CHECK(is_contained(I.L->Notes, "the ndrange is static, 8x8 (in the "
+                                 "kernel's type)"));
+
+  Inferred Other(dims({16, 8}), StaticNDRange);
+  REQUIRE_FALSE(bool(Other.L));
+  CHECK(StringRef(toString(Other.L.takeError()))
+            .ends_with("a KernelAbstractions kernel whose ndrange is static, "
+                       "8x8 (in its type): give --dims 8x8"));
+
+  // A static ndrange whose blocks and workgroup are dynamic: their
+  // metadata parameter's layout is not known.
+  std::string Dynamic = StaticNDRange;
+  Dynamic.replace(Dynamic.find("ES0_I6_1__1_ES1_vvEE"),
+                  strlen("ES0_I6_1__1_ES1_vvEE"), "E11DynamicSizeS4_vvEE");
+  Inferred Refused(dims({8, 8}), Dynamic.c_str());
+  REQUIRE_FALSE(bool(Refused.L));
+  CHECK(StringRef(toString(Refused.L.takeError()))
+            .ends_with("ndrange is static (in its type) and whose blocks and "
+                       "workgroup are not (or not read from its name): give "
+                       "a --spec"));
 }
 
 TEST_CASE("the inferred spec prints as JSON that reads back as itself",

@@ -1,21 +1,22 @@
-; KernelAbstractions with a static ndrange (in the kernel's type, with its
-; static workgroup of 256): the launch would have to match it, and
-; gpu-check does not read it from the name.
+; KernelAbstractions `@kernel f(z, @Const(x)); I = @index(Global); z[I] = 2x[I]`
+; instantiated with a static ndrange of 1048576 and a static workgroup of
+; 256 (KernelAbstractions' StaticSize, in the kernel's type as GPUCompiler
+; mangles it): every size is in the type, so the CompilerMetadata is a
+; ghost and the kernel compares with constants. The launch is the type's:
+; 4096 blocks of 256 threads, on arrays of 1048576 elements.
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
 %Array1 = type { ptr addrspace(1), i64, [1 x i64], i64 }
-%Meta = type { [1 x [1 x [1 x i64]]], { [1 x [1 x [1 x i64]]] } }
 
-define ptx_kernel void @_Z8gpu_dbl_16CompilerMetadataI10StaticSizeI10_1048576_E12DynamicCheckv16CartesianIndicesILi1E5TupleI5OneToI5Int64EEE7NDRangeILi1ES0_10StaticSizeI6_256__ES8_vEE13CuDeviceArrayI7Float32Li1ELi1EES9_({ ptr, i32 } %state, %Meta %"__ctx__::CompilerMetadata", %Array1 %"z::CuDeviceArray", %Array1 %"x::CuDeviceArray") {
+define ptx_kernel void @_Z8gpu_dbl_16CompilerMetadataI10StaticSizeI10_1048576__E12DynamicCheckvv7NDRangeILi1ES0_I7_4096__ES0_I6_256__EvvEE13CuDeviceArrayI7Float32Li1ELi1EESA_({ ptr, i32 } %state, %Array1 %"z::CuDeviceArray", %Array1 %"x::CuDeviceArray") {
 entry:
   %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
   %ctaid = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
   %b = mul i32 %ctaid, 256
   %i32 = add i32 %b, %tid
   %i = zext i32 %i32 to i64
-  %n = extractvalue %Meta %"__ctx__::CompilerMetadata", 0, 0, 0, 0
-  %in = icmp slt i64 %i, %n
+  %in = icmp ult i64 %i, 1048576
   br i1 %in, label %body, label %exit
 body:
   %x.data = extractvalue %Array1 %"x::CuDeviceArray", 0
