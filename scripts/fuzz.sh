@@ -6,7 +6,8 @@
 #   scripts/fuzz.sh [SECONDS] [TARGET...]
 #
 # Targets: module, bundle-policy, activity, launch-spec, launch-inference,
-# manifest, run-plan, restore, c-interface, pipeline-text, probe-cache
+# julia-mangling, manifest, run-plan, restore, c-interface, pipeline-text,
+# probe-cache
 # (default: all). Each starts from its seeds (build/asan/tests/fuzz/seeds/T,
 # made from the tests and examples; tests/fuzz/dicts/T.dict where there is
 # one) and keeps what it finds in

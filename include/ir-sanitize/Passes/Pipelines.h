@@ -10,6 +10,7 @@
 
 #include "ir-sanitize/Analysis/ActivitySpec.h"
 #include "ir-sanitize/Support/BundlePolicy.h"
+#include "ir-sanitize/Support/LLVMCompat.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -32,7 +33,8 @@ std::string sanitizePipeline(const BundlePolicy &Policy, bool Splat,
 /// pointer, so the const array's values were read as its derivative (seen
 /// on the H200 with bcast_add_2d, x differentiated and y const).
 inline constexpr llvm::StringLiteral EnzymeCleanupPipeline =
-    "cgscc(inline),function(sroa,early-cse,instcombine,simplifycfg)";
+    "cgscc(inline),function(sroa,early-cse," IRS_INSTCOMBINE_PASS
+    ",simplifycfg)";
 
 /// `ir-sanitize-derivative-wrapper<fn=FN;mode=MODE;activity=...>`: the driver
 /// Enzyme differentiates \p Fn through.

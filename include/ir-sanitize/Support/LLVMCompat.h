@@ -43,6 +43,17 @@
 #define IRS_LLVM_WRITES_DEBUG_INTRINSICS 0
 #endif
 
+/// InstCombine in pipeline text without its fixpoint check. From LLVM 18 a
+/// textual `instcombine` verifies that one iteration reached a fixpoint and
+/// aborts the process (LLVM ERROR) where it did not: a check for LLVM's own
+/// tests, met by ordinary kernels (a KernelAbstractions kernel whose sizes
+/// are constants). LLVM 16 has neither the check nor the parameter.
+#if LLVM_VERSION_MAJOR >= 18
+#define IRS_INSTCOMBINE_PASS "instcombine<no-verify-fixpoint>"
+#else
+#define IRS_INSTCOMBINE_PASS "instcombine"
+#endif
+
 namespace irs {
 namespace compat {
 
