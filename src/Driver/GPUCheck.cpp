@@ -158,7 +158,7 @@ std::string enzymeInputPipeline(StringRef Kernel, ArrayRef<unsigned> Addresses,
                                 const ActivityMap &A,
                                 const ActivityMap &Reverse) {
   std::string Text =
-      EnzymeCleanupPipeline.str() +
+      enzymeCleanupPipeline() +
       ",ir-sanitize-integer-pointer-args<kernel=" + escapePassParameter(Kernel);
   for (unsigned I : Addresses)
     Text += ";arg=" + std::to_string(I);

@@ -2,6 +2,7 @@
 #include "ir-sanitize/Passes/Pipelines.h"
 
 #include "ir-sanitize/Passes/PassRegistry.h"
+#include "ir-sanitize/Support/LLVMCompat.h"
 
 #include "llvm/ADT/StringExtras.h"
 
@@ -19,6 +20,11 @@ std::string withParams(StringRef Name, StringRef Params) {
 }
 
 } // namespace
+
+std::string enzymeCleanupPipeline() {
+  return "cgscc(inline),function(sroa,early-cse," IRS_INSTCOMBINE_PASS
+         ",simplifycfg)";
+}
 
 std::string sanitizePipeline(const BundlePolicy &Policy, bool Splat,
                              ArrayRef<std::string> Kernels) {

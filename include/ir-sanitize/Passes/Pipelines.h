@@ -10,7 +10,6 @@
 
 #include "ir-sanitize/Analysis/ActivitySpec.h"
 #include "ir-sanitize/Support/BundlePolicy.h"
-#include "ir-sanitize/Support/LLVMCompat.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -32,9 +31,9 @@ std::string sanitizePipeline(const BundlePolicy &Policy, bool Splat,
 /// Enzyme gives a const argument's slot of the shadow closure the primal
 /// pointer, so the const array's values were read as its derivative (seen
 /// on the H200 with bcast_add_2d, x differentiated and y const).
-inline constexpr llvm::StringLiteral EnzymeCleanupPipeline =
-    "cgscc(inline),function(sroa,early-cse," IRS_INSTCOMBINE_PASS
-    ",simplifycfg)";
+/// A function, not a constant: its instcombine spelling depends on the LLVM
+/// version, which only the library's internal LLVMCompat.h knows.
+std::string enzymeCleanupPipeline();
 
 /// `ir-sanitize-derivative-wrapper<fn=FN;mode=MODE;activity=...>`: the driver
 /// Enzyme differentiates \p Fn through.

@@ -33,7 +33,7 @@ TEST_CASE("derivativeWrapperPipeline names the function, mode and activities",
 }
 
 TEST_CASE("the Enzyme cleanup pipeline parses", "[Pipelines]") {
-  CHECK(parses(EnzymeCleanupPipeline));
+  CHECK(parses(enzymeCleanupPipeline()));
 }
 
 TEST_CASE("derivativePipeline orders the derivative passes", "[Pipelines]") {
