@@ -15,6 +15,24 @@ SampleSummary summarize(std::vector<float> Ms) {
   return {Ms[Ms.size() / 2], Ms.front()};
 }
 
+SamplePlan planSamples(double LaunchMs, unsigned MaxSamples, bool ColdL2,
+                       double BudgetMs) {
+  SamplePlan S{ColdL2 ? 1u : WarmLaunchesPerSample, MaxSamples};
+  if (!(LaunchMs > 0) ||
+      LaunchMs * S.LaunchesPerSample * MaxSamples <= BudgetMs)
+    return S;
+  // How many launches the budget holds, at least one per sample.
+  double Launches = std::max(BudgetMs / LaunchMs, 1.0);
+  if (Launches >= MaxSamples) {
+    S.LaunchesPerSample = static_cast<unsigned>(Launches / MaxSamples);
+    return S;
+  }
+  S.LaunchesPerSample = 1;
+  S.Samples = std::max(std::min(MaxSamples, MinSamples),
+                       static_cast<unsigned>(Launches));
+  return S;
+}
+
 namespace {
 /// How often the kernel moves a buffer's memory: as the plan records it (a
 /// buffer passed twice, by the union of its accesses), else the estimate

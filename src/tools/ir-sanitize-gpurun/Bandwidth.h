@@ -24,6 +24,27 @@ struct SampleSummary {
 /// there are no samples.
 SampleSummary summarize(std::vector<float> Ms);
 
+/// How a kernel is timed in one L2 state.
+struct SamplePlan {
+  unsigned LaunchesPerSample = 1;
+  unsigned Samples = 0;
+};
+/// Launches back to back in a warm sample, where time allows: their mean
+/// hides the launch overhead of a microsecond kernel.
+constexpr unsigned WarmLaunchesPerSample = 20;
+/// The time one kernel's timing in one L2 state may take, by default.
+constexpr unsigned DefaultTimingBudgetMs = 2000;
+/// The fewest samples a time budget cuts a timing down to.
+constexpr unsigned MinSamples = 3;
+/// Up to \p MaxSamples samples of WarmLaunchesPerSample launches (warm) or
+/// of one launch after an L2 flush (cold), for a kernel whose warm-up launch
+/// took \p LaunchMs. Where those would take over \p BudgetMs, a warm sample
+/// has fewer launches, then there are fewer samples (MinSamples at least, or
+/// MaxSamples if fewer): a reverse kernel whose Enzyme cache is device
+/// malloc takes seconds a launch, and 50 x 20 of them took the runner hours.
+SamplePlan planSamples(double LaunchMs, unsigned MaxSamples, bool ColdL2,
+                       double BudgetMs);
+
 /// The bytes the kernel of \p Role must move at least: each buffer one of
 /// its parameters points to, as often as the plan says the kernel accesses
 /// it (once to read, once to write; a buffer passed twice by the union of its

@@ -144,11 +144,14 @@ CheckResult PlanRunner::checkReverse(const BufferSet &Jv, const BufferSet &V) {
 Timing PlanRunner::time(KernelRole Role, unsigned Repeats, bool ColdL2) {
   // Warm: a sample is the mean of back-to-back launches. Cold: one launch
   // after the flush, timed alone (events around it exclude the flush).
-  const unsigned PerSample = ColdL2 ? 1 : 20;
   reset({}, {});
-  launch(Role, PerSample); // warm-up: JIT, clocks
+  // Warm-up (JIT, clocks), which also says how long a launch takes.
+  SamplePlan Plan = planSamples(launch(Role), Repeats, ColdL2, BudgetMs);
+  const unsigned PerSample = Plan.LaunchesPerSample;
+  if (PerSample > 1)
+    launch(Role, PerSample);
   std::vector<float> Ms;
-  for (unsigned I = 0; I < Repeats; ++I) {
+  for (unsigned I = 0; I < Plan.Samples; ++I) {
     if (ColdL2)
       Dev.flushL2();
     Ms.push_back(launch(Role, PerSample));
@@ -159,7 +162,7 @@ Timing PlanRunner::time(KernelRole Role, unsigned Repeats, bool ColdL2) {
   T.ColdL2 = ColdL2;
   T.MedianMs = S.MedianMs;
   T.MinMs = S.MinMs;
-  T.Samples = Repeats;
+  T.Samples = Plan.Samples;
   T.LaunchesPerSample = PerSample;
   T.Bytes = bytesMoved(P, Role);
   const RoleLaunch &RL = Launches.at(Role);
@@ -201,7 +204,8 @@ std::vector<GridChoice> PlanRunner::chooseGrids() {
   return Choices;
 }
 
-RunResults PlanRunner::run(unsigned Repeats, L2Timing L2) {
+RunResults PlanRunner::run(unsigned Repeats, L2Timing L2, double Budget) {
+  BudgetMs = Budget;
   RunResults R;
   R.Device = Dev.name();
   R.PeakBytesPerSecond = Dev.peakMemoryBandwidth();

@@ -20,6 +20,7 @@
 #ifndef IR_SANITIZE_GPURUN_PLANRUNNER_H
 #define IR_SANITIZE_GPURUN_PLANRUNNER_H
 
+#include "Bandwidth.h"
 #include "CudaDevice.h"
 #include "PlanLoader.h"
 #include "RunResults.h"
@@ -34,7 +35,10 @@ class PlanRunner {
 public:
   /// \p Plan as loadPlan checked it; its PTX text is loaded from there.
   PlanRunner(const LoadedPlan &Plan, CudaDevice &Dev);
-  RunResults run(unsigned Repeats, L2Timing L2 = L2Timing::Both);
+  /// Checks, then times each kernel in \p L2 with up to \p Repeats samples
+  /// in about \p BudgetMs (planSamples) per kernel and L2 state.
+  RunResults run(unsigned Repeats, L2Timing L2 = L2Timing::Both,
+                 double BudgetMs = DefaultTimingBudgetMs);
   /// The device-side malloc heap reserved for the plan's kernels; 0: they
   /// call no malloc and it was left as it was.
   uint64_t heapBytes() const { return HeapBytes; }
@@ -69,6 +73,7 @@ private:
   CheckResult checkReverse(const BufferSet &Jv, const BufferSet &V);
   /// The reverse check again with the grid-stride launch not chosen.
   void checkOtherGrid(RunResults &R, const BufferSet &Jv, const BufferSet &V);
+  double BudgetMs = DefaultTimingBudgetMs;
   Timing time(KernelRole Role, unsigned Repeats, bool ColdL2);
   /// Picks the fastest of each kernel and its grid-stride version's block
   /// counts.

@@ -140,22 +140,27 @@ void printTable(std::ostream &OS, const Plan &P, const RunResults &R) {
     OS << Line << C.Detail << "\n";
   }
   OS << "\nkernel    L2    median ms  min ms     ratio   floor   GB/s    "
-        "% peak  % copy  target\n";
+        "% peak  % copy  samples  target\n";
   for (const Timing &T : R.Timings) {
     char Line[256];
+    std::string Samples =
+        std::to_string(T.Samples) + "x" + std::to_string(T.LaunchesPerSample);
     std::snprintf(
         Line, sizeof(Line),
-        "%-9s %-5s %-10.4f %-10.4f %-7.3f %-7.3f %-7.0f %-7.1f %-7.1f "
+        "%-9s %-5s %-10.4f %-10.4f %-7.3f %-7.3f %-7.0f %-7.1f %-7.1f %-8s "
         "%s\n",
         irs::spelling(T.Role), l2State(T), T.MedianMs, T.MinMs,
         ratioToOriginal(R, T), floorRatio(R, T), bytesPerSecond(T) * 1e-9,
-        percentOfPeak(T, R), percentOfAttainable(T, R), goal(P, R, T).c_str());
+        percentOfPeak(T, R), percentOfAttainable(T, R), Samples.c_str(),
+        goal(P, R, T).c_str());
     OS << Line;
   }
   if (!R.Timings.empty())
-    OS << "(median over " << R.Timings[0].Samples
-       << " samples; warm L2: a sample is the mean of 20 back-to-back "
-          "launches; cold L2: one launch after a flush of L2; ratio: to the "
+    OS << "(samples: the median is over S samples of L launches, SxL; warm "
+          "L2: a sample is the mean of its back-to-back launches, fewer than "
+       << WarmLaunchesPerSample
+       << " and fewer samples where a slow kernel would overrun the time "
+          "budget; cold L2: one launch after a flush of L2; ratio: to the "
           "original in the same L2 state; GB/s: bytes the kernel must move "
           "over the median; peak "
        << fmt("%.0f", R.PeakBytesPerSecond * 1e-9)

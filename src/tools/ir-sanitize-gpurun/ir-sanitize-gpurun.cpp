@@ -40,6 +40,10 @@ options:
   --repeats N       timing samples per kernel and L2 state (a warm sample
                     is the mean of 20 launches)
                     (1 to 100000, default 50)
+  --time-budget MS  about how long one kernel's timing in one L2 state may
+                    take: a slower kernel gets fewer launches per warm
+                    sample, then fewer samples (at least 3)
+                    (1 to 3600000, default 2000)
   --l2 STATE        time with the L2 cache warm (back-to-back launches),
                     cold (L2 flushed before each launch) or both (default)
   --device N        CUDA device ordinal (default 0)
@@ -67,6 +71,7 @@ enum Exit {
 struct Options {
   std::string Dir, ReportPath;
   unsigned Repeats = 50;
+  unsigned BudgetMs = gpurun::DefaultTimingBudgetMs;
   L2Timing L2 = L2Timing::Both;
   int Device = 0;
   bool Probe = false;
@@ -106,18 +111,23 @@ bool parseArgs(int Argc, char **Argv, Options &O, std::string &Error) {
       O.L2 = V == "warm"   ? L2Timing::Warm
              : V == "cold" ? L2Timing::Cold
                            : L2Timing::Both;
-    } else if ((A == "--repeats" || A == "--device") && HasValue) {
-      bool Repeats = A == "--repeats";
+    } else if ((A == "--repeats" || A == "--device" || A == "--time-budget") &&
+               HasValue) {
+      long Min = A == "--device" ? 0 : 1;
+      long Max = A == "--repeats"  ? 100000
+                 : A == "--device" ? INT_MAX
+                                   : 3600000;
       long V;
-      if (!parseInt(Argv[++I], Repeats ? 1 : 0, Repeats ? 100000 : INT_MAX,
-                    V)) {
+      if (!parseInt(Argv[++I], Min, Max, V)) {
         Error = "bad value '" + std::string(Argv[I]) + "' for " + A;
         return false;
       }
-      if (Repeats)
+      if (A == "--repeats")
         O.Repeats = static_cast<unsigned>(V);
-      else
+      else if (A == "--device")
         O.Device = static_cast<int>(V);
+      else
+        O.BudgetMs = static_cast<unsigned>(V);
     } else if (!A.empty() && A[0] != '-' && O.Dir.empty())
       O.Dir = A;
     else {
@@ -166,7 +176,7 @@ int runPlan(const Options &O) {
       std::cout << "device heap: " << (Heap >> 20)
                 << " MiB for the kernels' malloc (Enzyme's cache of loop "
                    "values)\n";
-    R = Runner.run(O.Repeats, O.L2);
+    R = Runner.run(O.Repeats, O.L2, O.BudgetMs);
   } catch (const std::exception &E) { // CudaError, or a bug
     return fail(Failed, planPath(O.Dir) + ": " + E.what());
   }

@@ -5,6 +5,8 @@
 
 #include "CatchCompat.h"
 
+#include <cmath>
+
 using namespace gpurun;
 using irs::BufferInit;
 using irs::ElementType;
@@ -104,4 +106,28 @@ TEST_CASE("a timing's median is the middle sample, the upper one of an even "
   S = summarize({});
   CHECK(S.MedianMs == 0.0);
   CHECK(S.MinMs == 0.0);
+}
+
+TEST_CASE("a timing fits its budget: fewer launches per warm sample, then "
+          "fewer samples, never under three",
+          "[Bandwidth]") {
+  auto Is = [](SamplePlan S, unsigned Launches, unsigned Samples) {
+    return S.LaunchesPerSample == Launches && S.Samples == Samples;
+  };
+  // A microsecond kernel: 50 samples of 20 launches, warm; 50 of 1, cold.
+  CHECK(Is(planSamples(0.005, 50, false, 2000), 20, 50));
+  CHECK(Is(planSamples(0.005, 50, true, 2000), 1, 50));
+  // 50 x 20 x 2 ms = 2 s fits exactly; 5 ms: 8 launches a warm sample.
+  CHECK(Is(planSamples(2, 50, false, 2000), 20, 50));
+  CHECK(Is(planSamples(5, 50, false, 2000), 8, 50));
+  CHECK(Is(planSamples(5, 50, true, 2000), 1, 50));
+  // 100 ms: one launch a sample, 20 samples; 1.3 s (Enzyme's device malloc
+  // in a loop): three samples, over the budget rather than fewer.
+  CHECK(Is(planSamples(100, 50, false, 2000), 1, 20));
+  CHECK(Is(planSamples(1300, 50, true, 2000), 1, 3));
+  // Never more samples than asked for, and a zero or NaN time changes
+  // nothing.
+  CHECK(Is(planSamples(1300, 2, false, 2000), 1, 2));
+  CHECK(Is(planSamples(0, 50, false, 2000), 20, 50));
+  CHECK(Is(planSamples(std::nan(""), 50, false, 2000), 20, 50));
 }
