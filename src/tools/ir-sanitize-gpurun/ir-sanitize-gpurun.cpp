@@ -38,7 +38,7 @@ then timing.
 options:
   --report FILE     also write the results as JSON to FILE
   --repeats N       timing samples per kernel and L2 state (a warm sample
-                    is the mean of 20 launches)
+                    is the mean of up to 20 launches)
                     (1 to 100000, default 50)
   --time-budget MS  about how long one kernel's timing in one L2 state may
                     take: a slower kernel gets fewer launches per warm

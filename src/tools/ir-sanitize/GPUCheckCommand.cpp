@@ -150,7 +150,7 @@ void GPUCheckCommand::addOptions(CLI::App &App) {
       ->description("the kernel to check (default: the module's only kernel)");
   App.get_option("--repeats")
       ->description(
-          "timing samples per kernel, each of 20 launches (default 50)");
+          "timing samples per kernel, each of up to 20 launches (default 50)");
 }
 
 /// ir-sanitize-gpurun sits next to ir-sanitize.

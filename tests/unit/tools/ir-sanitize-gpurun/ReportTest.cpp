@@ -92,6 +92,20 @@ TEST_CASE("a reverse kernel that keeps the primal outputs has target 2.0, a "
   CHECK(reverseTiming(report(Kept, R)).getBoolean("meets_target") == true);
 }
 
+TEST_CASE("the table says how many samples of how many launches each timing "
+          "took",
+          "[Report]") {
+  RunResults R = results();
+  R.Timings[1].Samples = 3; // a slow reverse kernel over its time budget
+  std::string T = table(planWithReverse(false), R);
+  CHECK(T.find(" 50x1 ") != std::string::npos);
+  CHECK(T.find(" 3x1 ") != std::string::npos);
+  CHECK(T.find("SxL") != std::string::npos);
+  CHECK(
+      reverseTiming(report(planWithReverse(false), R)).getInteger("samples") ==
+      3);
+}
+
 TEST_CASE("the grid-stride choice lists every block count tried", "[Report]") {
   RunResults R = results();
   GridChoice G;
