@@ -19,14 +19,6 @@ static bool isCallInScope(const CallBase &CB, BundleScope Scope) {
   return !(Callee && Callee->isIntrinsic());
 }
 
-KnownEnzymeSupport knownEnzymeSupport(StringRef Tag) {
-  if (Tag == JlRootsTag)
-    return KnownEnzymeSupport::EveryEnzyme;
-  if (Tag == GCTransitionTag)
-    return KnownEnzymeSupport::SincePR2906;
-  return KnownEnzymeSupport::NoEnzyme;
-}
-
 std::string BundleShape::key() const {
   std::string Key;
   raw_string_ostream OS(Key);

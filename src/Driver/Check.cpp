@@ -42,34 +42,14 @@ BundleJudgement judge(StringRef Tag, const ProbeAnswer *Asked) {
     }
     return {true, Name, "this Enzyme could not be asked (" + A.Detail + ")"};
   }
-  switch (knownEnzymeSupport(Tag)) {
-  case KnownEnzymeSupport::EveryEnzyme:
-    return {false, "accepted", "accepted by every Enzyme"};
-  case KnownEnzymeSupport::SincePR2906:
-    return {true, "rejected",
-            "rejected by every Enzyme before PR #2906 (2026-06); "
-            "--enzyme-plugin asks yours"};
-  case KnownEnzymeSupport::NoEnzyme:
-    break;
-  }
-  return {true, "rejected", "rejected by every Enzyme"};
+  const EnzymeSupportInfo &Known = enzymeSupportInfo(knownEnzymeSupport(Tag));
+  return {Known.Blocking, Known.Verdict.str(), Known.Reason.str()};
 }
 
 /// What the default rewrite still does with an accepted bundle, and why.
 std::string stillRewritten(StringRef Tag) {
-  switch (BundlePolicy().actionFor(Tag)) {
-  case BundleAction::Lower:
-    return "; the default rewrite still lowers it to jl_gc_safe_enter/leave "
-           "(the GC-safe region is kept either way)";
-  case BundleAction::Stash:
-    return "; the default rewrite still stashes it (restore puts it back "
-           "after Enzyme)";
-  case BundleAction::Drop:
-    return "; the default rewrite still drops it";
-  case BundleAction::Keep:
-    break;
-  }
-  return "";
+  StringRef Done = actionStillDone(BundlePolicy().actionFor(Tag));
+  return Done.empty() ? "" : ("; the default rewrite still " + Done).str();
 }
 
 CheckFinding blockedCall(Function &F, CallBase &CB, const OperandBundleUse &B,

@@ -208,7 +208,7 @@ Expected<std::unique_ptr<Module>> runEnzymeOn(Module &M,
                                                  " (log: " + Inv.LogPath + ")");
   }
   progress(Opts, "Enzyme differentiated " + M.getName() + " -> " +
-                     shownPath(Opts, "derivatives.enzyme.ll"));
+                     shownPath(Opts, plan::file::EnzymeOutput));
   Expected<LoadedModule> Out = readModule(Inv.OutputPath, M.getContext());
   if (!Out)
     return Out.takeError();
@@ -238,9 +238,9 @@ Expected<DerivativeStages> derivativeStages(Module &M, const KernelManifest &K,
   S.Reverse = wrapperName(K.Name, DiffMode::Reverse);
   S.EnzymeInput = enzymeInputPipeline(K.Name, addressParams(K, Spec), A,
                                       reverseActivities(A, K, Spec, Opts));
-  S.Enzyme.InputPath = pathIn(Opts.EmitDir, "derivatives.input.ll");
-  S.Enzyme.OutputPath = pathIn(Opts.EmitDir, "derivatives.enzyme.ll");
-  S.Enzyme.LogPath = pathIn(Opts.EmitDir, "enzyme.log");
+  S.Enzyme.InputPath = pathIn(Opts.EmitDir, plan::file::EnzymeInput);
+  S.Enzyme.OutputPath = pathIn(Opts.EmitDir, plan::file::EnzymeOutput);
+  S.Enzyme.LogPath = pathIn(Opts.EmitDir, plan::file::EnzymeLog);
   S.Enzyme.PluginPath = Opts.EnzymePlugin;
   S.Enzyme.TimeoutSeconds = Opts.EnzymeTimeoutSeconds;
   S.Enzyme.TextOutput = true;
@@ -318,10 +318,11 @@ Expected<std::vector<CheckStage>> primalStages(const KernelManifest &K,
         };
   };
   std::vector<CheckStage> Stages;
-  Stages.push_back({{"original.ptx", "INPUT", *Command, ""},
-                    Compile(KernelRole::Original, "original.ptx", false)});
-  Stages.push_back({{"splat.ptx", "sanitize", *Command, ""},
-                    Compile(KernelRole::Splat, "splat.ptx", true)});
+  Stages.push_back(
+      {{plan::file::OriginalPTX, "INPUT", *Command, ""},
+       Compile(KernelRole::Original, plan::file::OriginalPTX, false)});
+  Stages.push_back({{plan::file::SplatPTX, "sanitize", *Command, ""},
+                    Compile(KernelRole::Splat, plan::file::SplatPTX, true)});
   return Stages;
 }
 
@@ -331,7 +332,7 @@ Expected<std::vector<CheckStage>>
 derivativeCheckStages(std::shared_ptr<const DerivativeStages> D,
                       const GPUCheckOptions &Opts, const Module &Layout) {
   Expected<PipelineStage> Input =
-      optStage("derivatives.input.ll", "sanitize", D->EnzymeInput);
+      optStage(plan::file::EnzymeInput, "sanitize", D->EnzymeInput);
   if (!Input)
     return Input.takeError();
   Expected<std::string> PTX = ptxCommand(Layout, D->PTX);
@@ -354,7 +355,7 @@ derivativeCheckStages(std::shared_ptr<const DerivativeStages> D,
          return Error::success();
        }});
   Stages.push_back(
-      {{"derivatives.enzyme.ll", "derivatives.input.ll",
+      {{plan::file::EnzymeOutput, plan::file::EnzymeInput,
         enzymeCommandLine(D->Enzyme), ""},
        [D, &Opts](CheckState &S) -> Error {
          auto Diff = runEnzymeOn(*S.ForDerivatives, D->Enzyme, Opts);
@@ -366,20 +367,20 @@ derivativeCheckStages(std::shared_ptr<const DerivativeStages> D,
          S.Differentiated = std::move(*Diff);
          return Error::success();
        }});
-  Stages.push_back({{"derivatives.ptx", "derivatives.enzyme.ll", *PTX, ""},
-                    [D, &Opts](CheckState &S) -> Error {
-                      auto Compiled = compileTo(*S.Differentiated, D->Forward,
-                                                "derivatives.ptx", Opts, D->PTX,
-                                                std::move(S.Drivers));
-                      if (!Compiled)
-                        return Compiled.takeError();
-                      addCompiled(S, KernelRole::Forward, "derivatives.ptx",
-                                  std::move((*Compiled)[0]));
-                      addCompiled(S, KernelRole::Reverse, "derivatives.ptx",
-                                  std::move((*Compiled)[1]),
-                                  Opts.DropPrimalOutputs);
-                      return Error::success();
-                    }});
+  Stages.push_back(
+      {{plan::file::DerivativesPTX, plan::file::EnzymeOutput, *PTX, ""},
+       [D, &Opts](CheckState &S) -> Error {
+         auto Compiled = compileTo(*S.Differentiated, D->Forward,
+                                   plan::file::DerivativesPTX, Opts, D->PTX,
+                                   std::move(S.Drivers));
+         if (!Compiled)
+           return Compiled.takeError();
+         addCompiled(S, KernelRole::Forward, plan::file::DerivativesPTX,
+                     std::move((*Compiled)[0]));
+         addCompiled(S, KernelRole::Reverse, plan::file::DerivativesPTX,
+                     std::move((*Compiled)[1]), Opts.DropPrimalOutputs);
+         return Error::success();
+       }});
   return Stages;
 }
 
@@ -433,7 +434,7 @@ Expected<RunPlan> prepareGPUCheck(Module &Original, Module &Splatted,
       return E;
   if (Error E = writeRunPlan(Plan, Opts.EmitDir))
     return E;
-  progress(Opts, "wrote " + shownPath(Opts, "plan.json"));
+  progress(Opts, "wrote " + shownPath(Opts, plan::file::Plan));
   return std::move(Plan);
 }
 
@@ -631,10 +632,10 @@ static Expected<BuiltCheck> buildGPUCheck(GPUCheckInput &In, Module &Sanitized,
         LM.Triple = Triple(Sanitized.getTargetTriple()).str();
         LM.DataLayout = Sanitized.getDataLayoutStr();
         LM.Kernels.push_back(In.Kernel);
-        if (Error E = LM.writeFile(pathIn(Into, "manifest.json")))
+        if (Error E = LM.writeFile(pathIn(Into, plan::file::Manifest)))
           return E;
         if (Error E = writeFileAtomically(
-                pathIn(Into, "spec.json"),
+                pathIn(Into, plan::file::Spec),
                 [&](raw_ostream &OS) { Spec.printFile(OS); }))
           return E;
         return prepareGPUCheck(*In.Original, Sanitized, In.Kernel, Spec, InDir)
@@ -666,8 +667,7 @@ gpuCheckStages(const GPUCheckInput &In, Module &Sanitized,
     Search.Explicit = Build.PluginPath;
     Expected<LocatedPlugin> Plugin = locateEnzymePlugin(Search);
     G.EnzymePlugin =
-        Plugin ? Plugin->Path
-               : "LLVMEnzyme-" + std::to_string(LLVM_VERSION_MAJOR) + ".so";
+        Plugin ? Plugin->Path : enzymePluginFileName(hostLLVMMajor());
     if (!Plugin)
       consumeError(Plugin.takeError());
   }
@@ -731,10 +731,7 @@ JobFiles gpuCheckFiles(const GPUCheckRequest &R) {
                   {"--enzyme-plugin", R.Build.PluginPath}};
   const std::string &Dir = R.Build.EmitDir;
   if (!Dir.empty()) {
-    for (const char *Name :
-         {"manifest.json", "spec.json", "original.ptx", "splat.ptx",
-          "derivatives.ptx", "derivatives.input.ll", "derivatives.enzyme.ll",
-          "enzyme.log", "plan.json"})
+    for (const char *Name : plan::file::All)
       Files.Outputs.push_back({"--emit-dir", pathIn(Dir, Name)});
     Files.OutputDirs.push_back({"--emit-dir", Dir});
   }

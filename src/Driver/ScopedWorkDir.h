@@ -10,7 +10,7 @@
 #ifndef IR_SANITIZE_DRIVER_SCOPEDWORKDIR_H
 #define IR_SANITIZE_DRIVER_SCOPEDWORKDIR_H
 
-#include "ir-sanitize/Enzyme/ChildProcess.h"
+#include "ir-sanitize/Support/ChildProcess.h"
 #include "ir-sanitize/Support/Diagnostics.h"
 
 #include "ir-sanitize/Support/ToolError.h"

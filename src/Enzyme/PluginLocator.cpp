@@ -1,6 +1,6 @@
 //===- PluginLocator.cpp - Finding a usable Enzyme plugin -----------------===//
 #include "ir-sanitize/Enzyme/PluginLocator.h"
-#include "ir-sanitize/Config.h"
+#include "ConfiguredPlugin.h"
 #include "ir-sanitize/Support/ToolError.h"
 
 #include "llvm/ADT/StringExtras.h"

@@ -334,11 +334,10 @@ CheckSettings checkSettings(const LaunchSpec &Spec) {
   for (const BufferSpec &B : Spec.Buffers)
     if (B.Wrt && B.Type != ElementType::F64)
       AllDouble = false;
-  // Central differences lose about eps/h to rounding and h^2 to truncation.
-  CheckSettings C;
-  C.FdStep = Spec.FdStep.value_or(AllDouble ? 1e-6 : 1e-3);
-  C.ForwardTolerance = Spec.ForwardTolerance.value_or(AllDouble ? 1e-7 : 1e-3);
-  C.ReverseTolerance = Spec.ReverseTolerance.value_or(AllDouble ? 1e-12 : 1e-5);
+  CheckSettings C = defaultCheckSettings(AllDouble);
+  C.FdStep = Spec.FdStep.value_or(C.FdStep);
+  C.ForwardTolerance = Spec.ForwardTolerance.value_or(C.ForwardTolerance);
+  C.ReverseTolerance = Spec.ReverseTolerance.value_or(C.ReverseTolerance);
   return C;
 }
 

@@ -1,7 +1,7 @@
 //===- RunPlan.cpp - Writing the plan ir-sanitize-gpurun executes ---------===//
 //
 // The schema is docs/run-plan.md; the words and the version come from
-// Support/RunPlanSchema.h, which the runner's reader shares.
+// Launch/RunPlanSchema.h, which the runner's reader shares.
 //
 //===----------------------------------------------------------------------===//
 #include "ir-sanitize/GPU/RunPlan.h"

@@ -7,31 +7,112 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 
+#include <iterator>
+
 using namespace llvm;
 
 namespace irs {
 
-StringRef actionName(BundleAction A) {
-  switch (A) {
-  case BundleAction::Keep:
-    return "keep";
-  case BundleAction::Drop:
-    return "drop";
-  case BundleAction::Stash:
-    return "stash";
-  case BundleAction::Lower:
-    return "lower";
-  }
+namespace {
+
+struct BundleActionInfo {
+  BundleAction Action;
+  StringLiteral Name, PastTense, StillDone;
+};
+
+constexpr BundleActionInfo ActionTable[] = {
+#define BUNDLE_ACTION(Name, Spelling, PastTense, StillDone)                    \
+  {BundleAction::Name, Spelling, PastTense, StillDone},
+#include "ir-sanitize/Support/BundleTags.def"
+};
+
+constexpr BundleAction ActionOrder[] = {
+#define BUNDLE_ACTION(Name, Spelling, PastTense, StillDone) BundleAction::Name,
+#include "ir-sanitize/Support/BundleTags.def"
+};
+
+constexpr EnzymeSupportInfo EnzymeTable[] = {
+#define ENZYME_SUPPORT(Name, Blocking, Verdict, Reason)                        \
+  {Blocking, Verdict, Reason},
+#include "ir-sanitize/Support/BundleTags.def"
+};
+
+const BundleTagInfo TagTable[] = {
+#define BUNDLE_TAG(Name, Spelling, DefaultAction, Enzyme, Lowers)              \
+  {Name##Tag, BundleAction::DefaultAction, KnownEnzymeSupport::Enzyme, Lowers},
+#include "ir-sanitize/Support/BundleTags.def"
+};
+
+const BundleTagInfo OtherTags = {
+#define OTHER_BUNDLE_TAGS(DefaultAction, Enzyme)                               \
+  "", BundleAction::DefaultAction, KnownEnzymeSupport::Enzyme, false
+#include "ir-sanitize/Support/BundleTags.def"
+};
+
+const BundleActionInfo &actionInfo(BundleAction A) {
+  for (const BundleActionInfo &Info : ActionTable)
+    if (Info.Action == A)
+      return Info;
   llvm_unreachable("unknown bundle action");
 }
 
+} // namespace
+
+const BundleTagInfo &bundleTagInfo(StringRef Tag) {
+  for (const BundleTagInfo &Info : TagTable)
+    if (Info.Tag == Tag)
+      return Info;
+  return OtherTags;
+}
+
+ArrayRef<BundleTagInfo> knownBundleTags() { return TagTable; }
+
+const EnzymeSupportInfo &enzymeSupportInfo(KnownEnzymeSupport S) {
+  return EnzymeTable[static_cast<size_t>(S)];
+}
+
+ArrayRef<BundleAction> bundleActions() { return ActionOrder; }
+
+StringRef actionName(BundleAction A) { return actionInfo(A).Name; }
+
+StringRef actionPastTense(BundleAction A) { return actionInfo(A).PastTense; }
+
+StringRef actionStillDone(BundleAction A) { return actionInfo(A).StillDone; }
+
+std::string actionNameList(StringRef Sep, StringRef Last) {
+  std::string L;
+  for (size_t I = 0, N = std::size(ActionTable); I < N; ++I)
+    L += (I == 0       ? ""
+          : I + 1 == N ? Last
+                       : Sep)
+             .str() +
+         ActionTable[I].Name.str();
+  return L;
+}
+
 std::optional<BundleAction> parseActionName(StringRef Name) {
-  return StringSwitch<std::optional<BundleAction>>(Name)
-      .Case("keep", BundleAction::Keep)
-      .Case("drop", BundleAction::Drop)
-      .Case("stash", BundleAction::Stash)
-      .Case("lower", BundleAction::Lower)
-      .Default(std::nullopt);
+  for (const BundleActionInfo &Info : ActionTable)
+    if (Info.Name == Name)
+      return Info.Action;
+  return std::nullopt;
+}
+
+std::string defaultActionsDescription() {
+  std::string D;
+  for (const BundleTagInfo &Info : TagTable)
+    if (Info.DefaultAction != OtherTags.DefaultAction)
+      D += (Info.Tag + "=" + actionName(Info.DefaultAction) + ", ").str();
+  return D + "others " + actionName(OtherTags.DefaultAction).str();
+}
+
+/// The tags `lower` is defined for: "the gc-transition bundle".
+static std::string lowerableTags() {
+  std::vector<std::string> Tags;
+  for (const BundleTagInfo &Info : TagTable)
+    if (Info.Lowers)
+      Tags.push_back(Info.Tag.str());
+  return "the " + join(Tags, ", ") +
+         (Tags.size() == 1 ? " bundle" : " bundles");
 }
 
 StringRef scopeName(BundleScope S) {
@@ -49,11 +130,7 @@ BundleAction BundlePolicy::actionFor(StringRef Tag) const {
   auto It = Actions.find(Tag);
   if (It != Actions.end())
     return It->second;
-  if (Tag == JlRootsTag)
-    return BundleAction::Keep;
-  if (Tag == GCTransitionTag)
-    return BundleAction::Lower;
-  return BundleAction::Stash;
+  return bundleTagInfo(Tag).DefaultAction;
 }
 
 Error BundlePolicy::applySetting(StringRef Setting) {
@@ -65,12 +142,12 @@ Error BundlePolicy::applySetting(StringRef Setting) {
   if (!A)
     return makeToolError(ExitCode::Usage,
                          "unknown bundle action '" + Action + "' for tag '" +
-                             Tag + "' (expected keep, drop, stash or lower)");
-  if (*A == BundleAction::Lower && Tag != GCTransitionTag)
-    return makeToolError(ExitCode::Usage,
-                         "'lower' is defined only for the gc-transition "
-                         "bundle, not for '" +
-                             Tag + "'");
+                             Tag + "' (expected " +
+                             actionNameList(", ", " or ") + ")");
+  if (*A == BundleAction::Lower && !bundleTagInfo(Tag).Lowers)
+    return makeToolError(ExitCode::Usage, "'lower' is defined only for " +
+                                              lowerableTags() + ", not for '" +
+                                              Tag + "'");
   // A repeated setting may repeat its action, never contradict it.
   auto Earlier = Actions.find(Tag);
   if (Earlier != Actions.end() && Earlier->second != *A)

@@ -96,19 +96,26 @@ void BundleReport::writeTotals(json::OStream &J) const {
   J.attributeObject("totals", [&] {
     J.attribute("bundles", numBundles());
     J.attribute("call_sites", Sites.size());
-    for (BundleAction A : {BundleAction::Drop, BundleAction::Keep,
-                           BundleAction::Lower, BundleAction::Stash})
-      J.attribute(actionName(A), count(A));
+    // By name, as json::Object prints its keys.
+    std::map<std::string, unsigned> Counts;
+    for (BundleAction A : bundleActions())
+      Counts[actionName(A).str()] = count(A);
+    for (const auto &[Name, Count] : Counts)
+      J.attribute(Name, Count);
   });
 }
 
 std::string BundleReport::summary() const {
-  return formatv("{0} bundles on {1} call sites: lowered {2}, stashed {3}, "
-                 "dropped {4}, kept {5}",
-                 numBundles(), Sites.size(), count(BundleAction::Lower),
-                 count(BundleAction::Stash), count(BundleAction::Drop),
-                 count(BundleAction::Keep))
-      .str();
+  std::string S =
+      formatv("{0} bundles on {1} call sites: ", numBundles(), Sites.size())
+          .str();
+  // The most change first: lowered, stashed, dropped, kept.
+  ArrayRef<BundleAction> Actions = bundleActions();
+  for (auto It = Actions.rbegin(); It != Actions.rend(); ++It)
+    S += formatv("{0}{1} {2}", It == Actions.rbegin() ? "" : ", ",
+                 actionPastTense(*It), count(*It))
+             .str();
+  return S;
 }
 
 } // namespace irs

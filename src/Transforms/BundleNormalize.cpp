@@ -42,20 +42,6 @@ void describeBundle(DiagnosticInfoOptimizationBase &R, const CallBase &CB,
     << ore::NV("Callee", calleeName(CB));
 }
 
-StringRef pastTense(BundleAction A) {
-  switch (A) {
-  case BundleAction::Keep:
-    return "kept";
-  case BundleAction::Drop:
-    return "dropped";
-  case BundleAction::Stash:
-    return "stashed";
-  case BundleAction::Lower:
-    return "lowered";
-  }
-  llvm_unreachable("unknown bundle action");
-}
-
 /// Counts the decision \p Rec on a bundle of \p CB, whose policy asked for
 /// \p Wanted, and says it as a remark: done (passed), kept where the policy
 /// asked for more (missed, with why), or kept as the policy says (analysis).
@@ -89,7 +75,7 @@ void reportDecision(OptimizationRemarkEmitter &ORE, const CallBase &CB,
                                          : NumLowered);
   ORE.emit([&] {
     OptimizationRemark R(DEBUG_TYPE, "Applied", &CB);
-    R << pastTense(Rec.Action) << " ";
+    R << actionPastTense(Rec.Action) << " ";
     describeBundle(R, CB, Rec);
     return R;
   });
@@ -126,8 +112,8 @@ BundleAction effectiveAction(const CallBase &CB, const OperandBundleUse &B,
   if (Note.empty())
     Note = whyRequired(CB, B);
   if (Note.empty() && A == BundleAction::Lower) {
-    if (B.getTagName() != GCTransitionTag)
-      Note = "lower is defined only for gc-transition";
+    if (!bundleTagInfo(B.getTagName()).Lowers)
+      Note = "lower is not defined for this tag";
     else if (B.Inputs.size() > 1)
       Note = "gc-transition with more than one operand is not a Julia form";
     else

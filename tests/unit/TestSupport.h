@@ -16,6 +16,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include "CatchCompat.h"
+#include "TestPaths.h"
 
 #include <memory>
 #include <set>

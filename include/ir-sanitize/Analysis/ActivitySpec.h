@@ -25,7 +25,8 @@ namespace irs {
 
 enum class DiffMode { Forward, Reverse };
 
-/// Enzyme's argument activities (the `enzyme_*` markers, DESIGN.md section 3).
+/// Enzyme's argument activities (the `enzyme_*` markers;
+/// docs/DerivativePasses.md).
 enum class Activity {
   Const,     ///< Not differentiated.
   Dup,       ///< Followed by its shadow.

@@ -16,7 +16,7 @@
 #ifndef IR_SANITIZE_ANALYSIS_ARGUMENTACCESS_H
 #define IR_SANITIZE_ANALYSIS_ARGUMENTACCESS_H
 
-#include "ir-sanitize/Support/RunPlanSchema.h"
+#include "ir-sanitize/Launch/RunPlanSchema.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/Function.h"

@@ -20,14 +20,6 @@
 
 namespace irs {
 
-/// What is known of Enzyme and a bundle tag without asking a plugin (what
-/// `check` reports against when it is given none): every Enzyme copies
-/// jl_roots; gc-transition since Enzyme PR #2906 (2026-06); every other tag
-/// ends in getInvertedBundles' "unsupported tag". With a plugin, the plugin
-/// is asked instead (Enzyme/BundleProbe.h).
-enum class KnownEnzymeSupport { EveryEnzyme, SincePR2906, NoEnzyme };
-KnownEnzymeSupport knownEnzymeSupport(llvm::StringRef Tag);
-
 /// A bundle as Enzyme sees it: its tag and its operands' types. Call sites
 /// with the same shape get the same answer from an Enzyme, so each shape is
 /// asked once.

@@ -10,7 +10,7 @@
 #ifndef IR_SANITIZE_ENZYME_ENZYMERUNNER_H
 #define IR_SANITIZE_ENZYME_ENZYMERUNNER_H
 
-#include "ir-sanitize/Enzyme/ChildProcess.h"
+#include "ir-sanitize/Support/ChildProcess.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/IR/Module.h"

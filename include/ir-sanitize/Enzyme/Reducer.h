@@ -11,7 +11,7 @@
 #ifndef IR_SANITIZE_ENZYME_REDUCER_H
 #define IR_SANITIZE_ENZYME_REDUCER_H
 
-#include "ir-sanitize/Enzyme/ChildProcess.h"
+#include "ir-sanitize/Support/ChildProcess.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"

@@ -1,13 +1,14 @@
 //===- ArgumentPacking.h - Kernel argument bytes for a launch ---*- C++ -*-===//
 //
 // cuLaunchKernel takes one pointer per kernel parameter, pointing at that
-// argument's bytes in the C layout (DESIGN.md section 2). These functions lay
-// out those bytes from a launch spec: for the original kernel by writing each
-// leaf at its manifest offset inside its aggregate, for the splatted kernel
-// as slices of the original arguments (new_params[k] = orig[i] + offset), and
-// for a derivative driver with a shadow after every differentiated leaf.
-// Buffer addresses are not known until the runner allocates them, so they
-// are relocations: "write buffer B's device address at this offset".
+// argument's bytes in the C layout (docs/KernelSplat.md, the manifest). These
+// functions lay out those bytes from a launch spec: for the original kernel by
+// writing each leaf at its manifest offset inside its aggregate, for the
+// splatted kernel as slices of the original arguments (new_params[k] = orig[i]
+// + offset), and for a derivative driver with a shadow after every
+// differentiated leaf. Buffer addresses are not known until the runner
+// allocates them, so they are relocations: "write buffer B's device address at
+// this offset".
 //
 //===----------------------------------------------------------------------===//
 #ifndef IR_SANITIZE_GPU_ARGUMENTPACKING_H

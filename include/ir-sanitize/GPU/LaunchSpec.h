@@ -14,7 +14,7 @@
 //   "fd_step": H, "tolerance": { "forward": F, "reverse": R } }   (optional)
 //
 // Sizes and counts are range-checked against the run plan's limits
-// (Support/RunPlanSchema.h): grid and block within CUDA's, all buffers
+// (Launch/RunPlanSchema.h): grid and block within CUDA's, all buffers
 // together at most plan::MaxTotalBufferBytes. An integer argument must be a
 // JSON integer in the leaf's range; a float argument must be finite.
 // Leaves not listed in "args" are zero. Pointer leaves bound to `wrt` or
@@ -24,8 +24,9 @@
 #ifndef IR_SANITIZE_GPU_LAUNCHSPEC_H
 #define IR_SANITIZE_GPU_LAUNCHSPEC_H
 
+#include "ir-sanitize/Launch/LaunchModel.h"
+#include "ir-sanitize/Launch/RunPlanSchema.h"
 #include "ir-sanitize/Support/LaunchManifest.h"
-#include "ir-sanitize/Support/RunPlanSchema.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -40,20 +41,8 @@
 
 namespace irs {
 
-struct BufferSpec {
-  std::string Name;
-  ElementType Type = ElementType::F32;
-  uint64_t Count = 0;
-  BufferInit Init = BufferInit::Zero;
-  uint64_t Seed = 0;
-  bool Output = false;
-  bool Wrt = false;
-
-  /// Count * element size; the spec reader guarantees that it does not wrap
-  /// and stays within plan::MaxTotalBufferBytes.
-  uint64_t sizeInBytes() const { return Count * elementSize(Type); }
-  bool differentiated() const { return Output || Wrt; }
-};
+/// A buffer of the spec: the launch model's (Launch/LaunchModel.h).
+using BufferSpec = LaunchBuffer;
 
 /// The value of one argument leaf.
 struct LeafValue {
@@ -87,13 +76,9 @@ struct LaunchSpec {
   void printFile(llvm::raw_ostream &OS) const;
 };
 
-/// The step and tolerances the checks use: the spec's, or defaults for the
-/// narrowest float type among the `wrt` buffers.
-struct CheckSettings {
-  double FdStep = 0;
-  double ForwardTolerance = 0;
-  double ReverseTolerance = 0;
-};
+/// The step and tolerances the checks use: the spec's, or the defaults
+/// (defaultCheckSettings) for the narrowest float type among the `wrt`
+/// buffers.
 CheckSettings checkSettings(const LaunchSpec &Spec);
 
 /// Rejects a spec that does not fit \p Kernel: unknown leaf paths, values of

@@ -3,7 +3,7 @@
 // gpu-check writes PTX files and plan.json into its --emit-dir; the runner
 // (src/tools/ir-sanitize-gpurun, no LLVM) reads them back. The plan is a
 // versioned JSON document; docs/run-plan.md is its schema, and its keys,
-// words and limits are Support/RunPlanSchema.h (shared with the runner's
+// words and limits are Launch/RunPlanSchema.h (shared with the runner's
 // src/tools/ir-sanitize-gpurun/PlanReader.cpp).
 //
 //===----------------------------------------------------------------------===//
@@ -12,7 +12,7 @@
 
 #include "ir-sanitize/GPU/ArgumentPacking.h"
 #include "ir-sanitize/GPU/LaunchSpec.h"
-#include "ir-sanitize/Support/RunPlanSchema.h"
+#include "ir-sanitize/Launch/RunPlanSchema.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"

@@ -9,6 +9,7 @@
 #ifndef IR_SANITIZE_SUPPORT_BUNDLEPOLICY_H
 #define IR_SANITIZE_SUPPORT_BUNDLEPOLICY_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -18,29 +19,74 @@
 
 namespace irs {
 
-/// The bundle tags this tool knows by name.
-inline constexpr llvm::StringLiteral JlRootsTag = "jl_roots";
-inline constexpr llvm::StringLiteral GCTransitionTag = "gc-transition";
+/// The bundle tags this tool knows by name (BundleTags.def): JlRootsTag,
+/// GCTransitionTag, ...
+#define BUNDLE_TAG(Name, Spelling, DefaultAction, Enzyme, Lowers)              \
+  inline constexpr llvm::StringLiteral Name##Tag = Spelling;
+#include "ir-sanitize/Support/BundleTags.def"
 
+/// What a policy does with a bundle (BundleTags.def: Keep, Drop, Stash,
+/// Lower; Lower is defined only for the tags whose row says so).
 enum class BundleAction {
-  Keep,  ///< Leave the bundle on the call.
-  Drop,  ///< Remove it; recorded nowhere (reports still count it).
-  Stash, ///< Remove it and record it on the call for `restore`.
-  Lower, ///< gc-transition only: rewrite into jl_gc_safe_enter/leave calls.
+#define BUNDLE_ACTION(Name, Spelling, PastTense, StillDone) Name,
+#include "ir-sanitize/Support/BundleTags.def"
 };
+
+/// What is known of Enzyme and a bundle tag without asking a plugin (what
+/// `check` reports against when it is given none; BundleTags.def).
+enum class KnownEnzymeSupport {
+#define ENZYME_SUPPORT(Name, Blocking, Verdict, Reason) Name,
+#include "ir-sanitize/Support/BundleTags.def"
+};
+
+/// One row of BundleTags.def's tag table.
+struct BundleTagInfo {
+  llvm::StringRef Tag; ///< Empty for the row of the tags not listed.
+  BundleAction DefaultAction;
+  KnownEnzymeSupport Enzyme;
+  bool Lowers; ///< Whether `lower` is defined for the tag.
+};
+/// The row of \p Tag, or the row of every tag not listed.
+const BundleTagInfo &bundleTagInfo(llvm::StringRef Tag);
+/// The tags listed by name, in table order.
+llvm::ArrayRef<BundleTagInfo> knownBundleTags();
+
+/// The row of BundleTags.def's Enzyme table.
+struct EnzymeSupportInfo {
+  bool Blocking;
+  llvm::StringRef Verdict; ///< "accepted" or "rejected".
+  llvm::StringRef Reason;
+};
+const EnzymeSupportInfo &enzymeSupportInfo(KnownEnzymeSupport S);
+inline KnownEnzymeSupport knownEnzymeSupport(llvm::StringRef Tag) {
+  return bundleTagInfo(Tag).Enzyme;
+}
 
 enum class BundleScope {
   CCalls, ///< Every call and invoke except calls to LLVM intrinsics.
   All,    ///< Intrinsic calls too.
 };
 
+/// Every action, in BundleTags.def's order (least change first).
+llvm::ArrayRef<BundleAction> bundleActions();
 llvm::StringRef actionName(BundleAction A);
+/// "lowered", "stashed", ...
+llvm::StringRef actionPastTense(BundleAction A);
+/// What `check` says the default rewrite still does to an accepted bundle
+/// ("stashes it (...)"); empty for keep.
+llvm::StringRef actionStillDone(BundleAction A);
+/// The action words joined: "keep|drop|stash|lower" with \p Sep "|", or
+/// "keep, drop, stash or lower" with \p Last " or ".
+std::string actionNameList(llvm::StringRef Sep, llvm::StringRef Last);
 std::optional<BundleAction> parseActionName(llvm::StringRef Name);
+/// The default policy in words: "jl_roots=keep, gc-transition=lower,
+/// others stash" (a listed tag whose default is the others' is not named).
+std::string defaultActionsDescription();
 llvm::StringRef scopeName(BundleScope S);
 std::optional<BundleScope> parseScopeName(llvm::StringRef Name);
 
-/// Per-tag actions over the defaults: jl_roots=keep, gc-transition=lower,
-/// every other tag stash.
+/// Per-tag actions over the defaults of BundleTags.def (jl_roots=keep,
+/// gc-transition=lower, every other tag stash).
 class BundlePolicy {
 public:
   BundleAction actionFor(llvm::StringRef Tag) const;
@@ -48,7 +94,7 @@ public:
   void setAction(llvm::StringRef Tag, BundleAction A) { Actions[Tag] = A; }
 
   /// Parses "TAG=ACTION" and applies it. Errors (unknown action, lower on a
-  /// tag other than gc-transition, empty tag, a tag already given another
+  /// tag whose row does not define it, empty tag, a tag already given another
   /// action) are ToolErrors with ExitCode::Usage whose messages name
   /// the setting, never the option or parameter it came from.
   llvm::Error applySetting(llvm::StringRef Setting);

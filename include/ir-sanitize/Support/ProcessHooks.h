@@ -7,8 +7,8 @@
 // by calling setProcessHooks once at start-up; what touches the process
 // (setting an LLVM option, a fatal-error handler that prints and exits) is
 // the front end's own code, handed over as SetLLVMOption and
-// GuardBitcodeParse (src/tools/ToolHooks.h). An embedding program (Julia, a
-// compiler) leaves them off and keeps LLVM's behaviour.
+// GuardBitcodeParse (src/tools/Common/ToolHooks.h). An embedding program
+// (Julia, a compiler) leaves them off and keeps LLVM's behaviour.
 //
 //===----------------------------------------------------------------------===//
 #ifndef IR_SANITIZE_SUPPORT_PROCESSHOOKS_H
@@ -60,7 +60,7 @@ struct ProcessHooks {
   /// Start a watchdog process with the first child or work directory: if
   /// this process dies without ending its children's process groups and
   /// removing its work directories (SIGKILL), the watchdog does it
-  /// (Enzyme/ProcessGroups.h). It is a child of this process, in a process
+  /// (Support/ProcessGroups.h). It is a child of this process, in a process
   /// group of its own, and exits when this process does.
   bool CleanUpAfterKill = false;
   /// LLVM's bitcode reader crashes on some malformed files (LLVM 16-22: a

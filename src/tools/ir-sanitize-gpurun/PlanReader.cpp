@@ -343,13 +343,15 @@ void PlanReader::read(const json &Root) {
       throw PlanError(key::Skipped, "derivative checks skipped in a plan with "
                                     "\"checks\": \"all\"");
   }
-  P.FdStep = positive(field(Root, "", key::FdStep), key::FdStep);
+  P.Settings.FdStep = positive(field(Root, "", key::FdStep), key::FdStep);
   const json &Tol = object(field(Root, "", key::Tolerance), key::Tolerance,
                            plan::ToleranceKeys);
-  P.ForwardTolerance = positive(field(Tol, key::Tolerance, key::Forward),
-                                member(key::Tolerance, key::Forward));
-  P.ReverseTolerance = positive(field(Tol, key::Tolerance, key::Reverse),
-                                member(key::Tolerance, key::Reverse));
+  P.Settings.ForwardTolerance =
+      positive(field(Tol, key::Tolerance, key::Forward),
+               member(key::Tolerance, key::Forward));
+  P.Settings.ReverseTolerance =
+      positive(field(Tol, key::Tolerance, key::Reverse),
+               member(key::Tolerance, key::Reverse));
   readBuffers(field(Root, "", key::Buffers));
   const json &Kernels = array(field(Root, "", key::Kernels), key::Kernels);
   for (size_t I = 0; I < Kernels.size(); ++I)

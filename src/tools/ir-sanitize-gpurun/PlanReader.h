@@ -3,7 +3,7 @@
 // ir-sanitize-gpurun runs on GPU machines that have no LLVM, so it reads the
 // plan written by `ir-sanitize gpu-check` (src/GPU/RunPlan.cpp) with
 // nlohmann-json. The schema is docs/run-plan.md; its keys, words, version
-// and limits are include/ir-sanitize/Support/RunPlanSchema.h, shared with
+// and limits are include/ir-sanitize/Launch/RunPlanSchema.h, shared with
 // the writer. Every number is range-checked: a value out of range is rejected,
 // never truncated, saturated or wrapped.
 //
@@ -11,7 +11,8 @@
 #ifndef IR_SANITIZE_GPURUN_PLANREADER_H
 #define IR_SANITIZE_GPURUN_PLANREADER_H
 
-#include "ir-sanitize/Support/RunPlanSchema.h"
+#include "ir-sanitize/Launch/LaunchModel.h"
+#include "ir-sanitize/Launch/RunPlanSchema.h"
 
 #include <cstdint>
 #include <map>
@@ -25,15 +26,8 @@ using irs::BufferInit;
 using irs::ElementType;
 using irs::KernelRole;
 
-struct Buffer {
-  std::string Name;
-  ElementType Type = ElementType::F32;
-  uint64_t Count = 0;
-  BufferInit Init = BufferInit::Zero;
-  uint64_t Seed = 0;
-  bool Output = false;
-  bool Wrt = false;
-};
+/// A buffer of the plan: the launch model's (Launch/LaunchModel.h).
+using Buffer = irs::LaunchBuffer;
 
 /// At launch, 8 bytes at Offset of the parameter become a device address.
 struct Reloc {
@@ -70,9 +64,8 @@ struct Plan {
   bool DerivativeChecks = true;
   std::string DerivativesSkipped; ///< Why there are none, when the spec
                                   ///< asked for them.
-  double FdStep = 1e-3;
-  double ForwardTolerance = 1e-2;
-  double ReverseTolerance = 1e-4;
+  /// Always in the plan (the writer's, from the spec or its defaults).
+  irs::CheckSettings Settings;
   std::vector<Buffer> Buffers;
   std::map<KernelRole, KernelLaunch> Launches;
 

@@ -117,7 +117,7 @@ CheckResult PlanRunner::checkForward(BufferSet &Jv, BufferSet &V) {
   reset({}, V);
   launch(KernelRole::Forward);
   Jv = readOutputs(true);
-  std::vector<double> Steps = forwardSteps(P.FdStep);
+  std::vector<double> Steps = forwardSteps(P.Settings.FdStep);
   std::vector<CheckResult> Tries;
   for (double Step : Steps) {
     reset(perturbed(P, V, Step), {});
@@ -126,7 +126,7 @@ CheckResult PlanRunner::checkForward(BufferSet &Jv, BufferSet &V) {
     reset(perturbed(P, V, -Step), {});
     launch(KernelRole::Splat);
     Tries.push_back(compareForward(Jv, FPlus, readOutputs(false), Step,
-                                   P.ForwardTolerance));
+                                   P.Settings.ForwardTolerance));
     // A larger step cannot mend a NaN or a zero tangent.
     if (Tries.back().Passed || !std::isfinite(Tries.back().Value))
       break;
@@ -138,7 +138,8 @@ CheckResult PlanRunner::checkReverse(const BufferSet &Jv, const BufferSet &V) {
   BufferSet W = directions(P, /*ForWrt=*/false, 2);
   reset({}, W);
   launch(KernelRole::Reverse);
-  return compareDotProducts(Jv, W, V, readGradient(), P.ReverseTolerance);
+  return compareDotProducts(Jv, W, V, readGradient(),
+                            P.Settings.ReverseTolerance);
 }
 
 Timing PlanRunner::time(KernelRole Role, unsigned Repeats, bool ColdL2) {

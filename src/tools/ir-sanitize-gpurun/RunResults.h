@@ -8,7 +8,7 @@
 #ifndef IR_SANITIZE_GPURUN_RUNRESULTS_H
 #define IR_SANITIZE_GPURUN_RUNRESULTS_H
 
-#include "ir-sanitize/Support/RunPlanSchema.h"
+#include "ir-sanitize/Launch/RunPlanSchema.h"
 
 #include <cstdint>
 #include <string>

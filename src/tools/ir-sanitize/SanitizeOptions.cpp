@@ -36,8 +36,8 @@ SanitizeRequest sanitizeRequest(const SanitizeOptions &Opts, StringRef Input,
 
 void addSanitizeOptions(CLI::App &App, SanitizeOptions &Opts) {
   App.add_option("--bundle", Opts.BundleActions,
-                 "TAG=ACTION, ACTION in keep|drop|stash|lower (repeatable). "
-                 "Defaults: jl_roots=keep, gc-transition=lower, others stash")
+                 "TAG=ACTION, ACTION in " + actionNameList("|", "|") +
+                     " (repeatable). Defaults: " + defaultActionsDescription())
       ->type_name("TAG=ACTION")
       // Applied as they are parsed, so that one tag given two actions is
       // refused too (applying a setting again changes nothing).

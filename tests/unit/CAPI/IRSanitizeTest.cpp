@@ -27,6 +27,7 @@
 #include <vector>
 
 using namespace llvm;
+using namespace irs::test;
 using namespace irs;
 
 namespace {
@@ -45,9 +46,12 @@ std::unique_ptr<Module> parseModuleUnverified(LLVMContext &Ctx, StringRef IR) {
   return M;
 }
 
-const char *HostModule =
-    IRS_SOURCE_DIR "/examples/cuda_ccall_gc_transition_fwddiff.ll";
-const char *KernelModule = IRS_SOURCE_DIR "/examples/kernels/bcast_add_2d.ll";
+const std::string HostModulePath =
+    sourcePath("examples/cuda_ccall_gc_transition_fwddiff.ll");
+const std::string KernelModulePath =
+    sourcePath("examples/kernels/bcast_add_2d.ll");
+const char *const HostModule = HostModulePath.c_str();
+const char *const KernelModule = KernelModulePath.c_str();
 
 /// A module parsed with LLVM-C, as a C caller would, or null with \p Error
 /// set. It uses no Catch2 macro: they are not thread-safe.
@@ -577,10 +581,9 @@ TEST_CASE("C API: forged stash records are lost bundles, never a crash or a "
   // and tools/ir-sanitize/required-bundles.test (defect 17): a crash here is
   // a crash of the host.
   std::vector<std::string> Files =
-      inputFiles(IRS_SOURCE_DIR "/tests/lit/tools/restore/Inputs/forged");
-  for (const std::string &F :
-       inputFiles(IRS_SOURCE_DIR
-                  "/tests/lit/tools/ir-sanitize/Inputs/required-bundles"))
+      inputFiles(sourcePath("tests/lit/tools/restore/Inputs/forged"));
+  for (const std::string &F : inputFiles(
+           sourcePath("tests/lit/tools/ir-sanitize/Inputs/required-bundles")))
     Files.push_back(F);
   REQUIRE(Files.size() >= 10);
   for (const std::string &File : Files) {

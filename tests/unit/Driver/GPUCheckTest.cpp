@@ -13,6 +13,7 @@
 #include "llvm/Support/SourceMgr.h"
 
 using namespace llvm;
+using namespace irs::test;
 using namespace irs;
 
 TEST_CASE("a kernel without aggregates is its own manifest", "[GPUCheck]") {
@@ -113,8 +114,8 @@ define ptx_kernel void @k(ptr addrspace(1) %out, ptr addrspace(1) %in) {
 TEST_CASE("runGPUCheck with PrintStages writes nothing and lists the stages",
           "[GPUCheck]") {
   GPUCheckRequest R;
-  R.InputPath = IRS_SOURCE_DIR "/examples/kernels/bcast_add_1d.ll";
-  R.SpecPath = IRS_SOURCE_DIR "/examples/specs/bcast_add_1d.json";
+  R.InputPath = sourcePath("examples/kernels/bcast_add_1d.ll");
+  R.SpecPath = sourcePath("examples/specs/bcast_add_1d.json");
   R.PrintStages = true;
   R.Build.PluginPath = "/nonexistent/LLVMEnzyme.so";
   CollectingDiagnosticHandler Diags;

@@ -11,6 +11,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include "CatchCompat.h"
+#include "TestPaths.h"
 
 #include <string>
 #include <vector>
@@ -19,13 +20,13 @@ namespace irs::test {
 
 /// A stand-in plugin built by tests/fake-plugins.
 inline std::string fakePlugin(llvm::StringRef Name) {
-  llvm::SmallString<256> P(IRS_FAKE_PLUGINS_DIR);
+  llvm::SmallString<256> P(FakePluginsDir);
   llvm::sys::path::append(P, Name);
   return std::string(P);
 }
 
 /// An Enzyme snapshot the team keeps for this LLVM (CMake's
-/// IRS_ENZYME_SNAPSHOTS): "2025-02" (before Enzyme PR #2906) or "2026-07".
+/// EnzymeSnapshots): "2025-02" (before Enzyme PR #2906) or "2026-07".
 struct EnzymeSnapshot {
   std::string Name, Plugin;
 };
@@ -33,7 +34,7 @@ struct EnzymeSnapshot {
 /// Every snapshot there is for this build's LLVM, oldest first.
 inline std::vector<EnzymeSnapshot> enzymeSnapshots() {
   llvm::SmallVector<llvm::StringRef, 2> Items;
-  llvm::StringRef(IRS_ENZYME_SNAPSHOTS).split(Items, '|', -1, false);
+  llvm::StringRef(EnzymeSnapshots).split(Items, '|', -1, false);
   std::vector<EnzymeSnapshot> Snapshots;
   for (llvm::StringRef Item : Items) {
     auto [Name, Plugin] = Item.split('=');

@@ -17,6 +17,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include "CatchCompat.h"
+#include "TestPaths.h"
 
 #include <cstring>
 #include <string>
@@ -64,7 +65,7 @@ inline std::string errorText(llvm::Error E) {
 }
 
 inline std::string examplePath(llvm::StringRef Name) {
-  return std::string(IRS_SOURCE_DIR) + "/examples/" + Name.str();
+  return sourcePath("examples/" + Name.str());
 }
 
 inline std::unique_ptr<llvm::Module> loadExample(llvm::StringRef Name,

@@ -60,10 +60,9 @@ TEST_CASE("a spec that does not fit the kernel is rejected before running",
 
 TEST_CASE("CUDAnative arrays ({dims, {i64 ptr}}) declare their extent too",
           "[LaunchSpecValidation]") {
-  std::string Path =
-      std::string(IRS_CORPUS_DIR) + "/mmba_broadcast.repaired.ll";
+  std::string Path = corpusPath("mmba_broadcast.repaired.ll");
   if (!sys::fs::exists(Path))
-    IRS_SKIP("corpus not found at " << IRS_CORPUS_DIR);
+    IRS_SKIP("corpus not found at " << CorpusDir);
   LLVMContext Ctx;
   auto L = readModule(Path, Ctx);
   REQUIRE(static_cast<bool>(L));

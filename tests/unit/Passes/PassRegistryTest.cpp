@@ -193,6 +193,10 @@ TEST_CASE("every pass of PassRegistry.def counts its work under its name",
   // Each pass on an input of its lit tests, as they run it. Release builds
   // of LLVM (Debian's) print no statistics for `opt -stats`, so this reads
   // the counters (ALWAYS_ENABLED_STATISTIC) through LLVM's statistics API.
+  const std::string Libdevice =
+      "ir-sanitize-nvptx-libdevice<path=" +
+      sourcePath("tests/lit/Transforms/NVPTXLibdevice/Inputs/"
+                 "fake-libdevice.ll>");
   const std::pair<const char *, const char *> Runs[] = {
       {"ir-sanitize-bundles<gc-transition=stash>,ir-sanitize-restore",
        "BundleNormalize/plugin.ll"},
@@ -202,9 +206,7 @@ TEST_CASE("every pass of PassRegistry.def counts its work under its name",
        "GridStrideCoarsening/grid-stride-coarsening.ll"},
       {"ir-sanitize-nvptx-prepare<kernel=k.1;kernel=odd%2Cname>",
        "NVPTXPrepare/basic.ll"},
-      {"ir-sanitize-nvptx-libdevice<path=" IRS_SOURCE_DIR
-       "/tests/lit/Transforms/NVPTXLibdevice/Inputs/fake-libdevice.ll>",
-       "NVPTXLibdevice/libdevice.ll"},
+      {Libdevice.c_str(), "NVPTXLibdevice/libdevice.ll"},
       {"ir-sanitize-integer-pointer-args<kernel=k;arg=0;arg=1;arg=2>",
        "IntegerPointerArguments/basic.ll"},
       {"ir-sanitize-derivative-wrapper<fn=f;mode=forward;activity=dup.const>",
@@ -222,8 +224,8 @@ TEST_CASE("every pass of PassRegistry.def counts its work under its name",
     INFO(Pipeline);
     LLVMContext Ctx;
     SMDiagnostic Err;
-    std::unique_ptr<Module> M = parseIRFile(
-        std::string(IRS_SOURCE_DIR "/tests/lit/Transforms/") + Input, Err, Ctx);
+    std::unique_ptr<Module> M =
+        parseIRFile(sourcePath("tests/lit/Transforms/") + Input, Err, Ctx);
     REQUIRE(M);
     CHECK_FALSE(errorToBool(runPipeline(*M, Pipeline)));
   }

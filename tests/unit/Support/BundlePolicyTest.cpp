@@ -1,4 +1,5 @@
 #include "ir-sanitize/Support/BundlePolicy.h"
+#include "ir-sanitize/Passes/PassRegistry.h"
 #include "ir-sanitize/Support/ToolError.h"
 
 #include "../TestSupport.h"
@@ -130,10 +131,52 @@ TEST_CASE("any tag round-trips through pass parameters", "[BundlePolicy]") {
 }
 
 TEST_CASE("Action and scope names round-trip", "[BundlePolicy]") {
-  for (BundleAction A : {BundleAction::Keep, BundleAction::Drop,
-                         BundleAction::Stash, BundleAction::Lower})
+  REQUIRE(bundleActions().size() == 4);
+  for (BundleAction A : bundleActions())
     CHECK(parseActionName(actionName(A)) == A);
   CHECK(parseScopeName("all") == BundleScope::All);
   CHECK(parseScopeName("ccalls") == BundleScope::CCalls);
   CHECK_FALSE(parseScopeName("intrinsics"));
+}
+
+TEST_CASE("BundleTags.def: every tag row is what the policy and check read",
+          "[BundlePolicy]") {
+  // The three headline tags are rows of the table, not literals elsewhere.
+  std::vector<std::string> Tags;
+  for (const BundleTagInfo &Info : knownBundleTags()) {
+    Tags.push_back(Info.Tag.str());
+    CHECK(&bundleTagInfo(Info.Tag) == &Info);
+    CHECK(BundlePolicy().actionFor(Info.Tag) == Info.DefaultAction);
+  }
+  CHECK(Tags == std::vector<std::string>{"jl_roots", "gc-transition",
+                                         "julia.gc_alloc_ptr_offsets"});
+  CHECK(bundleTagInfo("deopt").Tag.empty());
+  CHECK(knownEnzymeSupport("gc-transition") == KnownEnzymeSupport::SincePR2906);
+  CHECK(knownEnzymeSupport("julia.gc_alloc_ptr_offsets") ==
+        KnownEnzymeSupport::NoEnzyme);
+  CHECK_FALSE(enzymeSupportInfo(knownEnzymeSupport("jl_roots")).Blocking);
+  CHECK(enzymeSupportInfo(KnownEnzymeSupport::NoEnzyme).Blocking);
+  // `lower` is defined where the row says so, and refused elsewhere.
+  BundlePolicy P;
+  CHECK(succeeded(P.applySetting("gc-transition=lower")));
+  CHECK_FALSE(succeeded(P.applySetting("julia.gc_alloc_ptr_offsets=lower")));
+}
+
+TEST_CASE("BundleTags.def: the words every help text lists", "[BundlePolicy]") {
+  CHECK(actionNameList("|", "|") == "keep|drop|stash|lower");
+  CHECK(actionNameList(", ", " or ") == "keep, drop, stash or lower");
+  CHECK(defaultActionsDescription() ==
+        "jl_roots=keep, gc-transition=lower, others stash");
+  CHECK(actionPastTense(BundleAction::Lower) == "lowered");
+  CHECK(actionStillDone(BundleAction::Keep).empty());
+  // The pass table's parameter syntax is a literal (a .def row): it must
+  // spell the actions as the table does.
+  bool Found = false;
+  for (const RegisteredPass &Pass : registeredPasses())
+    if (StringRef(Pass.Name) == "ir-sanitize-bundles") {
+      Found = true;
+      CHECK(StringRef(Pass.Params)
+                .contains("TAG=" + actionNameList("|", "|") + ";"));
+    }
+  CHECK(Found);
 }

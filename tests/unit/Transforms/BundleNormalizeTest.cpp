@@ -14,6 +14,7 @@
 #include "CatchCompat.h"
 
 using namespace llvm;
+using namespace irs::test;
 using namespace irs;
 
 namespace {
@@ -34,9 +35,9 @@ std::string print(const Module &M) {
 
 TEST_CASE("normalizeBundles on Julia's alloc-opt test module (corpus)",
           "[BundleNormalize]") {
-  const char *Path = IRS_CORPUS_DIR "/julia_alloc-opt-gcframe.ll";
+  std::string Path = corpusPath("julia_alloc-opt-gcframe.ll");
   if (!sys::fs::exists(Path))
-    IRS_SKIP("corpus not found at " << IRS_CORPUS_DIR);
+    IRS_SKIP("corpus not found at " << CorpusDir);
   LLVMContext Ctx;
   auto LM = readModule(Path, Ctx);
   REQUIRE(static_cast<bool>(LM));

@@ -24,12 +24,13 @@
 #include <random>
 
 using namespace llvm;
+using namespace irs::test;
 using namespace irs;
 
 namespace {
 
-const char *const HostKernels =
-    IRS_SOURCE_DIR "/tests/unit/Transforms/Inputs/host_kernels.ll";
+const std::string HostKernels =
+    sourcePath("tests/unit/Transforms/Inputs/host_kernels.ll");
 
 std::string printModule(const Module &M) {
   std::string S;
@@ -361,10 +362,9 @@ TEST_CASE("A second splat changes nothing", "[KernelSplat]") {
 
 TEST_CASE("A module with no aggregate kernel parameter is left as it was",
           "[KernelSplat]") {
-  std::string Path =
-      std::string(IRS_CORPUS_DIR) + "/amdgpu_hostcall_kernel_jl1.12_unopt.ll";
+  std::string Path = corpusPath("amdgpu_hostcall_kernel_jl1.12_unopt.ll");
   if (!sys::fs::exists(Path))
-    IRS_SKIP("corpus not found at " << IRS_CORPUS_DIR);
+    IRS_SKIP("corpus not found at " << CorpusDir);
   LLVMContext Ctx;
   std::unique_ptr<Module> M = load(Path, Ctx);
   REQUIRE(findKernels(*M).size() == 1);
@@ -401,11 +401,11 @@ TEST_CASE("Corpus kernels: manifest agrees with the data layout, output "
           "verifies, second run is a no-op",
           "[KernelSplat][corpus]") {
   std::error_code EC;
-  if (!sys::fs::is_directory(IRS_CORPUS_DIR))
-    IRS_SKIP("corpus not found at " << IRS_CORPUS_DIR);
+  if (!sys::fs::is_directory(CorpusDir))
+    IRS_SKIP("corpus not found at " << CorpusDir);
   unsigned Parsed = 0, Kernels = 0;
-  for (sys::fs::directory_iterator It(IRS_CORPUS_DIR, EC), End;
-       It != End && !EC; It.increment(EC)) {
+  for (sys::fs::directory_iterator It(CorpusDir, EC), End; It != End && !EC;
+       It.increment(EC)) {
     if (sys::path::extension(It->path()) != ".ll")
       continue;
     LLVMContext Ctx;
@@ -520,8 +520,8 @@ void checkSameParam(const ManifestParam &A, const ManifestParam &B) {
 TEST_CASE("An unsplatted kernel is described by the code that describes a "
           "splatted one, on every corpus and example kernel",
           "[KernelSplat][corpus]") {
-  std::vector<std::string> Files = llFilesIn(IRS_CORPUS_DIR);
-  for (const std::string &F : llFilesIn(IRS_SOURCE_DIR "/examples/kernels"))
+  std::vector<std::string> Files = llFilesIn(CorpusDir);
+  for (const std::string &F : llFilesIn(sourcePath("examples/kernels")))
     Files.push_back(F);
   unsigned Kernels = 0, Splatted = 0;
   for (const std::string &Path : Files) {

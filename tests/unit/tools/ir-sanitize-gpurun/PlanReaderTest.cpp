@@ -67,9 +67,9 @@ TEST_CASE("a written plan reads back identically in the runner",
   CHECK(R.Threads == 1u << 20);
   CHECK(R.DerivativeChecks);
   CHECK(R.DerivativesSkipped.empty());
-  CHECK(R.FdStep == 1e-3);
-  CHECK(R.ForwardTolerance == 2e-3);
-  CHECK(R.ReverseTolerance == 1e-5);
+  CHECK(R.Settings.FdStep == 1e-3);
+  CHECK(R.Settings.ForwardTolerance == 2e-3);
+  CHECK(R.Settings.ReverseTolerance == 1e-5);
   REQUIRE(R.Buffers.size() == P.Spec.Buffers.size());
   for (size_t I = 0; I < R.Buffers.size(); ++I) {
     const irs::BufferSpec &W = P.Spec.Buffers[I];

@@ -1,5 +1,5 @@
-#include "ir-sanitize/Enzyme/ProcessGroups.h"
-#include "ir-sanitize/Enzyme/ChildProcess.h"
+#include "ir-sanitize/Support/ProcessGroups.h"
+#include "ir-sanitize/Support/ChildProcess.h"
 #include "ir-sanitize/Support/ProcessHooks.h"
 
 #include "llvm/Support/FileSystem.h"

@@ -7,8 +7,8 @@
 // that several children (triage) can run side by side.
 //
 //===----------------------------------------------------------------------===//
-#ifndef IR_SANITIZE_ENZYME_CHILDPROCESS_H
-#define IR_SANITIZE_ENZYME_CHILDPROCESS_H
+#ifndef IR_SANITIZE_SUPPORT_CHILDPROCESS_H
+#define IR_SANITIZE_SUPPORT_CHILDPROCESS_H
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"

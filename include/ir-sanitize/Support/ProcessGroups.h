@@ -15,8 +15,8 @@
 // use it.
 //
 //===----------------------------------------------------------------------===//
-#ifndef IR_SANITIZE_ENZYME_PROCESSGROUPS_H
-#define IR_SANITIZE_ENZYME_PROCESSGROUPS_H
+#ifndef IR_SANITIZE_SUPPORT_PROCESSGROUPS_H
+#define IR_SANITIZE_SUPPORT_PROCESSGROUPS_H
 
 #include "llvm/ADT/StringRef.h"
 

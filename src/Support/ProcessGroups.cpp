@@ -5,7 +5,7 @@
 // take a lock.
 //
 //===----------------------------------------------------------------------===//
-#include "ir-sanitize/Enzyme/ProcessGroups.h"
+#include "ir-sanitize/Support/ProcessGroups.h"
 #include "ir-sanitize/Support/ProcessHooks.h"
 
 #include <cerrno>

@@ -1,6 +1,6 @@
 //===- ChildProcess.cpp - Running a tool in a crash-isolated child --------===//
-#include "ir-sanitize/Enzyme/ChildProcess.h"
-#include "ir-sanitize/Enzyme/ProcessGroups.h"
+#include "ir-sanitize/Support/ChildProcess.h"
+#include "ir-sanitize/Support/ProcessGroups.h"
 #include "ir-sanitize/Support/ProcessHooks.h"
 #include "ir-sanitize/Support/ToolError.h"
 

@@ -1,4 +1,4 @@
-#include "ir-sanitize/Enzyme/ChildProcess.h"
+#include "ir-sanitize/Support/ChildProcess.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"

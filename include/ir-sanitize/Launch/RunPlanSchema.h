@@ -10,8 +10,8 @@
 // runner would refuse).
 //
 //===----------------------------------------------------------------------===//
-#ifndef IR_SANITIZE_SUPPORT_RUNPLANSCHEMA_H
-#define IR_SANITIZE_SUPPORT_RUNPLANSCHEMA_H
+#ifndef IR_SANITIZE_LAUNCH_RUNPLANSCHEMA_H
+#define IR_SANITIZE_LAUNCH_RUNPLANSCHEMA_H
 
 #include <cstdint>
 #include <optional>
@@ -158,6 +158,22 @@ inline constexpr const char *FormatName = "ir-sanitize-gpu-plan";
 inline constexpr int64_t Version = 2;
 /// The plan's name in the --emit-dir.
 inline constexpr const char *FileName = "plan.json";
+
+/// The files of a plan directory (gpu-check --emit-dir), by what they hold.
+namespace file {
+inline constexpr const char *Plan = FileName, *Spec = "spec.json",
+                            *Manifest = "manifest.json",
+                            *OriginalPTX = "original.ptx",
+                            *SplatPTX = "splat.ptx",
+                            *DerivativesPTX = "derivatives.ptx",
+                            *EnzymeInput = "derivatives.input.ll",
+                            *EnzymeOutput = "derivatives.enzyme.ll",
+                            *EnzymeLog = "enzyme.log";
+/// Every one, in the order gpu-check lists them.
+inline constexpr const char *All[] = {Manifest,     Spec,           OriginalPTX,
+                                      SplatPTX,     DerivativesPTX, EnzymeInput,
+                                      EnzymeOutput, EnzymeLog,      Plan};
+} // namespace file
 
 /// The keys of the plan's objects, by object. An object may hold only the
 /// keys its list names (the reader refuses any other).
