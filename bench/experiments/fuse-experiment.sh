@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The experiment behind docs/GPUBenchmarks.md's "two accumulations into
+# The experiment behind bench/results/GPUNotebook.md's "two accumulations into
 # one element": a plan of a fixture that passes the same array twice
 # (bcast_add_1d_self, bcast_neg_sub_nested), prepared with
 # --accumulation=separate (the default now merges them), whose reverse kernel's fast

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The experiment behind docs/GPUBenchmarks.md's "why the order matters":
+# The experiment behind bench/results/GPUNotebook.md's "why the order matters":
 # copies of one gradient-only plan (bcast_add_1d at 2^24 elements, prepared
 # with --drop-primal-outputs --derivative-order=generated, so the reverse
 # kernel is just `g = ld [dd]; st [dd], 0; atom.add [dy], g`) whose reverse

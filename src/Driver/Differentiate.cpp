@@ -482,7 +482,7 @@ Expected<std::vector<PipelineStage>> enzymeStages(const EnzymeRequest &Req,
     return Stages;
   Stages.push_back(enzymeStage("enzyme", "sanitize", D));
   Expected<PipelineStage> Restore =
-      optStage("OUTPUT", "enzyme", "ir-sanitize-restore");
+      optStage("OUTPUT", "enzyme", passname::BundleRestorePass);
   if (!Restore)
     return Restore.takeError();
   Stages.push_back(std::move(*Restore));

@@ -128,7 +128,7 @@ ReducePipeline::flakiness(const FailingSide &S) const {
 Expected<std::string> ReducePipeline::sliceFirst(const FailingSide &S) const {
   std::unique_ptr<Module> Slice = CloneModule(*S.M);
   PassResults Results;
-  cantFail(runPipeline(*Slice, "ir-sanitize-enzyme-slice", &Results));
+  cantFail(runPipeline(*Slice, passname::EnzymeSlicePass, &Results));
   const SliceStats &Stats = Results.get<SliceStats>();
   if (Stats.Removed == 0)
     return S.Inv.InputPath;

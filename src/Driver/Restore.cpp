@@ -13,7 +13,7 @@ using namespace llvm;
 namespace irs {
 
 namespace {
-constexpr StringLiteral RestorePipeline = "ir-sanitize-restore";
+constexpr const char *RestorePipeline = passname::BundleRestorePass;
 } // namespace
 
 RestoreStats restoreModule(Module &M) {

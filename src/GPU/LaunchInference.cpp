@@ -11,6 +11,7 @@
 #include "llvm/Support/FormatAdapters.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <climits>
 #include <cmath>
 
 using namespace llvm;
@@ -91,12 +92,33 @@ std::string describeScalars(const ElementUse &U) {
 
 uint64_t ceilDiv(uint64_t A, uint64_t B) { return A / B + (A % B != 0); }
 
-/// \p N as a JSON integer (int64: LLVM 16's getAsInteger does not read a
-/// uint64 value); beyond int64 a number the spec reader refuses by name.
-json::Value integer(uint64_t N) {
+/// \p N as an integer leaf value; beyond int64 a number, which the spec's
+/// validation refuses by name for an integer leaf.
+LeafValue real(double D) {
+  LeafValue V;
+  V.K = LeafValue::Float;
+  V.Real = D;
+  return V;
+}
+
+LeafValue signedInteger(int64_t I) {
+  LeafValue V;
+  V.K = LeafValue::Integer;
+  V.Int = I;
+  return V;
+}
+
+LeafValue integer(uint64_t N) {
   return N <= static_cast<uint64_t>(INT64_MAX)
-             ? json::Value(static_cast<int64_t>(N))
-             : json::Value(static_cast<double>(N));
+             ? signedInteger(static_cast<int64_t>(N))
+             : real(static_cast<double>(N));
+}
+
+LeafValue bufferAddress(StringRef Name) {
+  LeafValue V;
+  V.K = LeafValue::Buffer;
+  V.BufferName = Name.str();
+  return V;
 }
 
 class Inference {
@@ -114,7 +136,7 @@ private:
   std::string Input;
   KernelLayout L;
   std::vector<ArrayPlan> Plans;
-  std::vector<std::optional<json::Value>> Given; ///< --set, per leaf.
+  std::vector<std::optional<LeafValue>> Given; ///< --set, per leaf.
   std::vector<std::string> Notes;
   bool DerivativeChecks = true;
 
@@ -160,10 +182,10 @@ private:
       N *= D;
     return N;
   }
-  json::Object launch() const;
-  json::Object buffers() const;
-  std::optional<json::Value> leafValue(size_t Leaf, unsigned &Floats) const;
-  std::vector<LaunchRow> rows(const json::Object &Args) const;
+  void launch(LaunchSpec &S) const;
+  std::vector<BufferSpec> buffers() const;
+  std::optional<LeafValue> leafValue(size_t Leaf, unsigned &Floats) const;
+  std::vector<LaunchRow> rows(const LaunchSpec &S) const;
 };
 
 std::string Inference::where(int Leaf) const {
@@ -288,10 +310,10 @@ Error Inference::applySet(StringRef Set) {
   int64_t Int;
   double Real;
   if (!Value.getAsInteger(10, Int) && Leaf.Ty->isIntegerTy())
-    Given[Leaves[0]] = Int;
+    Given[Leaves[0]] = signedInteger(Int);
   else if (Leaf.Ty->isFloatingPointTy() && to_float(Value, Real) &&
            std::isfinite(Real))
-    Given[Leaves[0]] = Real;
+    Given[Leaves[0]] = real(Real);
   else
     return usage(Flag + ": leaf " + Leaf.path() + " holds " +
                  (Leaf.Ty->isIntegerTy() ? "an integer" : "a finite number"));
@@ -565,7 +587,9 @@ Error Inference::checkExtents() {
       Unset.push_back(Leaf);
       continue;
     }
-    std::optional<int64_t> V = Given[Leaf]->getAsInteger();
+    std::optional<int64_t> V;
+    if (Given[Leaf]->K == LeafValue::Integer)
+      V = Given[Leaf]->Int;
     if (!V || *V < 0 || static_cast<uint64_t>(*V) > Elements)
       return refuse(Leaf, "bounds the raw pointers' indices, but " +
                               Twine(V ? *V : -1) + " exceeds the " +
@@ -619,7 +643,7 @@ std::vector<uint64_t> Inference::workgroup() const {
 /// blocks of its workgroup (launched linearly: it decodes them itself).
 /// A block size the kernel hard-codes (KernelLayout's FixedBlock) is kept:
 /// its indices assume it.
-json::Object Inference::launch() const {
+void Inference::launch(LaunchSpec &S) const {
   uint64_t Grid[3] = {1, 1, 1}, Block[3] = {1, 1, 1};
   if (L.KernelAbstractions) {
     std::vector<uint64_t> W = workgroup();
@@ -645,37 +669,39 @@ json::Object Inference::launch() const {
     Block[0] = L.FixedBlock[0];
     Grid[0] = ceilDiv(elements(), Block[0]);
   } else {
-    return json::Object{{"threads", integer(elements())}};
+    S.Threads = elements();
+    return;
   }
-  return json::Object{{"grid", json::Array{Grid[0], Grid[1], Grid[2]}},
-                      {"block", json::Array{Block[0], Block[1], Block[2]}}};
+  // Within CUDA's limits or refused by checkLaunchSpec: saturated, never
+  // wrapped, on the way.
+  for (int D = 0; D < 3; ++D) {
+    S.Grid[D] = static_cast<unsigned>(std::min<uint64_t>(Grid[D], UINT_MAX));
+    S.Block[D] = static_cast<unsigned>(std::min<uint64_t>(Block[D], UINT_MAX));
+  }
 }
 
-json::Object Inference::buffers() const {
-  json::Object B;
+std::vector<BufferSpec> Inference::buffers() const {
+  std::vector<BufferSpec> Buffers;
   for (unsigned A = 0; A < Plans.size(); ++A) {
     const ArrayPlan &P = Plans[A];
-    BufferInit Init = P.Init   ? *P.Init
-                      : P.Read ? BufferInit::Random
-                               : BufferInit::Zero;
-    json::Object O{{"type", spelling(P.Type)},
-                   {"count", integer(P.Count)},
-                   {"init", spelling(Init)}};
-    if (Init == BufferInit::Random)
-      O["seed"] = A + 1;
-    if (P.Output)
-      O["output"] = true;
-    if (P.Wrt)
-      O["wrt"] = true;
-    B[P.Buffer] = std::move(O);
+    BufferSpec B;
+    B.Name = P.Buffer;
+    B.Type = P.Type;
+    B.Count = P.Count;
+    B.Init = P.Init ? *P.Init : P.Read ? BufferInit::Random : BufferInit::Zero;
+    if (B.Init == BufferInit::Random)
+      B.Seed = A + 1;
+    B.Output = P.Output;
+    B.Wrt = P.Wrt;
+    Buffers.push_back(std::move(B));
   }
-  return B;
+  return Buffers;
 }
 
 /// The value of leaf \p I; nothing leaves it zero. \p Floats counts the
 /// float scalars so far (each gets the next of 0.5, 1.0, 1.5, ...).
-std::optional<json::Value> Inference::leafValue(size_t I,
-                                                unsigned &Floats) const {
+std::optional<LeafValue> Inference::leafValue(size_t I,
+                                              unsigned &Floats) const {
   const LayoutLeaf &Leaf = L.Leaves[I];
   if (Given[I])
     return *Given[I];
@@ -683,7 +709,7 @@ std::optional<json::Value> Inference::leafValue(size_t I,
   switch (Leaf.Role) {
   case LeafRole::Data:
   case LeafRole::RawPointer:
-    return json::Value("buffer:" + P->Buffer);
+    return bufferAddress(P->Buffer);
   case LeafRole::MaxSize:
     return integer(P->Elements * P->ElementBytes);
   case LeafRole::Dim:
@@ -709,7 +735,7 @@ std::optional<json::Value> Inference::leafValue(size_t I,
     if (Leaf.Ty->isIntegerTy())
       return integer(1);
     if (Leaf.Ty->isFloatingPointTy())
-      return 0.5 * ++Floats;
+      return real(0.5 * ++Floats);
     return std::nullopt;
   case LeafRole::State:
   case LeafRole::Unknown:
@@ -717,7 +743,7 @@ std::optional<json::Value> Inference::leafValue(size_t I,
   }
   return std::nullopt;
 }
-std::vector<LaunchRow> Inference::rows(const json::Object &Args) const {
+std::vector<LaunchRow> Inference::rows(const LaunchSpec &S) const {
   std::vector<LaunchRow> Rows;
   for (const LayoutLeaf &Leaf : L.Leaves) {
     LaunchRow Row;
@@ -726,10 +752,10 @@ std::vector<LaunchRow> Inference::rows(const json::Object &Args) const {
         nameOf(Leaf.Param).empty() ? "-" : escapeForMessage(nameOf(Leaf.Param));
     Row.Kind = spelling(Leaf.Role);
     Row.Type = printType(Leaf.Ty);
-    const json::Value *V = Args.get(Row.Leaf);
-    Row.Value = V ? formatv("{0}", *V).str() : "0";
-    if (V && V->getAsString())
-      Row.Value = V->getAsString()->str();
+    const LeafValue *V = S.findArg(Row.Leaf);
+    Row.Value = V ? formatv("{0}", toJSON(*V)).str() : "0";
+    if (V && V->K == LeafValue::Buffer)
+      Row.Value = "buffer:" + V->BufferName;
     if (Leaf.Role == LeafRole::Data || Leaf.Role == LeafRole::RawPointer) {
       const ArrayPlan &P = Plans[Leaf.Array];
       Row.Activity = P.Wrt && P.Output ? "wrt, output"
@@ -757,22 +783,20 @@ Expected<InferredLaunch> Inference::run() {
   if (Error E = chooseActivity())
     return E;
   nameBuffers();
-  json::Object Spec = launch();
-  Spec["buffers"] = buffers();
-  json::Object Args;
+  // The model itself, held to the rules a spec read from a file obeys.
+  InferredLaunch Out;
+  LaunchSpec &S = Out.Spec;
+  launch(S);
+  S.Buffers = buffers();
   unsigned Floats = 0;
   for (size_t I = 0; I < L.Leaves.size(); ++I)
-    if (std::optional<json::Value> V = leafValue(I, Floats))
-      Args[L.Leaves[I].path()] = std::move(*V);
-  InferredLaunch Out;
-  Out.Rows = rows(Args);
-  Spec["args"] = std::move(Args);
-  Spec["checks"] = DerivativeChecks ? "all" : "primal";
-  Expected<LaunchSpec> Read = LaunchSpec::fromJSON(
-      json::Value(std::move(Spec)), Input + " (inferred launch)");
-  if (!Read)
-    return Read.takeError();
-  Out.Spec = std::move(*Read);
+    if (std::optional<LeafValue> V = leafValue(I, Floats))
+      S.Args.emplace_back(L.Leaves[I].path(), std::move(*V));
+  S.DerivativeChecks = DerivativeChecks;
+  S.sortByName();
+  if (Error E = checkLaunchSpec(S, Input + " (inferred launch)"))
+    return E;
+  Out.Rows = rows(S);
   Out.Notes = std::move(Notes);
   return Out;
 }

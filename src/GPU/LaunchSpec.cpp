@@ -31,6 +31,14 @@ const LeafValue *LaunchSpec::findArg(StringRef Path) const {
   return nullptr;
 }
 
+void LaunchSpec::sortByName() {
+  llvm::sort(Buffers, [](const BufferSpec &A, const BufferSpec &B) {
+    return A.Name < B.Name;
+  });
+  llvm::sort(Args,
+             [](const auto &A, const auto &B) { return A.first < B.first; });
+}
+
 LeafKind leafKind(const ManifestParam &P) {
   StringRef T = P.Type;
   if (P.Pointer || T.starts_with("ptr"))
@@ -49,6 +57,13 @@ Error specError(StringRef File, const Twine &Msg) {
   return makeToolError(ExitCode::BadInput, File + ": " + Msg);
 }
 
+namespace key = plan::key;
+
+/// Whether \p Key is one of \p Keys.
+template <size_t N> bool isKey(const char *const (&Keys)[N], StringRef Key) {
+  return llvm::any_of(Keys, [&](const char *K) { return Key == K; });
+}
+
 /// Reads the JSON fields of one buffer; the error names the buffer.
 class SpecParser {
 public:
@@ -58,11 +73,11 @@ public:
 private:
   StringRef File;
   Error parseGeometry(const json::Object &O, LaunchSpec &S);
+  Error parseBuffers(const json::Value *V, LaunchSpec &S);
   Error parseBuffer(StringRef Name, const json::Value &V, BufferSpec &B);
   Error parseArg(StringRef Path, const json::Value &V, LeafValue &L);
   Error parseTolerances(const json::Object &O, LaunchSpec &S);
   Error parseDim3(const json::Object &O, StringRef Key, uint64_t (&D)[3]);
-  Error checkTotalBytes(const LaunchSpec &S);
 };
 
 Error SpecParser::parseDim3(const json::Object &O, StringRef Key,
@@ -80,22 +95,29 @@ Error SpecParser::parseDim3(const json::Object &O, StringRef Key,
   return Error::success();
 }
 
+Error checkThreads(uint64_t N, StringRef File) {
+  if (N == 0 || N > plan::MaxThreads)
+    return specError(File, Twine("'") + key::Threads +
+                               "' must be an integer from 1 to " +
+                               Twine(plan::MaxThreads));
+  return Error::success();
+}
+
 Error SpecParser::parseGeometry(const json::Object &O, LaunchSpec &S) {
-  bool HasThreads = O.get("threads"), HasGrid = O.get("grid");
-  if (HasThreads == (HasGrid || O.get("block")))
+  bool HasThreads = O.get(key::Threads), HasGrid = O.get(key::Grid);
+  if (HasThreads == (HasGrid || O.get(key::Block)))
     return specError(File, "give either 'threads' or 'grid' and 'block'");
   if (HasThreads) {
-    std::optional<uint64_t> N = O.get("threads")->getAsUINT64();
-    if (!N || *N == 0 || *N > plan::MaxThreads)
-      return specError(File, "'threads' must be an integer from 1 to " +
-                                 Twine(plan::MaxThreads));
+    std::optional<uint64_t> N = O.get(key::Threads)->getAsUINT64();
+    if (Error E = checkThreads(N.value_or(0), File))
+      return E;
     S.Threads = *N;
     return Error::success();
   }
   uint64_t Grid[3], Block[3];
-  if (Error E = parseDim3(O, "grid", Grid))
+  if (Error E = parseDim3(O, key::Grid, Grid))
     return E;
-  if (Error E = parseDim3(O, "block", Block))
+  if (Error E = parseDim3(O, key::Block, Block))
     return E;
   if (const char *Problem = plan::checkGeometry(Grid, Block))
     return specError(File, Problem);
@@ -103,6 +125,35 @@ Error SpecParser::parseGeometry(const json::Object &O, LaunchSpec &S) {
     S.Grid[I] = static_cast<unsigned>(Grid[I]); // in range: checked above
     S.Block[I] = static_cast<unsigned>(Block[I]);
   }
+  return Error::success();
+}
+
+/// "buffers": the plan's array of objects with a name, or the earlier object
+/// keyed by name.
+Error SpecParser::parseBuffers(const json::Value *V, LaunchSpec &S) {
+  if (const json::Object *ByName = V ? V->getAsObject() : nullptr) {
+    for (const auto &KV : *ByName) {
+      S.Buffers.emplace_back();
+      if (Error E = parseBuffer(KV.first, KV.second, S.Buffers.back()))
+        return E;
+    }
+  } else if (const json::Array *List = V ? V->getAsArray() : nullptr) {
+    for (const json::Value &B : *List) {
+      const json::Object *O = B.getAsObject();
+      std::optional<StringRef> Name =
+          O ? O->getString(key::Name) : std::nullopt;
+      if (!Name || Name->empty())
+        return specError(File, "each element of 'buffers' must be an object "
+                               "with a non-empty \"name\"");
+      if (S.findBuffer(*Name))
+        return specError(File, "buffer '" + *Name + "' is given twice");
+      S.Buffers.emplace_back();
+      if (Error E = parseBuffer(*Name, B, S.Buffers.back()))
+        return E;
+    }
+  }
+  if (S.Buffers.empty())
+    return specError(File, "'buffers' must be a non-empty array (or object)");
   return Error::success();
 }
 
@@ -120,34 +171,36 @@ Error SpecParser::parseBuffer(StringRef Name, const json::Value &V,
   if (!O)
     return specError(File, Where + "must be an object");
   B.Name = Name.str();
-  auto Type = lookupName<ElementType>(O->getString("type"));
+  if (std::optional<StringRef> Named = O->getString(key::Name);
+      Named && *Named != Name)
+    return specError(File, Where + "'name' differs from the key it is under");
+  auto Type = lookupName<ElementType>(O->getString(key::Type));
   if (!Type)
     return specError(File,
                      Where + "'type' must be " + spellingList<ElementType>());
   B.Type = *Type;
-  const json::Value *Count = O->get("count");
+  const json::Value *Count = O->get(key::Count);
   std::optional<uint64_t> N = Count ? Count->getAsUINT64() : std::nullopt;
   if (!N || *N == 0)
     return specError(File, Where + "'count' must be a positive integer");
   B.Count = *N;
-  auto Init = O->get("init") ? lookupName<BufferInit>(O->getString("init"))
-                             : BufferInit::Zero;
+  auto Init = O->get(key::Init)
+                  ? lookupName<BufferInit>(O->getString(key::Init))
+                  : BufferInit::Zero;
   if (!Init)
     return specError(File,
                      Where + "'init' must be " + spellingList<BufferInit>());
   B.Init = *Init;
-  const json::Value *Seed = O->get("seed");
+  const json::Value *Seed = O->get(key::Seed);
   std::optional<uint64_t> SeedValue = Seed ? Seed->getAsUINT64() : 0;
   if (!SeedValue)
     return specError(File, Where + "'seed' must be an integer from 0 to " +
                                Twine(UINT64_MAX));
   B.Seed = *SeedValue;
-  B.Output = O->getBoolean("output").value_or(false);
-  B.Wrt = O->getBoolean("wrt").value_or(false);
+  B.Output = O->getBoolean(key::Output).value_or(false);
+  B.Wrt = O->getBoolean(key::Wrt).value_or(false);
   for (const auto &KV : *O)
-    if (!is_contained(ArrayRef<StringRef>{"type", "count", "init", "seed",
-                                          "output", "wrt"},
-                      StringRef(KV.first)))
+    if (!isKey(plan::BufferKeys, KV.first))
       return specError(File, Where + "unknown field '" + KV.first.str() + "'");
   return Error::success();
 }
@@ -164,7 +217,7 @@ bool holdsInteger(const json::Value &V) {
   return Printed.find_first_of(".eE") == std::string::npos;
 }
 
-Error SpecParser::checkTotalBytes(const LaunchSpec &S) {
+Error checkTotalBytes(const LaunchSpec &S, StringRef File) {
   uint64_t Total = 0;
   for (const BufferSpec &B : S.Buffers)
     if (!plan::addBufferBytes(B.Type, B.Count, Total))
@@ -209,16 +262,16 @@ Error SpecParser::parseTolerances(const json::Object &O, LaunchSpec &S) {
     Out = D;
     return Error::success();
   };
-  if (Error E = Positive(O, "fd_step", S.FdStep))
+  if (Error E = Positive(O, key::FdStep, S.FdStep))
     return E;
-  if (!O.get("tolerance"))
+  if (!O.get(key::Tolerance))
     return Error::success();
-  const json::Object *T = O.getObject("tolerance");
+  const json::Object *T = O.getObject(key::Tolerance);
   if (!T)
     return specError(File, "'tolerance' must be an object");
-  if (Error E = Positive(*T, "forward", S.ForwardTolerance))
+  if (Error E = Positive(*T, key::Forward, S.ForwardTolerance))
     return E;
-  return Positive(*T, "reverse", S.ReverseTolerance);
+  return Positive(*T, key::Reverse, S.ReverseTolerance);
 }
 
 Expected<LaunchSpec> SpecParser::parse(const json::Value &V) {
@@ -226,47 +279,76 @@ Expected<LaunchSpec> SpecParser::parse(const json::Value &V) {
   if (!O)
     return specError(File, "a launch spec must be a JSON object");
   for (const auto &KV : *O)
-    if (!is_contained(ArrayRef<StringRef>{"threads", "grid", "block", "buffers",
-                                          "args", "checks", "fd_step",
-                                          "tolerance"},
-                      StringRef(KV.first)))
+    if (!isKey(plan::SpecKeys, KV.first))
       return specError(File, "unknown field '" + KV.first.str() + "'");
   LaunchSpec S;
   if (Error E = parseGeometry(*O, S))
     return E;
-  const json::Object *Buffers = O->getObject("buffers");
-  if (!Buffers || Buffers->empty())
-    return specError(File, "'buffers' must be a non-empty object");
-  for (const auto &KV : *Buffers) {
-    S.Buffers.emplace_back();
-    if (Error E = parseBuffer(KV.first, KV.second, S.Buffers.back()))
-      return E;
-  }
-  llvm::sort(S.Buffers, [](const BufferSpec &A, const BufferSpec &B) {
-    return A.Name < B.Name;
-  });
-  if (Error E = checkTotalBytes(S))
+  if (Error E = parseBuffers(O->get(key::Buffers), S))
     return E;
-  if (const json::Object *Args = O->getObject("args"))
+  S.sortByName();
+  if (Error E = checkTotalBytes(S, File))
+    return E;
+  if (const json::Object *Args = O->getObject(key::Args))
     for (const auto &KV : *Args) {
       S.Args.emplace_back(KV.first.str(), LeafValue());
       if (Error E = parseArg(KV.first, KV.second, S.Args.back().second))
         return E;
     }
-  else if (O->get("args"))
+  else if (O->get(key::Args))
     return specError(File, "'args' must be an object");
-  llvm::sort(S.Args,
-             [](const auto &A, const auto &B) { return A.first < B.first; });
-  StringRef Checks = O->getString("checks").value_or("all");
-  if (Checks != "all" && Checks != "primal")
+  S.sortByName();
+  StringRef Checks = O->getString(key::Checks).value_or(plan::ChecksAll);
+  if (Checks != plan::ChecksAll && Checks != plan::ChecksPrimal)
     return specError(File, "'checks' must be \"all\" or \"primal\"");
-  S.DerivativeChecks = Checks == "all";
+  S.DerivativeChecks = Checks == plan::ChecksAll;
   if (Error E = parseTolerances(*O, S))
+    return E;
+  if (Error E = checkLaunchSpec(S, File))
     return E;
   return S;
 }
 
 } // namespace
+
+Error checkLaunchSpec(const LaunchSpec &S, StringRef File) {
+  if (S.Threads) {
+    if (Error E = checkThreads(S.Threads, File))
+      return E;
+  } else {
+    uint64_t Grid[3], Block[3];
+    for (int I = 0; I < 3; ++I) {
+      Grid[I] = S.Grid[I];
+      Block[I] = S.Block[I];
+    }
+    if (const char *Problem = plan::checkGeometry(Grid, Block))
+      return specError(File, Problem);
+  }
+  if (S.Buffers.empty())
+    return specError(File, "'buffers' must be a non-empty array (or object)");
+  for (const BufferSpec &B : S.Buffers)
+    if (B.Count == 0)
+      return specError(File, "buffer '" + B.Name +
+                                 "': 'count' must be a positive integer");
+  if (Error E = checkTotalBytes(S, File))
+    return E;
+  for (const auto &[Path, V] : S.Args)
+    if (V.K == LeafValue::Float && !std::isfinite(V.Real))
+      return specError(File, "args: '" + Path + "': value must be finite");
+  return Error::success();
+}
+
+json::Value toJSON(const LeafValue &V) {
+  switch (V.K) {
+  case LeafValue::Buffer:
+    return "buffer:" + V.BufferName;
+  case LeafValue::Integer:
+    return V.Int;
+  case LeafValue::Float:
+    return V.Real;
+  }
+  llvm_unreachable("unknown leaf value kind");
+}
 
 Expected<LaunchSpec> LaunchSpec::fromJSON(const json::Value &V,
                                           StringRef File) {
@@ -286,42 +368,41 @@ Expected<LaunchSpec> LaunchSpec::readFile(StringRef Path) {
 json::Value LaunchSpec::toJSON() const {
   json::Object O;
   if (Threads) {
-    O["threads"] = Threads;
+    O[key::Threads] = Threads;
   } else {
-    O["grid"] = json::Array(Grid);
-    O["block"] = json::Array(Block);
+    O[key::Grid] = json::Array(Grid);
+    O[key::Block] = json::Array(Block);
   }
-  json::Object Bufs;
+  // The plan's shape: an array, each buffer with its name.
+  json::Array Bufs;
   for (const BufferSpec &B : Buffers) {
-    json::Object J{{"type", spelling(B.Type)},
-                   {"count", B.Count},
-                   {"init", spelling(B.Init)}};
+    json::Object J{{key::Name, B.Name},
+                   {key::Type, spelling(B.Type)},
+                   {key::Count, B.Count},
+                   {key::Init, spelling(B.Init)}};
     if (B.Seed)
-      J["seed"] = B.Seed;
+      J[key::Seed] = B.Seed;
     if (B.Output)
-      J["output"] = true;
+      J[key::Output] = true;
     if (B.Wrt)
-      J["wrt"] = true;
-    Bufs[B.Name] = std::move(J);
+      J[key::Wrt] = true;
+    Bufs.push_back(std::move(J));
   }
-  O["buffers"] = std::move(Bufs);
+  O[key::Buffers] = std::move(Bufs);
   json::Object ArgValues;
   for (const auto &[Path, V] : Args)
-    ArgValues[Path] = V.K == LeafValue::Buffer
-                          ? json::Value("buffer:" + V.BufferName)
-                      : V.K == LeafValue::Integer ? json::Value(V.Int)
-                                                  : json::Value(V.Real);
-  O["args"] = std::move(ArgValues);
-  O["checks"] = DerivativeChecks ? "all" : "primal";
+    ArgValues[Path] = irs::toJSON(V);
+  O[key::Args] = std::move(ArgValues);
+  O[key::Checks] = DerivativeChecks ? plan::ChecksAll : plan::ChecksPrimal;
   if (FdStep)
-    O["fd_step"] = *FdStep;
+    O[key::FdStep] = *FdStep;
   json::Object Tolerance;
   if (ForwardTolerance)
-    Tolerance["forward"] = *ForwardTolerance;
+    Tolerance[key::Forward] = *ForwardTolerance;
   if (ReverseTolerance)
-    Tolerance["reverse"] = *ReverseTolerance;
+    Tolerance[key::Reverse] = *ReverseTolerance;
   if (!Tolerance.empty())
-    O["tolerance"] = std::move(Tolerance);
+    O[key::Tolerance] = std::move(Tolerance);
   return O;
 }
 

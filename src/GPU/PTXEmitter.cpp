@@ -151,7 +151,7 @@ private:
 std::string ptxPipeline(const PTXOptions &Opts, StringRef DataLayout) {
   std::string Lib =
       Opts.LibdevicePath.empty() ? findLibdevice() : Opts.LibdevicePath;
-  std::string Text = "ir-sanitize-nvptx-libdevice";
+  std::string Text = passname::NVPTXLibdevicePass;
   if (!Lib.empty())
     Text += "<path=" + escapePassParameter(Lib) + ">";
   std::vector<std::string> Prepare;
@@ -159,7 +159,7 @@ std::string ptxPipeline(const PTXOptions &Opts, StringRef DataLayout) {
     Prepare.push_back("kernel=" + escapePassParameter(K));
   if (!DataLayout.empty())
     Prepare.push_back("datalayout=" + escapePassParameter(DataLayout));
-  Text += ",ir-sanitize-nvptx-prepare";
+  Text += std::string(",") + passname::NVPTXPreparePass;
   if (!Prepare.empty())
     Text += "<" + join(Prepare, ";") + ">";
   Text += ",default<O" + std::to_string(std::min(Opts.OptLevel, 3u)) + ">";

@@ -31,13 +31,13 @@ std::string sanitizePipeline(const BundlePolicy &Policy, bool Splat,
   // Bundles first: Enzyme aborts on bundles other than jl_roots; then the
   // splat gives Enzyme each leaf its own activity.
   std::string Text =
-      withParams("ir-sanitize-bundles", Policy.toPassParameters());
+      withParams(passname::BundleNormalizePass, Policy.toPassParameters());
   if (!Splat)
     return Text;
   std::vector<std::string> Params;
   for (const std::string &K : Kernels)
     Params.push_back("kernel=" + escapePassParameter(K));
-  return Text + "," + withParams("ir-sanitize-splat", join(Params, ";"));
+  return Text + "," + withParams(passname::KernelSplatPass, join(Params, ";"));
 }
 
 std::string derivativeWrapperPipeline(StringRef Fn, DiffMode Mode,
@@ -45,7 +45,8 @@ std::string derivativeWrapperPipeline(StringRef Fn, DiffMode Mode,
   std::vector<std::string> Names;
   for (Activity A : Activities)
     Names.push_back(activityName(A).str());
-  return "ir-sanitize-derivative-wrapper<fn=" + escapePassParameter(Fn) +
+  return std::string(passname::AddDerivativeWrapperPass) +
+         "<fn=" + escapePassParameter(Fn) +
          ";mode=" + diffModeName(Mode).str() + ";activity=" + join(Names, ".") +
          ">";
 }
@@ -55,9 +56,10 @@ std::string derivativePipeline(const DerivativePipelineOptions &Opts) {
   // Merging after sinking: its test and branch would end the runs that
   // StoreSinkVersioning reorders.
   if (Opts.Accesses.SinkStores)
-    Function.push_back("ir-sanitize-store-sink-versioning");
+    Function.push_back(passname::StoreSinkVersioningPass);
   if (Opts.Accesses.MergeAccumulations)
-    Function.push_back("ir-sanitize-merge-accumulations<reassociate-fp>");
+    Function.push_back(
+        withParams(passname::AccumulationMergingPass, "reassociate-fp"));
   // The branches StoreSinkVersioning joins put the primal's half and the
   // derivative's in one block, where what Enzyme computed twice (address
   // arithmetic, the 2-D broadcast's index division) becomes common.
@@ -74,8 +76,9 @@ std::string derivativePipeline(const DerivativePipelineOptions &Opts) {
     if (Opts.ThreadsPerMultiprocessor)
       Params += ";threads-per-multiprocessor=" +
                 std::to_string(Opts.ThreadsPerMultiprocessor);
-    Module.push_back(withParams("ir-sanitize-grid-stride", Params));
-    Module.push_back("function(ir-sanitize-invariant-division)");
+    Module.push_back(withParams(passname::GridStrideCoarseningPass, Params));
+    Module.push_back(std::string("function(") +
+                     passname::InvariantDivisionPass + ")");
   }
   return join(Module, ",");
 }

@@ -6,13 +6,16 @@
 // splatted one (one parameter per leaf).
 //
 // { "threads": N                      or "grid": [x,y,z], "block": [x,y,z]
-//   "buffers": { NAME: { "type": "f32"|"f64"|"i32"|"i64"|"u8", "count": N,
-//                        "init": "zero"|"random"|"range"|"range1"|"ones",
-//                        "seed": S, "output": bool, "wrt": bool } },
+//   "buffers": [ { "name": NAME, "type": "f32"|"f64"|"i32"|"i64"|"u8",
+//                  "count": N,
+//                  "init": "zero"|"random"|"range"|"range1"|"ones",
+//                  "seed": S, "output": bool, "wrt": bool } ],
+//              (the plan's shape; the earlier { NAME: {...} } is read too)
 //   "args": { "2.0.1.0.0": "buffer:NAME" | INTEGER | FLOAT },
 //   "checks": "all" | "primal",                       (default "all")
 //   "fd_step": H, "tolerance": { "forward": F, "reverse": R } }   (optional)
 //
+// The keys are the run plan's (Launch/RunPlanSchema.h: plan::SpecKeys).
 // Sizes and counts are range-checked against the run plan's limits
 // (Launch/RunPlanSchema.h): grid and block within CUDA's, all buffers
 // together at most plan::MaxTotalBufferBytes. An integer argument must be a
@@ -64,6 +67,8 @@ struct LaunchSpec {
 
   const BufferSpec *findBuffer(llvm::StringRef Name) const;
   const LeafValue *findArg(llvm::StringRef Path) const;
+  /// Buffers by name and args by path, as the spec keeps them.
+  void sortByName();
 
   /// Errors are ToolErrors (BadInput) that start with \p File.
   static llvm::Expected<LaunchSpec> fromJSON(const llvm::json::Value &V,
@@ -75,6 +80,15 @@ struct LaunchSpec {
   /// toJSON() indented, then a newline.
   void printFile(llvm::raw_ostream &OS) const;
 };
+
+/// The rules of the launch itself, whoever made the spec (a file, the
+/// inference): a launch CUDA can run, at least one buffer, positive counts,
+/// all buffers within plan::MaxTotalBufferBytes, finite numbers. Errors are
+/// BadInput ToolErrors that start with \p File.
+llvm::Error checkLaunchSpec(const LaunchSpec &Spec, llvm::StringRef File);
+
+/// A leaf value as "args" holds it: "buffer:NAME", an integer or a number.
+llvm::json::Value toJSON(const LeafValue &V);
 
 /// The step and tolerances the checks use: the spec's, or the defaults
 /// (defaultCheckSettings) for the narrowest float type among the `wrt`

@@ -189,6 +189,9 @@ inline constexpr const char *Threads = "threads", *Grid = "grid",
                             *Block = "block";
 // "tolerance".
 inline constexpr const char *Forward = "forward", *Reverse = "reverse";
+// The launch spec's leaf values (gpu-check --spec; GPU/LaunchSpec.h): the
+// spec is the plan's launch part, with the same keys, plus these.
+inline constexpr const char *Args = "args";
 // An element of "buffers".
 inline constexpr const char *Name = "name", *Type = "type", *Count = "count",
                             *Init = "init", *Seed = "seed", *Output = "output",
@@ -218,6 +221,11 @@ inline constexpr const char *BufferKeys[] = {key::Name, key::Type, key::Count,
 inline constexpr const char *KernelKeys[] = {
     key::Role,        key::PTX, key::Entry, key::Params, key::GridStrideEntry,
     key::GradientOnly};
+/// The launch spec's keys: "threads" or "grid" and "block" at the top level
+/// (the plan nests them in "launch"), then as the plan, and "args".
+inline constexpr const char *SpecKeys[] = {
+    key::Threads, key::Grid,   key::Block,  key::Buffers,
+    key::Args,    key::Checks, key::FdStep, key::Tolerance};
 inline constexpr const char *ParamKeys[] = {key::Size, key::Bytes, key::Relocs};
 inline constexpr const char *RelocKeys[] = {key::Offset, key::Buffer,
                                             key::Address, key::Access};

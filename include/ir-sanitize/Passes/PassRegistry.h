@@ -46,6 +46,23 @@ void registerIRSanitizePasses(llvm::PassBuilder &PB,
                               PassResults *Results = nullptr,
                               DiagnosticHandler *ParameterDiags = nullptr);
 
+/// Each pass's pipeline name, by its class: passname::BundleNormalizePass is
+/// "ir-sanitize-bundles". Pipelines spell passes with these, never with a
+/// literal of their own.
+namespace passname {
+#define MODULE_PASS(NAME, CLASS, CREATE_PASS, DESC)                            \
+  inline constexpr const char *CLASS = NAME;
+#define MODULE_PASS_WITH_PARAMS(NAME, CLASS, CREATE_PASS, PARSER, PARAMS,      \
+                                DESC)                                          \
+  inline constexpr const char *CLASS = NAME;
+#define FUNCTION_PASS(NAME, CLASS, CREATE_PASS, DESC)                          \
+  inline constexpr const char *CLASS = NAME;
+#define FUNCTION_PASS_WITH_PARAMS(NAME, CLASS, CREATE_PASS, PARSER, PARAMS,    \
+                                  DESC)                                        \
+  inline constexpr const char *CLASS = NAME;
+#include "ir-sanitize/Passes/PassRegistry.def"
+} // namespace passname
+
 /// One registered pass: what `--print-passes` and the docs' pass table list.
 struct RegisteredPass {
   const char *Name;

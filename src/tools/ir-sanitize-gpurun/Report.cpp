@@ -37,7 +37,7 @@ bool gradientOnly(const Plan &P) {
   return L && L->GradientOnly;
 }
 
-/// The project's benchmark targets (docs/GPUBenchmarks.md): time relative to
+/// The project's benchmark targets (docs/Benchmarks.md): time relative to
 /// the original primal kernel. Reported, never turned into a failed check.
 double targetRatio(const Plan &P, KernelRole Role) {
   switch (Role) {

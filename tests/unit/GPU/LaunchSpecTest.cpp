@@ -6,6 +6,8 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/Support/FileSystem.h"
 
+#include <limits>
+
 using namespace llvm;
 using namespace irs;
 using namespace irs::test;
@@ -159,4 +161,76 @@ TEST_CASE("a deeply nested launch spec is rejected before it is parsed",
   Msg = errorOf(LaunchSpec::readFile(Path).takeError());
   CHECK(Msg.find("JSON nested deeper than 64 levels") != std::string::npos);
   sys::fs::remove(Path);
+}
+
+TEST_CASE("buffers in the run plan's shape and in the earlier one read alike",
+          "[LaunchSpec]") {
+  auto Old = parse(R"({"threads": 4, "buffers": {
+      "b": {"type": "f64", "count": 4, "wrt": true},
+      "a": {"type": "f32", "count": 2, "init": "range"}}})");
+  auto New = parse(R"({"threads": 4, "buffers": [
+      {"name": "b", "type": "f64", "count": 4, "wrt": true},
+      {"name": "a", "type": "f32", "count": 2, "init": "range"}]})");
+  REQUIRE(static_cast<bool>(Old));
+  REQUIRE(static_cast<bool>(New));
+  CHECK(Old->toJSON() == New->toJSON());
+  REQUIRE(New->Buffers.size() == 2);
+  CHECK(New->Buffers[0].Name == "a"); // sorted by name
+  CHECK(New->Buffers[1].Type == ElementType::F64);
+  // What toJSON writes is the plan's shape, and reads back as itself.
+  json::Value Written = New->toJSON();
+  REQUIRE(Written.getAsObject()->getArray("buffers"));
+  auto Back = LaunchSpec::fromJSON(Written, "again");
+  REQUIRE(static_cast<bool>(Back));
+  CHECK(Back->toJSON() == Written);
+}
+
+TEST_CASE("an array of buffers needs a name on each, given once",
+          "[LaunchSpec]") {
+  CHECK(errorOf(parse(R"({"threads": 1, "buffers": [{"type": "f32",
+                          "count": 1}]})")
+                    .takeError())
+            .find("non-empty \"name\"") != std::string::npos);
+  CHECK(errorOf(parse(R"({"threads": 1, "buffers": [
+                          {"name": "a", "type": "f32", "count": 1},
+                          {"name": "a", "type": "f64", "count": 1}]})")
+                    .takeError())
+            .find("buffer 'a' is given twice") != std::string::npos);
+  CHECK(errorOf(parse(R"({"threads": 1, "buffers": []})").takeError())
+            .find("'buffers' must be a non-empty") != std::string::npos);
+  CHECK(errorOf(parse(R"({"threads": 1, "buffers": {"a": {"name": "b",
+                          "type": "f32", "count": 1}}})")
+                    .takeError())
+            .find("'name' differs from the key") != std::string::npos);
+}
+
+TEST_CASE("checkLaunchSpec holds a model made in memory to the file's rules",
+          "[LaunchSpec]") {
+  LaunchSpec S;
+  S.Threads = 8;
+  CHECK(errorOf(checkLaunchSpec(S, "made")).find("made: 'buffers'") == 0);
+  BufferSpec B;
+  B.Name = "a";
+  B.Count = 8;
+  S.Buffers.push_back(B);
+  CHECK_FALSE(static_cast<bool>(checkLaunchSpec(S, "made")));
+  S.Buffers[0].Count = 0;
+  CHECK(errorOf(checkLaunchSpec(S, "made")).find("'count'") !=
+        std::string::npos);
+  S.Buffers[0].Count = uint64_t(1) << 40; // 4 TiB of f32
+  CHECK(errorOf(checkLaunchSpec(S, "made")).find("exceed the limit") !=
+        std::string::npos);
+  S.Buffers[0].Count = 8;
+  S.Threads = 0;
+  S.Grid = {1, 1, 1};
+  S.Block = {2048, 1, 1};
+  CHECK(errorOf(checkLaunchSpec(S, "made")).find("block exceeds") !=
+        std::string::npos);
+  S.Block = {256, 1, 1};
+  LeafValue Inf;
+  Inf.K = LeafValue::Float;
+  Inf.Real = std::numeric_limits<double>::infinity();
+  S.Args.emplace_back("1", Inf);
+  CHECK(errorOf(checkLaunchSpec(S, "made")).find("must be finite") !=
+        std::string::npos);
 }
