@@ -20,6 +20,16 @@ using namespace llvm;
 
 namespace irs {
 
+ArrayRef<DeviceArrayForm> deviceArrayForms() {
+  static const DeviceArrayForm Forms[] = {
+#define DEVICE_ARRAY(Form, Fields, Data, MaxSize, Dims, Len, WrappedAddress,   \
+                     What)                                                     \
+  {Fields, Data, MaxSize, Dims, Len, WrappedAddress, What},
+#include "ir-sanitize/Analysis/DeviceArrays.def"
+  };
+  return Forms;
+}
+
 const char *spelling(LeafRole R) {
   static const char *const Names[] = {
       "unknown", "state",     "data",    "maxsize", "dims",
@@ -77,19 +87,29 @@ struct ArrayShape {
   unsigned Rank;
 };
 
+/// Whether field \p Index of \p E is an i64 (or the layout has none).
+bool isSizeField(ArrayRef<Type *> E, int Index) {
+  return Index < 0 || E[Index]->isIntegerTy(64);
+}
+
+/// The first row of DeviceArrays.def that \p T is laid out as.
 std::optional<ArrayShape> matchArray(Type *T) {
   auto *S = dyn_cast<StructType>(T);
   if (!S)
     return std::nullopt;
   ArrayRef<Type *> E = S->elements();
-  if ((E.size() == 4 || E.size() == 3) && E[0]->isPointerTy() &&
-      E[1]->isIntegerTy(64) && (E.size() == 3 || E[3]->isIntegerTy(64)))
-    if (std::optional<unsigned> N = intTuple(E[2], 64))
-      return ArrayShape{E.size() == 4 ? LayoutArray::CUDA5 : LayoutArray::CUDA3,
-                        *N};
-  if (E.size() == 2 && isWrappedAddress(E[1]))
-    if (std::optional<unsigned> N = intTuple(E[0], 64))
-      return ArrayShape{LayoutArray::CUDAnative, *N};
+  ArrayRef<DeviceArrayForm> Forms = deviceArrayForms();
+  for (size_t F = 0; F < Forms.size(); ++F) {
+    const DeviceArrayForm &Row = Forms[F];
+    if (E.size() != Row.Fields || !isSizeField(E, Row.MaxSize) ||
+        !isSizeField(E, Row.Len))
+      continue;
+    Type *Data = E[Row.Data];
+    if (!(Row.WrappedAddress ? isWrappedAddress(Data) : Data->isPointerTy()))
+      continue;
+    if (std::optional<unsigned> N = intTuple(E[Row.Dims], 64))
+      return ArrayShape{static_cast<LayoutArray::Form>(F), *N};
+  }
   return std::nullopt;
 }
 
@@ -293,26 +313,25 @@ int LayoutBuilder::addArray(const ArrayShape &Shape, const Loc &At,
   Desc.Param = At.Param;
   Desc.Path = At.Path;
   A.Path = Desc.path();
-  bool Native = Shape.Layout == LayoutArray::CUDAnative;
-  Loc Data = At.child(Native ? 1 : 0), Dims = At.child(Native ? 0 : 2);
+  const DeviceArrayForm &Row = deviceArrayForms()[Shape.Layout];
+  Loc Data = At.child(Row.Data), Dims = At.child(Row.Dims);
   LayoutLeaf *DataLeaf = leafAt(Data);
-  if (!DataLeaf)
+  if (!DataLeaf && Row.WrappedAddress)
     DataLeaf = leafAt(Data.child(0)); // { i64 } around the address
   assignPerDim(Dims, LeafRole::Dim, Index);
   for (LayoutLeaf *D : leavesUnder(Dims))
     A.Dims.push_back(indexOf(D));
-  if (!Native) {
-    if (LayoutLeaf *M = leafAt(At.child(1))) {
-      M->Role = LeafRole::MaxSize;
-      M->Array = Index;
-      A.MaxSize = indexOf(M);
+  auto Assign = [&](int Field, LeafRole Role, int &Slot) {
+    if (Field < 0)
+      return;
+    if (LayoutLeaf *Leaf = leafAt(At.child(Field))) {
+      Leaf->Role = Role;
+      Leaf->Array = Index;
+      Slot = indexOf(Leaf);
     }
-    if (LayoutLeaf *N = leafAt(At.child(3))) {
-      N->Role = LeafRole::Len;
-      N->Array = Index;
-      A.Len = indexOf(N);
-    }
-  }
+  };
+  Assign(Row.MaxSize, LeafRole::MaxSize, A.MaxSize);
+  Assign(Row.Len, LeafRole::Len, A.Len);
   if (DataLeaf) {
     DataLeaf->Role = LeafRole::Data;
     DataLeaf->Array = Index;

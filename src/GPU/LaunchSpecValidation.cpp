@@ -9,9 +9,16 @@
 
 #include "ir-sanitize/Support/ToolError.h"
 
+#include "ir-sanitize/Analysis/KernelLayout.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FormatVariadic.h"
+
+#include <map>
+#include <optional>
+#include <vector>
 
 using namespace llvm;
 
@@ -30,11 +37,6 @@ SmallVector<unsigned, 8> fullPath(const ManifestParam &P) {
   return Path;
 }
 
-bool hasPrefix(ArrayRef<unsigned> Path, ArrayRef<unsigned> Prefix) {
-  return Path.size() > Prefix.size() &&
-         Path.take_front(Prefix.size()) == Prefix;
-}
-
 std::string knownPaths(const KernelManifest &K) {
   std::string S;
   for (const ManifestParam &P : K.Params)
@@ -49,13 +51,55 @@ bool fitsInteger(int64_t V, uint64_t Size) {
   return V >= -(int64_t(1) << (Bits - 1)) && V < (int64_t(1) << Bits);
 }
 
+/// The spec and the manifest indexed once, so that validation is linear in
+/// the leaves (it looked each up by a scan: cubic in pointer parameters).
+class SpecIndex {
+public:
+  SpecIndex(const LaunchSpec &Spec, const KernelManifest &K) {
+    for (const BufferSpec &B : Spec.Buffers)
+      Buffers.try_emplace(B.Name, &B);
+    for (const auto &[Path, V] : Spec.Args)
+      Args.try_emplace(Path, &V);
+    for (const ManifestParam &P : K.Params) {
+      Params.try_emplace(P.pathString(), &P);
+      SmallVector<unsigned, 8> Path = fullPath(P);
+      for (size_t N = 1; N < Path.size(); ++N)
+        Under[std::vector<unsigned>(Path.begin(), Path.begin() + N)].push_back(
+            &P);
+    }
+  }
+  const BufferSpec *buffer(StringRef Name) const {
+    return Buffers.lookup(Name);
+  }
+  const LeafValue *arg(StringRef Path) const { return Args.lookup(Path); }
+  const ManifestParam *param(StringRef Path) const {
+    return Params.lookup(Path);
+  }
+  /// The leaves strictly below \p Prefix (a full path), in manifest order.
+  ArrayRef<const ManifestParam *> under(ArrayRef<unsigned> Prefix) const {
+    auto It = Under.find(std::vector<unsigned>(Prefix.begin(), Prefix.end()));
+    return It == Under.end() ? ArrayRef<const ManifestParam *>()
+                             : ArrayRef<const ManifestParam *>(It->second);
+  }
+  int64_t intValue(const ManifestParam &P) const {
+    const LeafValue *V = arg(P.pathString());
+    return V && V->K == LeafValue::Integer ? V->Int : 0;
+  }
+
+private:
+  StringMap<const BufferSpec *> Buffers;
+  StringMap<const LeafValue *> Args;
+  StringMap<const ManifestParam *> Params;
+  std::map<std::vector<unsigned>, std::vector<const ManifestParam *>> Under;
+};
+
 Error checkValueKind(const ManifestParam &P, const LeafValue &V,
-                     const LaunchSpec &Spec, StringRef File) {
+                     const SpecIndex &Index, StringRef File) {
   std::string Where = "args: '" + P.pathString() + "' (" + P.Type + "): ";
   LeafKind K = leafKind(P);
   switch (V.K) {
   case LeafValue::Buffer:
-    if (!Spec.findBuffer(V.BufferName))
+    if (!Index.buffer(V.BufferName))
       return specError(File, Where + "no buffer named '" + V.BufferName + "'");
     if (K == LeafKind::Pointer || (K == LeafKind::Integer && P.Size == 8))
       return Error::success();
@@ -80,66 +124,103 @@ Error checkValueKind(const ManifestParam &P, const LeafValue &V,
   return Error::success();
 }
 
-int64_t intValue(const LaunchSpec &Spec, const ManifestParam &P) {
-  const LeafValue *V = Spec.findArg(P.pathString());
-  return V && V->K == LeafValue::Integer ? V->Int : 0;
-}
-
-/// The array descriptor a buffer-bound leaf belongs to, and the element
-/// counts it declares: the product of its dims (integer leaves two levels
-/// below it) and, for CUDA.jl's CuDeviceArray { ptr, i64 maxsize,
-/// [N x i64] dims, i64 len }, len and maxsize (bytes).
+/// The element counts an array descriptor declares for the buffer its
+/// address leaf is bound to: the product of its dims and its len (elements),
+/// its maxsize (bytes).
 struct ArrayExtent {
   uint64_t Elements = 0; ///< 0: nothing declared.
   uint64_t MaxBytes = 0;
 };
 
-ArrayExtent extentOf(const ManifestParam &Ptr, const KernelManifest &K,
-                     const LaunchSpec &Spec) {
-  SmallVector<unsigned, 8> Desc = fullPath(Ptr);
-  auto Siblings = [&](ArrayRef<unsigned> D) {
-    return count_if(K.Params, [&](const ManifestParam &P) {
-      return hasPrefix(fullPath(P), D);
-    });
-  };
-  Desc.pop_back();
-  // CUDAnative wrapped the pointer alone in a struct ({ [2 x i64], { i64 } }).
-  if (Desc.size() > 1 && Siblings(Desc) == 1)
-    Desc.pop_back();
+bool isI64Leaf(const ManifestParam &P) {
+  return leafKind(P) == LeafKind::Integer && P.Size == 8;
+}
+
+/// The extent a descriptor at \p Desc of the layout \p Row declares, when
+/// its leaves are laid out as the row says (DeviceArrays.def).
+std::optional<ArrayExtent> extentAs(const DeviceArrayForm &Row,
+                                    ArrayRef<unsigned> Desc,
+                                    const SpecIndex &Index) {
   ArrayExtent E;
-  if (Desc.empty())
-    return E; // A whole parameter: nothing around it declares a size.
   uint64_t Dims = 1;
-  bool HasDims = false;
-  // The descriptor's child that holds the pointer holds no sizes.
-  SmallVector<unsigned, 8> PtrPath = fullPath(Ptr);
-  ArrayRef<unsigned> PtrBranch =
-      ArrayRef<unsigned>(PtrPath).take_front(Desc.size() + 1);
-  for (const ManifestParam &P : K.Params) {
-    SmallVector<unsigned, 8> Path = fullPath(P);
-    if (!hasPrefix(Path, Desc) || leafKind(P) != LeafKind::Integer ||
-        ArrayRef<unsigned>(Path).take_front(Desc.size() + 1) == PtrBranch)
-      continue;
+  SmallVector<bool, 4> Seen(Row.Fields, false);
+  for (const ManifestParam *P : Index.under(Desc)) {
+    SmallVector<unsigned, 8> Path = fullPath(*P);
+    unsigned Field = Path[Desc.size()];
     size_t Depth = Path.size() - Desc.size();
-    int64_t V = std::max<int64_t>(intValue(Spec, P), 0);
-    if (Depth == 2) {
+    if (Field >= Row.Fields)
+      return std::nullopt;
+    Seen[Field] = true;
+    if (static_cast<int>(Field) == Row.Data)
+      continue;
+    int64_t V = std::max<int64_t>(Index.intValue(*P), 0);
+    if (static_cast<int>(Field) == Row.Dims && Depth == 2 && isI64Leaf(*P))
       Dims *= static_cast<uint64_t>(V);
-      HasDims = true;
-    } else if (Depth == 1 && Path.back() == 3 && Ptr.Path.back() == 0) {
-      E.Elements = std::max<uint64_t>(E.Elements, V); // len
-    } else if (Depth == 1 && Path.back() == 1 && Ptr.Path.back() == 0) {
-      E.MaxBytes = static_cast<uint64_t>(V); // maxsize
-    }
+    else if (static_cast<int>(Field) == Row.Len && Depth == 1 && isI64Leaf(*P))
+      E.Elements = static_cast<uint64_t>(V);
+    else if (static_cast<int>(Field) == Row.MaxSize && Depth == 1 &&
+             isI64Leaf(*P))
+      E.MaxBytes = static_cast<uint64_t>(V);
+    else
+      return std::nullopt;
   }
-  if (HasDims)
-    E.Elements = std::max(E.Elements, Dims);
+  if (!llvm::all_of(Seen, [](bool S) { return S; }))
+    return std::nullopt;
+  E.Elements = std::max(E.Elements, Dims);
   return E;
 }
 
+/// For an aggregate no row describes: integer leaves two levels below the
+/// descriptor (a tuple of sizes beside the address) still bound the buffer.
+ArrayExtent extentOfUnknown(const ManifestParam &Ptr, const SpecIndex &Index) {
+  SmallVector<unsigned, 8> PtrPath = fullPath(Ptr);
+  ArrayRef<unsigned> Desc = ArrayRef<unsigned>(PtrPath).drop_back();
+  // A pointer alone in a struct ({ i64 } around an address).
+  if (Desc.size() > 1 && Index.under(Desc).size() == 1)
+    Desc = Desc.drop_back();
+  ArrayExtent E;
+  uint64_t Dims = 1;
+  bool HasDims = false;
+  ArrayRef<unsigned> PtrBranch =
+      ArrayRef<unsigned>(PtrPath).take_front(Desc.size() + 1);
+  for (const ManifestParam *P : Index.under(Desc)) {
+    SmallVector<unsigned, 8> Path = fullPath(*P);
+    if (leafKind(*P) != LeafKind::Integer ||
+        ArrayRef<unsigned>(Path).take_front(Desc.size() + 1) == PtrBranch ||
+        Path.size() - Desc.size() != 2)
+      continue;
+    Dims *= static_cast<uint64_t>(std::max<int64_t>(Index.intValue(*P), 0));
+    HasDims = true;
+  }
+  if (HasDims)
+    E.Elements = Dims;
+  return E;
+}
+
+/// What the array descriptor around address leaf \p Ptr declares: as a
+/// layout of DeviceArrays.def where one matches, else by extentOfUnknown.
+/// A whole parameter (a raw pointer) declares nothing.
+ArrayExtent extentOf(const ManifestParam &Ptr, const SpecIndex &Index) {
+  SmallVector<unsigned, 8> PtrPath = fullPath(Ptr);
+  if (PtrPath.size() < 2)
+    return ArrayExtent();
+  for (size_t Wrap : {1, 2}) {
+    if (PtrPath.size() < Wrap + 1)
+      break;
+    ArrayRef<unsigned> Desc = ArrayRef<unsigned>(PtrPath).drop_back(Wrap);
+    unsigned Field = PtrPath[Desc.size()];
+    for (const DeviceArrayForm &Row : deviceArrayForms())
+      if (static_cast<int>(Field) == Row.Data &&
+          (Wrap == 1 || Row.WrappedAddress))
+        if (std::optional<ArrayExtent> E = extentAs(Row, Desc, Index))
+          return *E;
+  }
+  return extentOfUnknown(Ptr, Index);
+}
+
 Error checkExtent(const ManifestParam &P, const BufferSpec &B,
-                  const KernelManifest &K, const LaunchSpec &Spec,
-                  StringRef File) {
-  ArrayExtent E = extentOf(P, K, Spec);
+                  const SpecIndex &Index, StringRef File) {
+  ArrayExtent E = extentOf(P, Index);
   if (E.Elements > B.Count)
     return specError(File, "buffer '" + B.Name + "' has " +
                                std::to_string(B.Count) + " elements but leaf " +
@@ -173,28 +254,31 @@ Error checkDerivativeBuffers(const LaunchSpec &Spec, StringRef File) {
 
 Error validateSpec(const LaunchSpec &Spec, const KernelManifest &Kernel,
                    StringRef File) {
+  SpecIndex Index(Spec, Kernel);
   for (const auto &[Path, Value] : Spec.Args) {
-    const ManifestParam *P = Kernel.findByPath(Path);
+    const ManifestParam *P = Index.param(Path);
     if (!P)
       return specError(File, "args: unknown leaf path '" + Path + "'; kernel " +
                                  Kernel.Name + " has " + knownPaths(Kernel));
-    if (Error E = checkValueKind(*P, Value, Spec, File))
+    if (Error E = checkValueKind(*P, Value, Index, File))
       return E;
+  }
+  // The leaves bound to each buffer, in manifest order.
+  StringMap<std::vector<const ManifestParam *>> BoundTo;
+  for (const ManifestParam &P : Kernel.Params) {
+    const LeafValue *V = Index.arg(P.pathString());
+    if (V && V->K == LeafValue::Buffer)
+      BoundTo[V->BufferName].push_back(&P);
   }
   bool AnyOutput = false;
   for (const BufferSpec &B : Spec.Buffers) {
-    bool Bound = false;
-    for (const ManifestParam &P : Kernel.Params) {
-      const LeafValue *V = Spec.findArg(P.pathString());
-      if (!V || V->K != LeafValue::Buffer || V->BufferName != B.Name)
-        continue;
-      Bound = true;
-      if (Error E = checkExtent(P, B, Kernel, Spec, File))
-        return E;
-    }
-    if (!Bound)
+    auto It = BoundTo.find(B.Name);
+    if (It == BoundTo.end())
       return specError(File, "buffer '" + B.Name +
                                  "' is not bound to any argument leaf");
+    for (const ManifestParam *P : It->second)
+      if (Error E = checkExtent(*P, B, Index, File))
+        return E;
     AnyOutput |= B.Output;
   }
   if (!AnyOutput)

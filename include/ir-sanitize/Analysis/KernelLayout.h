@@ -4,11 +4,9 @@
 // from their LLVM types and the kernel's own accesses: every scalar leaf
 // (AggregateLeaves.h) gets a role, and every device array its leaves.
 //
-//   device arrays   CUDA.jl 5 { ptr data, i64 maxsize, [N x i64] dims, i64 len
-//   }
-//                   CUDA.jl 3 { ptr data, i64 maxsize, [N x i64] dims }
-//                   CUDAnative { [N x i64] dims, { i64 | ptr } data }
-//                   raw Ptr{T}: a ptr, or an i64 the kernel uses as an address
+//   device arrays   the layouts of DeviceArrays.def (CUDA.jl 5 and 3,
+//                   CUDAnative), and raw Ptr{T}: a ptr, or an i64 the kernel
+//                   uses as an address
 //   broadcasts      GPUArrays' Broadcasted { args..., axes } (axes [R x {i64}]
 //                   or [R x [1 x i64]], OneTo stops), Extruded { array,
 //                   [N x i8] keeps, [N x i64] defaults }, and CUDAnative's
@@ -71,8 +69,22 @@ struct LayoutLeaf {
   std::string path() const;
 };
 
+/// One row of DeviceArrays.def: where a descriptor holds what.
+struct DeviceArrayForm {
+  unsigned Fields;
+  int Data, MaxSize, Dims, Len; ///< Field indices; -1: none.
+  bool WrappedAddress;
+  const char *What;
+};
+
 struct LayoutArray {
-  enum Form { CUDA5, CUDA3, CUDAnative, Raw } Layout = CUDA5;
+  enum Form {
+#define DEVICE_ARRAY(Form, Fields, Data, MaxSize, Dims, Len, WrappedAddress,   \
+                     What)                                                     \
+  Form,
+#include "ir-sanitize/Analysis/DeviceArrays.def"
+    Raw ///< A bare Ptr{T}: an address with no descriptor.
+  } Layout = CUDA5;
   std::string Path; ///< Of the descriptor ("2.0.1.0"); of the leaf if Raw.
   unsigned Rank = 1;
   int Data = -1, MaxSize = -1, Len = -1; ///< Leaf indices; -1: none.
@@ -113,6 +125,9 @@ struct KernelLayout {
 
   int findLeaf(llvm::StringRef Path) const;
 };
+
+/// The rows of DeviceArrays.def, indexed by LayoutArray::Form (Raw has none).
+llvm::ArrayRef<DeviceArrayForm> deviceArrayForms();
 
 /// What \p F's parameters hold. \p F must have a body. Errors (BadInput)
 /// name \p InputName: too many leaves or nesting too deep to describe.

@@ -1,6 +1,7 @@
 #include "../TestSupport.h"
 #include "LaunchSpecSample.h"
 
+#include "ir-sanitize/Analysis/KernelLayout.h"
 #include "ir-sanitize/GPU/LaunchSpec.h"
 #include "ir-sanitize/Support/ModuleReader.h"
 
@@ -85,4 +86,66 @@ TEST_CASE("CUDAnative arrays ({dims, {i64 ptr}}) declare their extent too",
   CHECK(errorText(validateSpec(*Small, K, "spec.json"))
             .find("buffer 'x' has 63 elements but leaf 1.0.1.0 declares an "
                   "array of 64") != std::string::npos);
+}
+
+namespace {
+/// A kernel whose parameter 0 is \p Array and its manifest.
+struct OneArrayKernel {
+  LLVMContext Ctx;
+  std::unique_ptr<Module> M;
+  KernelManifest K;
+  explicit OneArrayKernel(StringRef Array) {
+    M = parseModule(Ctx, "define void @k(" + Array.str() + " %a) { ret void }");
+    K = manifestFor(*M->getFunction("k"));
+  }
+};
+
+/// A spec that binds buffer "d" (\p Count f32) at \p Address and gives the
+/// integer leaves \p Sizes.
+std::string oneArraySpec(uint64_t Count, StringRef Address, StringRef Sizes) {
+  return R"({"threads": 1, "checks": "primal", "buffers": [{"name": "d",
+      "type": "f32", "count": )" +
+         std::to_string(Count) + R"(, "output": true}], "args": {")" +
+         Address.str() + R"(": "buffer:d")" + (Sizes.empty() ? "" : ", ") +
+         Sizes.str() + "}}";
+}
+} // namespace
+
+TEST_CASE("every layout of DeviceArrays.def bounds its buffer by the row's "
+          "fields",
+          "[LaunchSpecValidation]") {
+  REQUIRE(deviceArrayForms().size() == 3);
+  struct Case {
+    const char *Array, *Address, *Sizes, *Problem;
+    uint64_t Fits, TooFew;
+  };
+  const Case Cases[] = {
+      // CUDA.jl 5: dims 4x8, len 32, maxsize 128 bytes.
+      {"{ ptr addrspace(1), i64, [2 x i64], i64 }", "0.0",
+       R"("0.1": 128, "0.2.0": 4, "0.2.1": 8, "0.3": 32)",
+       "declares an array of 32", 32, 31},
+      // CUDA.jl 5 whose len says more than its dims.
+      {"{ ptr addrspace(1), i64, [1 x i64], i64 }", "0.0",
+       R"("0.2.0": 4, "0.3": 40)", "declares an array of 40", 40, 39},
+      // CUDA.jl 3: its maxsize (bytes) bounds too.
+      {"{ ptr addrspace(1), i64, [1 x i64] }", "0.0",
+       R"("0.1": 400, "0.2.0": 10)", "declares maxsize 400", 100, 99},
+      // CUDAnative: the address wrapped in { i64 }, dims first.
+      {"{ [2 x i64], { i64 } }", "0.1.0", R"("0.0.0": 3, "0.0.1": 5)",
+       "declares an array of 15", 15, 14},
+      // An aggregate no row describes: a size tuple beside the address.
+      {"{ ptr addrspace(1), [2 x i64], i32 }", "0.0",
+       R"("0.1.0": 2, "0.1.1": 6)", "declares an array of 12", 12, 11},
+  };
+  for (const Case &C : Cases) {
+    INFO(C.Array);
+    OneArrayKernel A(C.Array);
+    auto Fits = parse(oneArraySpec(C.Fits, C.Address, C.Sizes));
+    REQUIRE(static_cast<bool>(Fits));
+    CHECK(errorText(validateSpec(*Fits, A.K, "s")) == "");
+    auto Small = parse(oneArraySpec(C.TooFew, C.Address, C.Sizes));
+    REQUIRE(static_cast<bool>(Small));
+    CHECK(errorText(validateSpec(*Small, A.K, "s")).find(C.Problem) !=
+          std::string::npos);
+  }
 }
