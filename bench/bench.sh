@@ -11,13 +11,14 @@
 #   capi [INPUT.ll] [RUNS]       IRSNormalizeBundles through the C interface
 #   enzyme [RUNS]                `ir-sanitize enzyme` against the same steps by hand
 #   reduce                       `ir-sanitize reduce` on a large module
+#   validate [N...] [RUNS]       gpu-check's spec validation on N array parameters
 #   gpu prepare|run|table ...    GPU derivative checks and timings (H200)
 # Helpers (module generators, spec scaling, report tables) are in bench/lib;
 # summaries of measured runs in bench/results.
 set -euo pipefail
 cases=$(cd "$(dirname "$0")/cases" && pwd)
 if [ $# -lt 1 ] || [ ! -f "$cases/$1.sh" ]; then
-  sed -n '2,16p' "$0" >&2
+  sed -n '2,17p' "$0" >&2
   exit 2
 fi
 exec bash "$cases/$1.sh" "${@:2}"

@@ -33,7 +33,7 @@ bench_enzyme_input() {
 # configured with; exits 0 with a SKIPPED line (from $2) when there is none.
 bench_enzyme_plugin() {
   plugin=${ENZYME_PLUGIN:-$(sed -n 's/^#define IRS_DEFAULT_ENZYME_PLUGIN "\(.*\)"$/\1/p' \
-    "$(dirname "$1")/../include/ir-sanitize/Config.h")}
+    "$(dirname "$1")/../src/Enzyme/ConfiguredPlugin.h")}
   [ -f "$plugin" ] || { echo "$2: SKIPPED: no Enzyme plugin" >&2; exit 0; }
 }
 

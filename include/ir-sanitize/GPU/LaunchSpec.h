@@ -59,8 +59,9 @@ struct LaunchSpec {
   uint64_t Threads = 0; ///< Nonzero: 1-D launch, the runner picks the block.
   std::array<unsigned, 3> Grid = {0, 0, 0};
   std::array<unsigned, 3> Block = {0, 0, 0};
-  std::vector<BufferSpec> Buffers;                     ///< Sorted by name.
-  std::vector<std::pair<std::string, LeafValue>> Args; ///< Sorted by path.
+  /// Sorted by name, and Args by path (sortByName): find* search them so.
+  std::vector<BufferSpec> Buffers;
+  std::vector<std::pair<std::string, LeafValue>> Args;
   bool DerivativeChecks = true;
   std::optional<double> FdStep;
   std::optional<double> ForwardTolerance, ReverseTolerance;
