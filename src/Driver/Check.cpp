@@ -2,7 +2,7 @@
 #include "ir-sanitize/Driver/Check.h"
 #include "ir-sanitize/Support/OutputSafety.h"
 
-#include "ScopedWorkDir.h"
+#include "ir-sanitize/Support/ScopedWorkDir.h"
 
 #include "ir-sanitize/Analysis/BundleSites.h"
 #include "ir-sanitize/Enzyme/PluginLocator.h"

@@ -1,9 +1,9 @@
 //===- Differentiate.cpp - The Enzyme pipeline ----------------------------===//
 #include "ir-sanitize/Driver/Differentiate.h"
 
-#include "PathIn.h"
 #include "SanitizeSteps.h"
-#include "ScopedWorkDir.h"
+#include "ir-sanitize/Support/PathIn.h"
+#include "ir-sanitize/Support/ScopedWorkDir.h"
 
 #include "ir-sanitize/Analysis/ActivitySpec.h"
 #include "ir-sanitize/Analysis/EnzymeCalls.h"

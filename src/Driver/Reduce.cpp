@@ -1,8 +1,8 @@
 //===- Reduce.cpp - From an Enzyme failure to a minimal module ------------===//
 #include "ir-sanitize/Driver/Reduce.h"
 
-#include "PathIn.h"
-#include "ScopedWorkDir.h"
+#include "ir-sanitize/Support/PathIn.h"
+#include "ir-sanitize/Support/ScopedWorkDir.h"
 
 #include "ir-sanitize/Config.h"
 

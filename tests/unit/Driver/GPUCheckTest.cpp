@@ -56,61 +56,6 @@ define ptx_kernel void @k(ptr addrspace(1) %out, float %a, i32 %n) {
   CHECK(Orig[0].Relocs.size() == 1);
 }
 
-TEST_CASE("without Enzyme the plan holds the primal check and says why",
-          "[GPUCheck]") {
-  LLVMContext Ctx;
-  SMDiagnostic Diag;
-  const char *IR = R"(
-target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
-target triple = "nvptx64-nvidia-cuda"
-define ptx_kernel void @k(ptr addrspace(1) %out, ptr addrspace(1) %in) {
-  %v = load float, ptr addrspace(1) %in
-  store float %v, ptr addrspace(1) %out
-  ret void
-}
-)";
-  auto Original = parseAssemblyString(IR, Diag, Ctx);
-  auto Splatted = parseAssemblyString(IR, Diag, Ctx);
-  REQUIRE(Original);
-  REQUIRE(Splatted);
-  KernelManifest K = describeUnsplattedKernel(*Original->getFunction("k"));
-  auto V = json::parse(R"({"threads": 1,
-    "buffers": {"out": {"type": "f32", "count": 1, "output": true},
-                "in": {"type": "f32", "count": 1, "wrt": true}},
-    "args": {"0": "buffer:out", "1": "buffer:in"}})");
-  REQUIRE(static_cast<bool>(V));
-  auto S = LaunchSpec::fromJSON(*V, "spec.json");
-  REQUIRE(static_cast<bool>(S));
-  REQUIRE(S->DerivativeChecks);
-  SmallString<128> Dir;
-  REQUIRE(!sys::fs::createUniqueDirectory("irs-gpucheck", Dir));
-  GPUCheckOptions Opts;
-  Opts.EmitDir = std::string(Dir);
-  Opts.PTX.Arch = "sm_80";
-  Opts.SkipDerivatives = "no Enzyme plugin found";
-  CollectingDiagnosticHandler Diags;
-  Opts.Diags = &Diags;
-  Expected<RunPlan> P = prepareGPUCheck(*Original, *Splatted, K, *S, Opts);
-  REQUIRE(static_cast<bool>(P));
-  CHECK_FALSE(P->Spec.DerivativeChecks);
-  CHECK(P->DerivativesSkipped == "no Enzyme plugin found");
-  REQUIRE(P->Kernels.size() == 2);
-  CHECK(P->Kernels[1].Role == KernelRole::Splat);
-  CHECK(sys::fs::exists(Dir + "/splat.ptx"));
-  CHECK_FALSE(sys::fs::exists(Dir + "/derivatives.ptx"));
-  // Each step as progress, through the handler.
-  std::vector<std::string> Steps = Diags.of(irs::DiagnosticKind::Progress);
-  REQUIRE(Steps.size() == 3);
-  CHECK(Steps[0].rfind("wrote " + std::string(Dir) + "/original.ptx (", 0) ==
-        0);
-  CHECK(Steps[2] == "wrote " + runPlanPath(Dir));
-  auto Text = MemoryBuffer::getFile(runPlanPath(Dir));
-  REQUIRE(Text);
-  CHECK((*Text)->getBuffer().contains(
-      "\"checks\": \"primal\",\n  \"skipped\": \"no Enzyme plugin found\""));
-  sys::fs::remove_directories(Dir);
-}
-
 TEST_CASE("runGPUCheck with PrintStages writes nothing and lists the stages",
           "[GPUCheck]") {
   GPUCheckRequest R;

@@ -2,11 +2,11 @@
 //
 // Every pipeline names the files it hands to child processes (Enzyme,
 // llvm-reduce, the GPU runner) inside one directory; this is that join,
-// private to src/Driver.
+// internal (not installed).
 //
 //===----------------------------------------------------------------------===//
-#ifndef IR_SANITIZE_DRIVER_PATHIN_H
-#define IR_SANITIZE_DRIVER_PATHIN_H
+#ifndef IR_SANITIZE_SUPPORT_PATHIN_H
+#define IR_SANITIZE_SUPPORT_PATHIN_H
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringRef.h"

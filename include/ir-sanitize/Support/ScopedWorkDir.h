@@ -4,11 +4,11 @@
 // removed on every way out of the job: success, errors and, through the
 // interrupt hook, signals. With --keep-temps it stays and is named in one
 // note; where the front end names it itself (a failure whose logs the user
-// came for), the job releases it. Private to src/Driver.
+// came for), the job releases it. Internal (not installed).
 //
 //===----------------------------------------------------------------------===//
-#ifndef IR_SANITIZE_DRIVER_SCOPEDWORKDIR_H
-#define IR_SANITIZE_DRIVER_SCOPEDWORKDIR_H
+#ifndef IR_SANITIZE_SUPPORT_SCOPEDWORKDIR_H
+#define IR_SANITIZE_SUPPORT_SCOPEDWORKDIR_H
 
 #include "ir-sanitize/Support/ChildProcess.h"
 #include "ir-sanitize/Support/Diagnostics.h"
