@@ -292,10 +292,8 @@ IRSStatus IRSRestoreBundles(LLVMModuleRef MRef, char **OutStatsJSON,
   RestoreStats Stats = restoreModule(**M);
   if (Error E = verifyOutput(**M))
     return fail(std::move(E), OutStatsJSON, ErrorMessage);
-  json::Object Doc{{"calls", Stats.Calls},
-                   {"bundles", Stats.Bundles},
-                   {"lost", Stats.Lost},
-                   {"orphan_markers", Stats.OrphanMarkers}};
+  const RestoreStats &S = Stats;
+  json::Object Doc{IRS_RESTORE_COUNTERS(IRS_COUNTER_JSON)};
   return succeed(Stats.Lost ? IRSStatusFindings : IRSStatusOk,
                  toJSONText(std::move(Doc)), OutStatsJSON, ErrorMessage);
 }
@@ -358,13 +356,17 @@ IRSStatus IRSOptimizeDerivativeAccesses(LLVMModuleRef MRef, const char *Options,
   DerivativeAccessStats Stats = optimizeDerivativeAccesses(**M, *Opts);
   if (Error E = verifyOutput(**M))
     return fail(std::move(E), OutStatsJSON, ErrorMessage);
-  json::Object Doc{{"versioned", Stats.Sink.Versioned},
-                   {"in_place", Stats.Sink.InPlace},
-                   {"reordered", Stats.Sink.Reordered},
-                   {"address_checks", Stats.Sink.Checks},
-                   {"joined_branches", Stats.Sink.Joined},
-                   {"merged_accumulations", Stats.Merge.Merged},
-                   {"guarded_merges", Stats.Merge.Guarded}};
+  json::Object Doc;
+  {
+    const StoreSinkStats &S = Stats.Sink;
+    Doc = json::Object{IRS_STORE_SINK_COUNTERS(IRS_COUNTER_JSON)};
+  }
+  {
+    const AccumulationMergingStats &S = Stats.Merge;
+    for (auto &KV :
+         json::Object{IRS_ACCUMULATION_MERGING_COUNTERS(IRS_COUNTER_JSON)})
+      Doc[KV.first] = std::move(KV.second);
+  }
   return succeed(IRSStatusOk, toJSONText(std::move(Doc)), OutStatsJSON,
                  ErrorMessage);
 }

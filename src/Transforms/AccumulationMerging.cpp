@@ -18,12 +18,7 @@ using namespace llvm;
 
 #define DEBUG_TYPE "ir-sanitize-merge-accumulations"
 
-// ALWAYS_ENABLED: release builds of LLVM (Debian's) make STATISTIC a no-op
-// in code compiled against them (docs/DeveloperGuide.md, "Statistics").
-ALWAYS_ENABLED_STATISTIC(NumMerged,
-                         "Atomic pairs made one (same address proven)");
-ALWAYS_ENABLED_STATISTIC(NumGuarded,
-                         "Atomic pairs merged behind an address test");
+IRS_ACCUMULATION_MERGING_COUNTERS(IRS_COUNTER_STATISTIC)
 
 namespace irs {
 namespace {
@@ -151,8 +146,7 @@ PreservedAnalyses AccumulationMergingPass::run(Function &F,
   for (BasicBlock *BB : Blocks)
     while (BB)
       BB = mergeInBlock(*BB, ReassociateFP, AA, S, ORE);
-  NumMerged += S.Merged;
-  NumGuarded += S.Guarded;
+  IRS_ACCUMULATION_MERGING_COUNTERS(IRS_COUNTER_BUMP)
   if (PassResults *Results = passResults(F, FAM))
     Results->get<AccumulationMergingStats>() += S;
   return S.Merged + S.Guarded == 0 ? PreservedAnalyses::all()

@@ -11,13 +11,7 @@ using namespace llvm;
 
 #define DEBUG_TYPE "ir-sanitize-restore"
 
-// ALWAYS_ENABLED: release builds of LLVM (Debian's) make STATISTIC a no-op
-// in code compiled against them (docs/DeveloperGuide.md, "Statistics").
-ALWAYS_ENABLED_STATISTIC(NumCalls, "Calls that carried a stash record");
-ALWAYS_ENABLED_STATISTIC(NumRestored, "Operand bundles put back");
-ALWAYS_ENABLED_STATISTIC(NumLost, "Stashed bundles that could not be put back");
-ALWAYS_ENABLED_STATISTIC(NumOrphanMarkers,
-                         "Stash markers erased whose call was gone");
+IRS_RESTORE_COUNTERS(IRS_COUNTER_STATISTIC)
 
 namespace irs {
 
@@ -43,10 +37,7 @@ RestoreStats restoreBundles(Module &M) {
 PreservedAnalyses BundleRestorePass::run(Module &M,
                                          ModuleAnalysisManager &MAM) {
   RestoreStats S = restoreBundles(M);
-  NumCalls += S.Calls;
-  NumRestored += S.Bundles;
-  NumLost += S.Lost;
-  NumOrphanMarkers += S.OrphanMarkers;
+  IRS_RESTORE_COUNTERS(IRS_COUNTER_BUMP)
   if (PassResults *Results = passResults(M, MAM))
     Results->get<RestoreStats>() += S;
   bool Changed = S.Calls || S.OrphanMarkers;

@@ -26,25 +26,12 @@ using namespace llvm;
 
 #define DEBUG_TYPE "ir-sanitize-store-sink-versioning"
 
-// ALWAYS_ENABLED: release builds of LLVM (Debian's) make STATISTIC a no-op
-// in code compiled against them (docs/DeveloperGuide.md, "Statistics").
-ALWAYS_ENABLED_STATISTIC(NumVersioned,
-                         "Runs given a fast and an ordered version");
-ALWAYS_ENABLED_STATISTIC(NumReordered,
-                         "Runs reordered without a check (proven disjoint)");
-ALWAYS_ENABLED_STATISTIC(NumInPlace,
-                         "Versioned runs also given an in-place version");
-ALWAYS_ENABLED_STATISTIC(NumChecks, "Address pairs compared at run time");
-ALWAYS_ENABLED_STATISTIC(NumJoined, "Branches on one condition joined");
+IRS_STORE_SINK_COUNTERS(IRS_COUNTER_STATISTIC)
 
 namespace {
 /// Adds \p S to the STATISTICs and to \p Results' StoreSinkStats.
 void reportStats(const irs::StoreSinkStats &S, irs::PassResults *Results) {
-  NumVersioned += S.Versioned;
-  NumReordered += S.Reordered;
-  NumInPlace += S.InPlace;
-  NumChecks += S.Checks;
-  NumJoined += S.Joined;
+  IRS_STORE_SINK_COUNTERS(IRS_COUNTER_BUMP)
   if (Results)
     Results->get<irs::StoreSinkStats>() += S;
 }

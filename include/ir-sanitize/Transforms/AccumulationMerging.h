@@ -32,17 +32,24 @@
 #ifndef IR_SANITIZE_TRANSFORMS_ACCUMULATIONMERGING_H
 #define IR_SANITIZE_TRANSFORMS_ACCUMULATIONMERGING_H
 
+#include "ir-sanitize/Transforms/PassCounters.h"
+
 #include "llvm/IR/PassManager.h"
 
 namespace irs {
 
+/// The counters of the pass (Transforms/PassCounters.h).
+#define IRS_ACCUMULATION_MERGING_COUNTERS(X)                                   \
+  X(Merged, NumMerged, "merged_accumulations",                                 \
+    "Atomic pairs made one (same address proven)")                             \
+  X(Guarded, NumGuarded, "guarded_merges",                                     \
+    "Atomic pairs merged behind an address test")
+
 struct AccumulationMergingStats {
-  unsigned Merged = 0;  ///< Pairs made one atomic (same address proven).
-  unsigned Guarded = 0; ///< Pairs merged behind an address test.
+  IRS_ACCUMULATION_MERGING_COUNTERS(IRS_COUNTER_FIELD)
 
   AccumulationMergingStats &operator+=(const AccumulationMergingStats &O) {
-    Merged += O.Merged;
-    Guarded += O.Guarded;
+    IRS_ACCUMULATION_MERGING_COUNTERS(IRS_COUNTER_ADD)
     return *this;
   }
 };

@@ -11,21 +11,25 @@
 #ifndef IR_SANITIZE_TRANSFORMS_BUNDLERESTORE_H
 #define IR_SANITIZE_TRANSFORMS_BUNDLERESTORE_H
 
+#include "ir-sanitize/Transforms/PassCounters.h"
+
 #include "llvm/IR/PassManager.h"
 
 namespace irs {
 
+/// The counters of restore (Transforms/PassCounters.h).
+#define IRS_RESTORE_COUNTERS(X)                                                \
+  X(Calls, NumCalls, "calls", "Calls that carried a stash record")             \
+  X(Bundles, NumRestored, "bundles", "Operand bundles put back")               \
+  X(Lost, NumLost, "lost", "Stashed bundles that could not be put back")       \
+  X(OrphanMarkers, NumOrphanMarkers, "orphan_markers",                         \
+    "Stash markers erased whose call was gone")
+
 struct RestoreStats {
-  unsigned Calls = 0;   ///< Calls that carried a record.
-  unsigned Bundles = 0; ///< Bundles re-attached.
-  unsigned Lost = 0;    ///< Recorded bundles that could not be re-attached.
-  unsigned OrphanMarkers = 0; ///< Operand markers whose call was gone.
+  IRS_RESTORE_COUNTERS(IRS_COUNTER_FIELD)
 
   RestoreStats &operator+=(const RestoreStats &O) {
-    Calls += O.Calls;
-    Bundles += O.Bundles;
-    Lost += O.Lost;
-    OrphanMarkers += O.OrphanMarkers;
+    IRS_RESTORE_COUNTERS(IRS_COUNTER_ADD)
     return *this;
   }
 };

@@ -63,23 +63,28 @@
 #ifndef IR_SANITIZE_TRANSFORMS_STORESINKVERSIONING_H
 #define IR_SANITIZE_TRANSFORMS_STORESINKVERSIONING_H
 
+#include "ir-sanitize/Transforms/PassCounters.h"
+
 #include "llvm/IR/PassManager.h"
 
 namespace irs {
 
+/// The counters of the pass (Transforms/PassCounters.h).
+#define IRS_STORE_SINK_COUNTERS(X)                                             \
+  X(Versioned, NumVersioned, "versioned",                                      \
+    "Runs given a fast and an ordered version")                                \
+  X(Reordered, NumReordered, "reordered",                                      \
+    "Runs reordered without a check (proven disjoint)")                        \
+  X(InPlace, NumInPlace, "in_place",                                           \
+    "Versioned runs also given an in-place version")                           \
+  X(Checks, NumChecks, "address_checks", "Address pairs compared at run time") \
+  X(Joined, NumJoined, "joined_branches", "Branches on one condition joined")
+
 struct StoreSinkStats {
-  unsigned Versioned = 0; ///< Runs given a fast and an ordered version.
-  unsigned Reordered = 0; ///< Runs reordered without a check (proven disjoint).
-  unsigned InPlace = 0;   ///< Versioned runs also given an in-place version.
-  unsigned Checks = 0;    ///< Address pairs compared at run time.
-  unsigned Joined = 0;    ///< `if (c) A; if (c) B` made `if (c) {A; B}`.
+  IRS_STORE_SINK_COUNTERS(IRS_COUNTER_FIELD)
 
   StoreSinkStats &operator+=(const StoreSinkStats &O) {
-    Versioned += O.Versioned;
-    Reordered += O.Reordered;
-    InPlace += O.InPlace;
-    Checks += O.Checks;
-    Joined += O.Joined;
+    IRS_STORE_SINK_COUNTERS(IRS_COUNTER_ADD)
     return *this;
   }
 };
