@@ -18,7 +18,6 @@
 #include "ir-sanitize/Support/ModuleVerifier.h"
 #include "ir-sanitize/Support/ToolError.h"
 #include "ir-sanitize/Transforms/BundleRestore.h"
-#include "ir-sanitize/Transforms/KernelSplat.h"
 
 #include "llvm/ADT/StringSet.h"
 #include "llvm/IR/Module.h"
@@ -326,10 +325,10 @@ IRSStatus IRSSplatKernels(LLVMModuleRef MRef, const char *KernelName,
     return fail(M.takeError(), OutManifestJSON, ErrorMessage);
   if (Error E = verifyInput(**M))
     return fail(std::move(E), OutManifestJSON, ErrorMessage);
-  SplatOptions Opts;
+  std::vector<std::string> Kernels;
   if (KernelName)
-    Opts.Kernels.push_back(KernelName);
-  Expected<LaunchManifest> Manifest = splatKernels(**M, Opts);
+    Kernels.push_back(KernelName);
+  Expected<LaunchManifest> Manifest = splatModule(**M, Kernels);
   if (!Manifest)
     return fail(Manifest.takeError(), OutManifestJSON, ErrorMessage);
   if (Error E = verifyOutput(**M))

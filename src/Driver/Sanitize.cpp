@@ -73,6 +73,13 @@ Expected<SanitizeResult> sanitizeModule(Module &M,
   return Result;
 }
 
+Expected<LaunchManifest> splatModule(Module &M, ArrayRef<std::string> Kernels) {
+  PassResults Results;
+  if (Error E = runPipeline(M, splatPipeline(Kernels), &Results))
+    return E;
+  return std::move(Results.get<LaunchManifest>());
+}
+
 namespace {
 /// Where a splat's manifest goes beside a module written to \p Output.
 std::string manifestBeside(StringRef Output) {

@@ -32,12 +32,14 @@ std::string sanitizePipeline(const BundlePolicy &Policy, bool Splat,
   // splat gives Enzyme each leaf its own activity.
   std::string Text =
       withParams(passname::BundleNormalizePass, Policy.toPassParameters());
-  if (!Splat)
-    return Text;
+  return Splat ? Text + "," + splatPipeline(Kernels) : Text;
+}
+
+std::string splatPipeline(ArrayRef<std::string> Kernels) {
   std::vector<std::string> Params;
   for (const std::string &K : Kernels)
     Params.push_back("kernel=" + escapePassParameter(K));
-  return Text + "," + withParams(passname::KernelSplatPass, join(Params, ";"));
+  return withParams(passname::KernelSplatPass, join(Params, ";"));
 }
 
 std::string derivativeWrapperPipeline(StringRef Fn, DiffMode Mode,

@@ -67,6 +67,12 @@ struct SanitizeResult {
 llvm::Expected<SanitizeResult> sanitizeModule(llvm::Module &M,
                                               const SanitizeConfig &Config);
 
+/// The splat alone, through the pipeline every job runs it in
+/// (splatPipeline): the manifest of \p Kernels (empty: every kernel). An
+/// unknown kernel is a usage error.
+llvm::Expected<LaunchManifest> splatModule(llvm::Module &M,
+                                           llvm::ArrayRef<std::string> Kernels);
+
 /// Where the outputs of a sanitize run go; an empty path: not written.
 struct SanitizeOutputs {
   std::string Module = "-"; ///< "-": stdout.

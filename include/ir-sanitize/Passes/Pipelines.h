@@ -23,6 +23,9 @@ namespace irs {
 std::string sanitizePipeline(const BundlePolicy &Policy, bool Splat,
                              llvm::ArrayRef<std::string> Kernels);
 
+/// The splat alone: `ir-sanitize-splat<kernel=K;...>` (empty: every kernel).
+std::string splatPipeline(llvm::ArrayRef<std::string> Kernels);
+
 /// gpu-check's cleanup of the splatted module before Enzyme: folds the
 /// aggregate each kernel rebuilds from its leaves at entry, through which
 /// Enzyme's activity analysis cannot see. Inlining first: a kernel that

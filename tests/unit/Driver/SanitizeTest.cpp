@@ -3,10 +3,13 @@
 
 #include "ir-sanitize/Driver/Sanitize.h"
 #include "ir-sanitize/Support/ToolError.h"
+#include "ir-sanitize/Transforms/KernelSplat.h"
 
+#include "llvm/IRReader/IRReader.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
 
 using namespace llvm;
 using namespace irs;
@@ -203,4 +206,32 @@ TEST_CASE("runSanitize writes nothing after an error", "[Driver][Sanitize]") {
   Req.Input = Dir.path("missing.ll");
   Expected<SanitizeJobResult> Missing = runSanitize(Req, Ctx, Diags);
   CHECK(test::codeOf(Missing.takeError()) == ExitCode::BadInput);
+}
+
+TEST_CASE("splatModule is the splat pass through the pipeline, as "
+          "splatKernels does it",
+          "[Sanitize]") {
+  const std::string Path =
+      irs::test::sourcePath("examples/kernels/bcast_add_2d.ll");
+  // Two contexts: one would rename the second module's struct types.
+  LLVMContext Ctx, Ctx2;
+  SMDiagnostic Diag;
+  std::unique_ptr<Module> ViaPipeline = parseIRFile(Path, Diag, Ctx);
+  std::unique_ptr<Module> Direct = parseIRFile(Path, Diag, Ctx2);
+  REQUIRE(ViaPipeline);
+  REQUIRE(Direct);
+  Expected<LaunchManifest> A = splatModule(*ViaPipeline, {});
+  Expected<LaunchManifest> B = splatKernels(*Direct, SplatOptions());
+  REQUIRE(static_cast<bool>(A));
+  REQUIRE(static_cast<bool>(B));
+  std::string TextA, TextB;
+  raw_string_ostream OSA(TextA), OSB(TextB);
+  A->printFile(OSA);
+  B->printFile(OSB);
+  CHECK(TextA == TextB);
+  CHECK_FALSE(A->Kernels.empty());
+  // An unknown kernel is the user's mistake, with its exit code.
+  Expected<LaunchManifest> Unknown = splatModule(*Direct, {"nope"});
+  REQUIRE_FALSE(static_cast<bool>(Unknown));
+  CHECK(test::codeOf(Unknown.takeError()) == ExitCode::Usage);
 }
