@@ -92,10 +92,29 @@ bool parseInt(const char *S, long Min, long Max, long &V) {
   return *S && !*End && errno == 0 && V >= Min && V <= Max;
 }
 
+/// The rule ir-sanitize's options follow too: an option's value is the next
+/// argument, neither empty nor another option (`--report --l2 cold` took
+/// "--l2" as the report's path).
+bool hasValue(int Argc, char **Argv, int I, std::string &Error) {
+  if (I + 1 >= Argc)
+    return false;
+  std::string Next = Argv[I + 1];
+  if (Next.empty())
+    Error = std::string(Argv[I]) + ": an empty value ('')";
+  else if (Next.size() > 1 && Next[0] == '-')
+    Error = std::string(Argv[I]) + " needs a value; '" + Next +
+            "' reads as an option";
+  return Error.empty();
+}
+
 bool parseArgs(int Argc, char **Argv, Options &O, std::string &Error) {
   for (int I = 1; I < Argc; ++I) {
     std::string A = Argv[I];
-    bool HasValue = I + 1 < Argc;
+    bool TakesValue = A == "--report" || A == "--l2" || A == "--repeats" ||
+                      A == "--device" || A == "--time-budget";
+    bool HasValue = TakesValue && hasValue(Argc, Argv, I, Error);
+    if (!Error.empty())
+      return false;
     if (A == "--probe")
       O.Probe = true;
     else if (A == "--validate-only")

@@ -121,6 +121,70 @@ static void oneValuePerOccurrence(CLI::App &App) {
     oneValuePerOccurrence(*Sub);
 }
 
+/// The command \p argv runs: the subcommand it names first, else \p App.
+static const CLI::App &commandOf(const CLI::App &App, int argc, char **argv) {
+  for (int I = 1; I < argc; ++I) {
+    std::string A = argv[I];
+    if (!A.empty() && A[0] == '-')
+      continue;
+    for (const CLI::App *Sub :
+         App.get_subcommands([](const CLI::App *) { return true; }))
+      if (Sub->get_name() == A)
+        return *Sub;
+    return App;
+  }
+  return App;
+}
+
+/// Whether \p Value holds nothing: empty, or only the option's delimiters
+/// ("--wrt ,", after which CLI11 would take the next argument).
+static bool holdsNothing(const CLI::Option &Opt, const std::string &Value) {
+  char Delimiter = Opt.get_delimiter();
+  return Value.find_first_not_of(Delimiter ? std::string(1, Delimiter) : "") ==
+         std::string::npos;
+}
+
+/// One rule for every option that takes a value, on every command: the value
+/// is not empty (nor only delimiters) and, given as the next argument, is not
+/// another option (CLI11 would take the next argument instead: `--wrt ,
+/// IN.ll` read IN.ll as --wrt's, then said INPUT was missing). "-" (stdin,
+/// stdout) is a value. `--opt=-x` gives a value that starts with '-' on
+/// purpose (--enzyme-arg=-enzyme-print). Returns the refusal, naming what
+/// the user gave, or "".
+static std::string refuseMissingValues(const CLI::App &App, int argc,
+                                       char **argv) {
+  const CLI::App &Command = commandOf(App, argc, argv);
+  for (int I = 1; I < argc; ++I) {
+    std::string A = argv[I];
+    if (A == "--")
+      break;
+    if (A.size() < 2 || A[0] != '-')
+      continue;
+    size_t Eq = A.find('=');
+    std::string Name = A.substr(0, Eq);
+    const CLI::Option *Opt = Command.get_option_no_throw(Name);
+    if (!Opt)
+      Opt = App.get_option_no_throw(Name);
+    if (!Opt || Opt->get_positional() || Opt->get_expected_min() == 0)
+      continue;
+    if (Eq != std::string::npos) {
+      if (holdsNothing(*Opt, A.substr(Eq + 1)))
+        return Name + ": an empty value ('" + A + "')";
+      continue;
+    }
+    if (I + 1 >= argc)
+      continue; // CLI11 says the value is missing
+    std::string Next = argv[++I];
+    if (holdsNothing(*Opt, Next))
+      return Name + ": an empty value ('" + Next + "')";
+    if (Next.size() > 1 && Next[0] == '-')
+      return Name + " needs a value; '" + Next +
+             "' reads as an option (a value that starts with '-' goes as " +
+             Name + "=VALUE)";
+  }
+  return "";
+}
+
 int main(int argc, char **argv) {
   occupyClosedStandardFiles();
   llvm::InitLLVM X(argc, argv);
@@ -146,6 +210,12 @@ int main(int argc, char **argv) {
   }
   oneValuePerOccurrence(App);
 
+  std::string Refused = refuseMissingValues(App, argc, argv);
+  if (!Refused.empty()) {
+    llvm::errs() << ToolName << ": error: " << keepOnOneLine(Refused)
+                 << " (see --help)\n";
+    return exitCode(ExitCode::Usage);
+  }
   try {
     App.parse(argc, argv);
   } catch (const CLI::CallForHelp &E) {

@@ -11,6 +11,9 @@ both output streams must be equal (with the run's own temporary names and
 times made equal). Prints one line per command and a total."""
 import os, re, shutil, subprocess, sys, tempfile
 
+sys.path.insert(0, os.path.dirname(__file__))
+from help_options import help_options  # noqa: E402
+
 irs, work, examples, noop, spec = sys.argv[1:6]
 # gpu-check with the pass-through plugin: LLVM's ExpandVariadics crashes on
 # the __enzyme_* calls left in; the aborting one stops it at Enzyme.
@@ -69,23 +72,6 @@ OVERRIDES = {("gpu-check", "--enzyme-plugin"): abort}
 INFO = {"-h", "--help", "--help-all", "--version"}
 
 
-def options(command):
-    """[(spellings, takes_value)] from `ir-sanitize COMMAND --help`."""
-    out = subprocess.run([irs] + ([command] if command else []) + ["--help"],
-                         capture_output=True, text=True).stdout
-    found = []
-    in_subcommands = False
-    for line in out.splitlines():
-        if line.startswith("Subcommands:"):
-            in_subcommands = True
-        elif line and not line.startswith(" "):
-            in_subcommands = False
-        m = re.match(r"^  (-[^ ]+)( [^ ]+)?(  |$)", line)
-        if m and not in_subcommands:
-            found.append((m.group(1).split(","), m.group(2) is not None))
-    return found
-
-
 def normalise(text, scratch):
     text = text.replace(scratch, "DIR")
     text = re.sub(r"ir-sanitize-[\w.-]+", "ir-sanitize-TMP", text)
@@ -109,7 +95,7 @@ def run(command, args):
 problems, total = [], 0
 for command, (inp, rest) in COMMANDS.items():
     checked = 0
-    for spellings, takes_value in options(command):
+    for spellings, takes_value in help_options(irs, command):
         if set(spellings) & INFO:
             continue
         for flag in spellings:
