@@ -1,5 +1,6 @@
 //===- BundleProbe.cpp - Asking an Enzyme which bundles it accepts --------===//
 #include "ir-sanitize/Enzyme/BundleProbe.h"
+#include "ir-sanitize/Support/InputFile.h"
 
 #include "ir-sanitize/Enzyme/EnzymeRunner.h"
 #include "ir-sanitize/Support/AtomicOutput.h"
@@ -13,7 +14,11 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SHA256.h"
 
+#include <cerrno>
+#include <cstring>
 #include <set>
+
+#include <unistd.h>
 
 using namespace llvm;
 
@@ -44,14 +49,13 @@ StringRef verdictName(ProbeVerdict V) {
 }
 
 Expected<EnzymePluginIdentity> identifyEnzymePlugin(StringRef Path) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
-      MemoryBuffer::getFile(Path, /*IsText=*/false,
-                            /*RequiresNullTerminator=*/false);
-  if (!Buf)
+  // The checked open every reader uses: a FIFO or a device is refused, not
+  // read until it ends (or never).
+  std::string Contents, Problem;
+  if (!readInputFile(Path.str(), EnzymePluginInput, Contents, Problem))
     return makeToolError(ExitCode::NoEnzyme,
-                         Path + ": cannot read: " + Buf.getError().message());
-  std::array<uint8_t, 32> Hash =
-      SHA256::hash(arrayRefFromStringRef((*Buf)->getBuffer()));
+                         Path + ": cannot read: " + Problem);
+  std::array<uint8_t, 32> Hash = SHA256::hash(arrayRefFromStringRef(Contents));
   return EnzymePluginIdentity{Path.str(), toHex(Hash, /*LowerCase=*/true)};
 }
 
@@ -196,13 +200,16 @@ namespace {
 /// in \p Problem).
 ProbeCache loadCache(StringRef Path, StringRef SHA256, std::string &Problem) {
   ProbeCache Empty{SHA256.str(), {}};
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
-  if (!Buf) {
-    if (Buf.getError() != std::errc::no_such_file_or_directory)
-      Problem = Path.str() + ": " + Buf.getError().message();
+  if (!sys::fs::exists(Path)) // none yet
+    return Empty;
+  // The checked open every reader uses: a FIFO there hung `check`, a link to
+  // /dev/zero was read until memory ran out.
+  std::string Text, Why;
+  if (!readInputFile(Path.str(), ProbeCacheInput, Text, Why)) {
+    Problem = Path.str() + ": " + Why + " (ignored; it is rewritten)";
     return Empty;
   }
-  Expected<ProbeCache> C = parseProbeCache((*Buf)->getBuffer(), Path);
+  Expected<ProbeCache> C = parseProbeCache(Text, Path);
   if (!C) {
     Problem = toString(C.takeError()) + " (ignored; it is rewritten)";
     return Empty;
@@ -224,6 +231,14 @@ std::string storeCache(StringRef Path, const ProbeCache &New) {
   if (std::error_code EC =
           sys::fs::create_directories(sys::path::parent_path(Path)))
     return Path.str() + ": " + EC.message();
+  // Whatever else stands at the cache's name (a FIFO, a link to a device)
+  // goes: the atomic write would write into it instead of renaming over it.
+  sys::fs::file_status Status;
+  if (!sys::fs::status(Path, Status, /*Follow=*/false) &&
+      Status.type() != sys::fs::file_type::regular_file)
+    // (LLVM's remove refuses special files.)
+    if (::unlink(Path.str().c_str()) != 0)
+      return Path.str() + ": " + std::strerror(errno);
   std::string Text = printProbeCache(Merged);
   if (Error E = writeFileAtomically(Path, [&](raw_ostream &OS) { OS << Text; }))
     return toString(std::move(E));

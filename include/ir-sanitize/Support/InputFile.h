@@ -37,6 +37,8 @@ inline constexpr InputKind LaunchSpecInput{"launch spec", 16 * MiB};
 inline constexpr InputKind LaunchManifestInput{"launch manifest", 64 * MiB};
 inline constexpr InputKind RunPlanInput{"run plan", 64 * MiB};
 inline constexpr InputKind PTXInput{"PTX file", 512 * MiB};
+inline constexpr InputKind ProbeCacheInput{"Enzyme probe cache", 16 * MiB};
+inline constexpr InputKind EnzymePluginInput{"Enzyme plugin", 2048 * MiB};
 
 namespace detail {
 

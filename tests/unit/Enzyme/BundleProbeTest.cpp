@@ -8,6 +8,10 @@
 #include "llvm/Support/SourceMgr.h"
 
 #include <cstdlib>
+#include <functional>
+
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "CatchCompat.h"
 
@@ -198,6 +202,44 @@ TEST_CASE("probeBundles: each plugin file has its own answers; a broken "
   REQUIRE(static_cast<bool>(Fixed));
   CHECK(Fixed->Probed == 0);
   CHECK(Fixed->CacheProblem.empty());
+}
+
+TEST_CASE("probeBundles: a cache that is a FIFO or a link to a device is "
+          "refused, not read, and rewritten",
+          "[BundleProbe]") {
+  WorkDir W;
+  ScopedEnv Runs("FAKE_ENZYME_RUNS", W.path("runs"));
+  std::vector<BundleShape> Shapes = {shape("gc-transition")};
+  ProbeOptions Strict = probeOptions(W, fakePlugin("FakeEnzymeStrict.so"));
+  Expected<ProbeReport> First = probeBundles(Shapes, Strict);
+  REQUIRE(static_cast<bool>(First));
+  const std::string Cache = First->CacheFile;
+  // A FIFO hung `check` (nothing ever writes to it); /dev/zero never ends.
+  struct Hostile {
+    const char *What;
+    std::function<bool()> Make;
+  };
+  const Hostile Cases[] = {
+      {"is a FIFO", [&] { return ::mkfifo(Cache.c_str(), 0600) == 0; }},
+      {"is a device",
+       [&] { return ::symlink("/dev/zero", Cache.c_str()) == 0; }},
+  };
+  for (const Hostile &H : Cases) {
+    INFO(H.What);
+    ::unlink(Cache.c_str());
+    REQUIRE(H.Make());
+    Expected<ProbeReport> Again = probeBundles(Shapes, Strict);
+    REQUIRE(static_cast<bool>(Again));
+    INFO(Again->CacheProblem);
+    CHECK(StringRef(Again->CacheProblem).contains(H.What));
+    CHECK(Again->answerFor(Shapes[0]).Verdict == ProbeVerdict::Rejected);
+    // Rewritten as a regular file: the next run asks nothing.
+    Expected<ProbeReport> Fixed = probeBundles(Shapes, Strict);
+    REQUIRE(static_cast<bool>(Fixed));
+    INFO(Fixed->CacheProblem);
+    CHECK(Fixed->Probed == 0);
+    CHECK(Fixed->CacheProblem.empty());
+  }
 }
 
 TEST_CASE("probeBundles asks at most 64 shapes per run; the next run goes on",
