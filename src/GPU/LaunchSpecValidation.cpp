@@ -51,15 +51,12 @@ bool fitsInteger(int64_t V, uint64_t Size) {
   return V >= -(int64_t(1) << (Bits - 1)) && V < (int64_t(1) << Bits);
 }
 
-/// The spec and the manifest indexed once, so that validation is linear in
-/// the leaves (it looked each up by a scan: cubic in pointer parameters).
+/// The manifest indexed once, beside the spec's own sorted lookups, so that
+/// validation is n log n in the leaves (it looked each up by a scan: cubic
+/// in pointer parameters).
 class SpecIndex {
 public:
-  SpecIndex(const LaunchSpec &Spec, const KernelManifest &K) {
-    for (const BufferSpec &B : Spec.Buffers)
-      Buffers.try_emplace(B.Name, &B);
-    for (const auto &[Path, V] : Spec.Args)
-      Args.try_emplace(Path, &V);
+  SpecIndex(const LaunchSpec &Spec, const KernelManifest &K) : Spec(Spec) {
     for (const ManifestParam &P : K.Params) {
       Params.try_emplace(P.pathString(), &P);
       SmallVector<unsigned, 8> Path = fullPath(P);
@@ -69,9 +66,9 @@ public:
     }
   }
   const BufferSpec *buffer(StringRef Name) const {
-    return Buffers.lookup(Name);
+    return Spec.findBuffer(Name);
   }
-  const LeafValue *arg(StringRef Path) const { return Args.lookup(Path); }
+  const LeafValue *arg(StringRef Path) const { return Spec.findArg(Path); }
   const ManifestParam *param(StringRef Path) const {
     return Params.lookup(Path);
   }
@@ -87,8 +84,7 @@ public:
   }
 
 private:
-  StringMap<const BufferSpec *> Buffers;
-  StringMap<const LeafValue *> Args;
+  const LaunchSpec &Spec;
   StringMap<const ManifestParam *> Params;
   std::map<std::vector<unsigned>, std::vector<const ManifestParam *>> Under;
 };
