@@ -200,10 +200,22 @@ static Error nameEnzyme(TriageReport &R, Module &Original, BundleScope Scope,
   Opts.PluginPath = C.PluginPath;
   Opts.CacheDir = CacheDir.str();
   Opts.WorkDir = WorkDir.str();
-  Expected<ProbeReport> Asked =
-      probeBundles(bundleShapesIn(Original, Scope), Opts);
+  std::vector<BundleShape> Shapes = bundleShapesIn(Original, Scope);
+  Expected<ProbeReport> Asked = probeBundles(Shapes, Opts);
   if (!Asked)
     return Asked.takeError();
+  // A cached "accepts" that a run here aborted on is stale or forged: it is
+  // dropped, asked again, and the report says so.
+  for (const EnzymeResult *Run : {&R.Original, &R.Sanitized})
+    for (std::string &Tag : cachedAcceptsContradictedBy(*Asked, *Run))
+      Opts.DistrustedTags.insert(std::move(Tag));
+  if (!Opts.DistrustedTags.empty()) {
+    R.ContradictedCache.assign(Opts.DistrustedTags.begin(),
+                               Opts.DistrustedTags.end());
+    Asked = probeBundles(Shapes, Opts);
+    if (!Asked)
+      return Asked.takeError();
+  }
   R.Plugin = Asked->Plugin;
   R.AcceptedTags = Asked->tagsWith(ProbeVerdict::Accepted);
   R.RejectedTags = Asked->tagsWith(ProbeVerdict::Rejected);

@@ -24,9 +24,10 @@ using namespace llvm;
 
 namespace irs {
 
-/// Bumped whenever probeModuleText changes what it asks: older cache files
-/// then answer another question and are ignored.
-static constexpr int ProbeCacheVersion = 1;
+/// The cache file's format. Version 2 ties each answer to its question (the
+/// SHA-256 of the probe module asked): an answer to another question (an
+/// older probe, a shape the entry was not written for) is not believed.
+static constexpr int ProbeCacheVersion = 2;
 
 /// At most this many probes run at once.
 static constexpr size_t ProbesAtOnce = 4;
@@ -48,6 +49,10 @@ StringRef verdictName(ProbeVerdict V) {
   return "unknown";
 }
 
+static std::string sha256Hex(StringRef Bytes) {
+  return toHex(SHA256::hash(arrayRefFromStringRef(Bytes)), /*LowerCase=*/true);
+}
+
 Expected<EnzymePluginIdentity> identifyEnzymePlugin(StringRef Path) {
   // The checked open every reader uses: a FIFO or a device is refused, not
   // read until it ends (or never).
@@ -55,8 +60,7 @@ Expected<EnzymePluginIdentity> identifyEnzymePlugin(StringRef Path) {
   if (!readInputFile(Path.str(), EnzymePluginInput, Contents, Problem))
     return makeToolError(ExitCode::NoEnzyme,
                          Path + ": cannot read: " + Problem);
-  std::array<uint8_t, 32> Hash = SHA256::hash(arrayRefFromStringRef(Contents));
-  return EnzymePluginIdentity{Path.str(), toHex(Hash, /*LowerCase=*/true)};
+  return EnzymePluginIdentity{Path.str(), sha256Hex(Contents)};
 }
 
 // A call that Enzyme must differentiate through (its arguments are active),
@@ -98,6 +102,10 @@ std::string probeModuleText(const BundleShape &S) {
   return Text;
 }
 
+std::string probeQuestion(const BundleShape &S) {
+  return sha256Hex(probeModuleText(S));
+}
+
 std::string probeCachePath(StringRef CacheDir, StringRef SHA256) {
   SmallString<256> Path(CacheDir);
   sys::path::append(Path, "enzyme-probes", SHA256 + ".json");
@@ -115,11 +123,15 @@ Expected<ProbeAnswer> parseAnswer(const json::Value &V, StringRef Key,
   const json::Object *O = V.getAsObject();
   std::optional<StringRef> Verdict = O ? O->getString("verdict") : std::nullopt;
   std::optional<StringRef> Tag = O ? O->getString("tag") : std::nullopt;
-  if (!Verdict || !Tag)
+  std::optional<StringRef> Question =
+      O ? O->getString("question") : std::nullopt;
+  if (!Verdict || !Tag || !Question)
     return badCache(File, "answer for " + Key +
-                              " needs \"verdict\" and \"tag\" strings");
+                              " needs \"verdict\", \"tag\" and "
+                              "\"question\" strings");
   ProbeAnswer A;
   A.Tag = Tag->str();
+  A.Question = Question->str();
   A.FromCache = true;
   if (*Verdict == verdictName(ProbeVerdict::Accepted))
     A.Verdict = ProbeVerdict::Accepted;
@@ -168,6 +180,7 @@ std::string printProbeCache(const ProbeCache &C) {
   for (const auto &[Key, A] : C.Answers)
     Answers[Key] = json::Object{{"verdict", verdictName(A.Verdict)},
                                 {"tag", A.Tag},
+                                {"question", A.Question},
                                 {"detail", A.Detail}};
   std::string Text;
   raw_string_ostream OS(Text);
@@ -183,7 +196,7 @@ ProbeAnswer ProbeReport::answerFor(const BundleShape &S) const {
   auto It = Answers.find(S.key());
   if (It != Answers.end())
     return It->second;
-  return {ProbeVerdict::Unknown, S.Tag, "not asked", false};
+  return {ProbeVerdict::Unknown, S.Tag, "not asked", false, ""};
 }
 
 std::vector<std::string> ProbeReport::tagsWith(ProbeVerdict V) const {
@@ -222,10 +235,14 @@ ProbeCache loadCache(StringRef Path, StringRef SHA256, std::string &Problem) {
 }
 
 /// Merges \p New into what the file holds now (another run may have added
-/// answers since it was read) and replaces it whole.
-std::string storeCache(StringRef Path, const ProbeCache &New) {
+/// answers since it was read), without the answers to \p Dropped, and
+/// replaces it whole.
+std::string storeCache(StringRef Path, const ProbeCache &New,
+                       const std::set<std::string> &Dropped) {
   std::string Ignored;
   ProbeCache Merged = loadCache(Path, New.SHA256, Ignored);
+  for (const std::string &Key : Dropped)
+    Merged.Answers.erase(Key);
   for (const auto &[Key, A] : New.Answers)
     Merged.Answers[Key] = A;
   if (std::error_code EC =
@@ -245,14 +262,35 @@ std::string storeCache(StringRef Path, const ProbeCache &New) {
   return "";
 }
 
+/// The cached answer for \p S, if it may be believed: it answers the
+/// question a probe of \p S asks now, about \p S's tag, and no run has
+/// contradicted it (Opts.DistrustedTags). Counts the others in \p R.
+const ProbeAnswer *believedAnswer(const ProbeCache &Cache, const BundleShape &S,
+                                  const ProbeOptions &Opts, ProbeReport &R) {
+  auto It = Cache.Answers.find(S.key());
+  if (It == Cache.Answers.end())
+    return nullptr;
+  if (Opts.DistrustedTags.count(S.Tag)) {
+    ++R.Distrusted;
+    return nullptr;
+  }
+  const ProbeAnswer &A = It->second;
+  if (A.Tag != S.Tag || !S.Unprobeable.empty() ||
+      A.Question != probeQuestion(S)) {
+    ++R.OtherQuestion;
+    return nullptr;
+  }
+  return &A;
+}
+
 ProbeAnswer verdictOf(const EnzymeResult &R, const BundleShape &S) {
   if (R.ok())
-    return {ProbeVerdict::Accepted, S.Tag, "", false};
+    return {ProbeVerdict::Accepted, S.Tag, "", false, ""};
   const std::string &Message = R.Diagnosis.Message;
   if (StringRef(Message).contains("unsupported tag " + S.Tag))
-    return {ProbeVerdict::Rejected, S.Tag, Message, false};
+    return {ProbeVerdict::Rejected, S.Tag, Message, false, ""};
   return {ProbeVerdict::Unknown, S.Tag, "the probe failed: " + R.summary(),
-          false};
+          false, ""};
 }
 
 EnzymeInvocation probeInvocation(const ProbeOptions &Opts, size_t Index) {
@@ -292,13 +330,35 @@ Error runProbes(ArrayRef<BundleShape> Shapes, ArrayRef<size_t> Todo,
       ++R.Probed;
       Running.emplace_back(I, std::move(*Run));
     }
-    for (auto &[I, Run] : Running)
-      R.Answers[Shapes[I].key()] = verdictOf(Run.finish(), Shapes[I]);
+    for (auto &[I, Run] : Running) {
+      ProbeAnswer A = verdictOf(Run.finish(), Shapes[I]);
+      A.Question = probeQuestion(Shapes[I]);
+      R.Answers[Shapes[I].key()] = std::move(A);
+    }
   }
   return Error::success();
 }
 
 } // namespace
+
+std::string rejectedTagIn(const EnzymeResult &Run) {
+  static constexpr StringLiteral Marker = "unsupported tag ";
+  StringRef Message = Run.Diagnosis.Message;
+  size_t At = Message.find(Marker);
+  if (Run.ok() || At == StringRef::npos)
+    return "";
+  return Message.drop_front(At + Marker.size()).split(' ').first.str();
+}
+
+std::vector<std::string> cachedAcceptsContradictedBy(const ProbeReport &R,
+                                                     const EnzymeResult &Run) {
+  std::string Tag = rejectedTagIn(Run);
+  for (const auto &[Key, A] : R.Answers)
+    if (!Tag.empty() && A.Tag == Tag && A.FromCache &&
+        A.Verdict == ProbeVerdict::Accepted)
+      return {Tag};
+  return {};
+}
 
 Expected<ProbeReport> probeBundles(ArrayRef<BundleShape> Shapes,
                                    const ProbeOptions &Opts) {
@@ -318,18 +378,18 @@ Expected<ProbeReport> probeBundles(ArrayRef<BundleShape> Shapes,
     std::string Key = S.key();
     if (R.Answers.count(Key))
       continue;
-    if (auto It = Cache.Answers.find(Key); It != Cache.Answers.end()) {
-      R.Answers[Key] = It->second;
+    if (const ProbeAnswer *A = believedAnswer(Cache, S, Opts, R)) {
+      R.Answers[Key] = *A;
       ++R.Cached;
     } else if (!S.Unprobeable.empty()) {
-      R.Answers[Key] = {ProbeVerdict::Unknown, S.Tag, S.Unprobeable, false};
+      R.Answers[Key] = {ProbeVerdict::Unknown, S.Tag, S.Unprobeable, false, ""};
     } else if (Todo.size() == MaxProbesPerRun) {
       R.Answers[Key] = {ProbeVerdict::Unknown, S.Tag,
                         "not asked: more than " +
                             std::to_string(MaxProbesPerRun) +
                             " bundle shapes to ask in one run (the answers "
                             "are cached: run again for the next ones)",
-                        false};
+                        false, ""};
     } else {
       R.Answers[Key] = {}; // asked below, once per key
       Todo.push_back(I);
@@ -338,12 +398,16 @@ Expected<ProbeReport> probeBundles(ArrayRef<BundleShape> Shapes,
   if (Error E = runProbes(Shapes, Todo, Opts, R))
     return E;
   ProbeCache Learned{R.Plugin.SHA256, {}};
+  std::set<std::string> Dropped;
+  for (const BundleShape &S : Shapes)
+    if (Opts.DistrustedTags.count(S.Tag))
+      Dropped.insert(S.key());
   for (size_t I : Todo)
     if (const ProbeAnswer &A = R.Answers[Shapes[I].key()];
         A.Verdict != ProbeVerdict::Unknown)
       Learned.Answers[Shapes[I].key()] = A;
-  if (!R.CacheFile.empty() && !Learned.Answers.empty())
-    if (std::string Problem = storeCache(R.CacheFile, Learned);
+  if (!R.CacheFile.empty() && (!Learned.Answers.empty() || !Dropped.empty()))
+    if (std::string Problem = storeCache(R.CacheFile, Learned, Dropped);
         !Problem.empty())
       R.CacheProblem = Problem;
   return R;

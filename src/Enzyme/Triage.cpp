@@ -84,6 +84,8 @@ json::Value triageToJSON(const TriageReport &R) {
                       {"sha256", R.Plugin.SHA256},
                       {"accepted_tags", json::Array(R.AcceptedTags)},
                       {"rejected_tags", json::Array(R.RejectedTags)}};
+  if (!R.ContradictedCache.empty())
+    Enzyme["contradicted_cache_tags"] = json::Array(R.ContradictedCache);
   return json::Object{{"input", R.InputName},
                       {"enzyme", std::move(Enzyme)},
                       {"verdict", R.verdict()},
@@ -126,6 +128,11 @@ void printTriage(raw_ostream &OS, const TriageReport &R) {
   printRow(OS, "",
            "of the bundle tags here, accepts: " + tagList(R.AcceptedTags) +
                "; rejects: " + tagList(R.RejectedTags));
+  if (!R.ContradictedCache.empty())
+    printRow(OS, "",
+             "the probe cache said it accepts " + tagList(R.ContradictedCache) +
+                 ", which a run here aborted on: those answers were dropped "
+                 "and asked again");
   printRun(OS, "original", R.Original);
   printRun(OS, "sanitized", R.Sanitized);
   if (R.Changes.empty())

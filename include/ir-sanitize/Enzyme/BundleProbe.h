@@ -23,10 +23,13 @@
 #include "llvm/Support/Error.h"
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
 namespace irs {
+
+struct EnzymeResult;
 
 enum class ProbeVerdict {
   Accepted, ///< Enzyme differentiated the probe, forward and reverse.
@@ -42,6 +45,8 @@ struct ProbeAnswer {
   std::string Tag;    ///< The bundle's tag.
   std::string Detail; ///< Enzyme's message, or why the probe cannot tell.
   bool FromCache = false;
+  /// The SHA-256 of the probe module that was asked (probeQuestion).
+  std::string Question;
 };
 
 /// A plugin file and the SHA-256 of its contents (lower-case hex).
@@ -56,6 +61,10 @@ llvm::Expected<EnzymePluginIdentity> identifyEnzymePlugin(llvm::StringRef Path);
 /// The module a probe of \p S differentiates (text; \p S must be probeable).
 std::string probeModuleText(const BundleShape &S);
 
+/// What a probe of \p S asks, as a key: the SHA-256 of its module. A cached
+/// answer is believed only for the question it was given to.
+std::string probeQuestion(const BundleShape &S);
+
 /// One plugin's cached answers (definite ones only: accepted or rejected).
 struct ProbeCache {
   std::string SHA256;
@@ -63,8 +72,9 @@ struct ProbeCache {
 };
 
 /// Reads a cache file. Errors (ExitCode::BadInput, one line naming \p File):
-/// not JSON, another format version, a field of the wrong type, a verdict
-/// that is not definite.
+/// not JSON, another format version, a field of the wrong type or missing
+/// (each answer has its verdict, tag and question), a verdict that is not
+/// definite.
 llvm::Expected<ProbeCache> parseProbeCache(llvm::StringRef Text,
                                            llvm::StringRef File);
 std::string printProbeCache(const ProbeCache &C);
@@ -80,6 +90,9 @@ struct ProbeOptions {
   /// Per probe: Enzyme takes a fraction of a second on the probe module, so
   /// a plugin still running after this hangs (its answer: Unknown).
   unsigned TimeoutSeconds = 30;
+  /// Tags whose cached answers a run contradicted: they are dropped from
+  /// the cache and asked again.
+  std::set<std::string> DistrustedTags;
 };
 
 struct ProbeReport {
@@ -87,8 +100,10 @@ struct ProbeReport {
   std::map<std::string, ProbeAnswer> Answers; ///< By BundleShape::key().
   unsigned Probed = 0;                        ///< Child processes started.
   unsigned Cached = 0;                        ///< Answers taken from the cache.
-  std::string CacheFile;    ///< Empty without a cache directory.
-  std::string CacheProblem; ///< Why the cache was not used, if it was not.
+  unsigned Distrusted = 0;    ///< Cached answers dropped (DistrustedTags).
+  unsigned OtherQuestion = 0; ///< Cached answers to another question.
+  std::string CacheFile;      ///< Empty without a cache directory.
+  std::string CacheProblem;   ///< Why the cache was not used, if it was not.
 
   /// The answer for \p S (Unknown if it was not asked).
   ProbeAnswer answerFor(const BundleShape &S) const;
@@ -102,6 +117,15 @@ struct ProbeReport {
 /// probe is an Unknown answer.
 llvm::Expected<ProbeReport> probeBundles(llvm::ArrayRef<BundleShape> Shapes,
                                          const ProbeOptions &Opts);
+
+/// The tag \p Run aborted on ("unsupported tag TAG"), or "".
+std::string rejectedTagIn(const EnzymeResult &Run);
+
+/// The tags that \p R, from the cache, says the plugin accepts and \p Run
+/// (the same plugin) aborted on: a cache entry that a run contradicts (a
+/// stale or forged file). Probe again with them in DistrustedTags.
+std::vector<std::string> cachedAcceptsContradictedBy(const ProbeReport &R,
+                                                     const EnzymeResult &Run);
 
 } // namespace irs
 

@@ -29,6 +29,9 @@ struct TriageReport {
   /// rejects (asked, BundleProbe.h), so that two reports can be told apart.
   EnzymePluginIdentity Plugin;
   std::vector<std::string> AcceptedTags, RejectedTags;
+  /// Tags the probe cache said this Enzyme accepts although a run here
+  /// aborted on them: the answers were dropped and asked again.
+  std::vector<std::string> ContradictedCache;
 
   /// Exit 0 when the sanitised module differentiates, 1 otherwise.
   bool sanitizedOk() const { return Sanitized.ok(); }
@@ -49,7 +52,8 @@ void printTriage(llvm::raw_ostream &OS, const TriageReport &R);
 /// "ok"|"aborted"|"failed"|"timed_out", "exit_code" | "signal",
 /// "signal_name", "seconds", "message", "function", "differentiating",
 /// "phase", "frame", "where", "instruction", "log"} (empty fields left out),
-/// "enzyme": {"plugin", "sha256", "accepted_tags", "rejected_tags"}.
+/// "enzyme": {"plugin", "sha256", "accepted_tags", "rejected_tags",
+/// "contradicted_cache_tags" (only when there are some)}.
 llvm::json::Value triageToJSON(const TriageReport &R);
 
 } // namespace irs

@@ -41,11 +41,18 @@ std::string probeCacheDir() {
 std::string describeProbe(const ProbeReport &R) {
   std::string Where =
       R.CacheFile.empty() ? "no cache" : "the cache " + R.CacheFile;
-  return formatv("asked Enzyme {0} (sha256 {1}...): {2} probes run, {3} "
-                 "answers from {4}",
-                 R.Plugin.Path, StringRef(R.Plugin.SHA256).take_front(12),
-                 R.Probed, R.Cached, Where)
-      .str();
+  std::string Line =
+      formatv("asked Enzyme {0} (sha256 {1}...): {2} probes run, {3} "
+              "answers from {4}",
+              R.Plugin.Path, StringRef(R.Plugin.SHA256).take_front(12),
+              R.Probed, R.Cached, Where)
+          .str();
+  if (R.OtherQuestion)
+    Line += formatv(" ({0} cached answers to another question were asked "
+                    "again)",
+                    R.OtherQuestion)
+                .str();
+  return Line;
 }
 
 void addEnzymeOptions(CLI::App &App, EnzymeOptions &O) {

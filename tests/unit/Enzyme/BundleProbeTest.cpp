@@ -82,9 +82,9 @@ TEST_CASE("probe cache: printed and read back; hostile files are refused",
   ProbeCache C;
   C.SHA256 = std::string(64, 'a');
   C.Answers["\"gc-transition\"()"] = {ProbeVerdict::Accepted, "gc-transition",
-                                      "", false};
+                                      "", false, "q1"};
   C.Answers["\"x\"(ptr)"] = {ProbeVerdict::Rejected, "x",
-                             "unsupported tag x for call", false};
+                             "unsupported tag x for call", false, "q2"};
   Expected<ProbeCache> Back = parseProbeCache(printProbeCache(C), "c.json");
   REQUIRE(static_cast<bool>(Back));
   CHECK(Back->SHA256 == C.SHA256);
@@ -93,6 +93,7 @@ TEST_CASE("probe cache: printed and read back; hostile files are refused",
   CHECK(X.Verdict == ProbeVerdict::Rejected);
   CHECK(X.Tag == "x");
   CHECK(X.Detail == "unsupported tag x for call");
+  CHECK(X.Question == "q2");
   CHECK(X.FromCache);
 
   auto Refused = [](StringRef Text) {
@@ -107,18 +108,23 @@ TEST_CASE("probe cache: printed and read back; hostile files are refused",
   CHECK(Refused("not json") != "accepted");
   CHECK(Refused(std::string(100000, '[')) != "accepted");
   CHECK(Refused("[]").find("not a JSON object") != std::string::npos);
-  CHECK(Refused(R"({"version": 2, "sha256": "a", "answers": {}})")
-            .find("not a version 1") != std::string::npos);
-  CHECK(Refused(R"({"version": 1, "answers": {}})").find("needs") !=
+  CHECK(Refused(R"({"version": 1, "sha256": "a", "answers": {}})")
+            .find("not a version 2") != std::string::npos);
+  CHECK(Refused(R"({"version": 2, "answers": {}})").find("needs") !=
         std::string::npos);
-  CHECK(Refused(R"({"version": 1, "sha256": "a", "answers": {"k": 1}})") !=
+  CHECK(Refused(R"({"version": 2, "sha256": "a", "answers": {"k": 1}})") !=
         "accepted");
   // Only definite answers are cached: "unknown" is never written.
-  CHECK(Refused(R"({"version": 1, "sha256": "a", "answers": {"k":
-      {"verdict": "unknown", "tag": "k"}}})")
+  CHECK(Refused(R"({"version": 2, "sha256": "a", "answers": {"k":
+      {"verdict": "unknown", "tag": "k", "question": "q"}}})")
             .find("not accepted/rejected") != std::string::npos);
-  CHECK(Refused(R"({"version": 1, "sha256": "a", "answers": {"k":
-      {"verdict": "accepted", "tag": "k", "detail": 3}}})") != "accepted");
+  CHECK(Refused(R"({"version": 2, "sha256": "a", "answers": {"k":
+      {"verdict": "accepted", "tag": "k", "question": "q", "detail": 3}}})") !=
+        "accepted");
+  // Every answer says which question it answers.
+  CHECK(Refused(R"({"version": 2, "sha256": "a", "answers": {"k":
+      {"verdict": "accepted", "tag": "k"}}})")
+            .find("\"question\"") != std::string::npos);
 }
 
 TEST_CASE("identifyEnzymePlugin: the content's SHA-256", "[BundleProbe]") {
@@ -322,4 +328,60 @@ TEST_CASE("probeBundles on each real Enzyme: gc-transition only from PR #2906",
     CHECK(R->answerFor(Shapes[1]).Verdict == GC);
     CHECK(R->answerFor(Shapes[2]).Verdict == GC);
   }
+}
+
+TEST_CASE("probeBundles: a cached answer to another question, or one a run "
+          "contradicts, is asked again",
+          "[BundleProbe]") {
+  WorkDir W;
+  ScopedEnv Runs("FAKE_ENZYME_RUNS", W.path("runs"));
+  ScopedEnv Accepts("FAKE_ENZYME_ACCEPTS", "gc-transition");
+  std::vector<BundleShape> Shapes = {shape("gc-transition")};
+  ProbeOptions Opts = probeOptions(W, fakePlugin("FakeEnzymeStrict.so"));
+  Expected<ProbeReport> First = probeBundles(Shapes, Opts);
+  REQUIRE(static_cast<bool>(First));
+  CHECK(First->answerFor(Shapes[0]).Verdict == ProbeVerdict::Accepted);
+  CHECK(First->answerFor(Shapes[0]).Question == probeQuestion(Shapes[0]));
+
+  // The same answer filed under another question is not believed.
+  std::string File = First->CacheFile;
+  ProbeCache Forged{First->Plugin.SHA256, {}};
+  Forged.Answers[Shapes[0].key()] = {ProbeVerdict::Accepted, "gc-transition",
+                                     "", true, "another question"};
+  W.write("cache/enzyme-probes/" + First->Plugin.SHA256 + ".json",
+          printProbeCache(Forged));
+  Expected<ProbeReport> Other = probeBundles(Shapes, Opts);
+  REQUIRE(static_cast<bool>(Other));
+  CHECK(Other->OtherQuestion == 1);
+  CHECK(Other->Probed == 1);
+  CHECK(Other->Cached == 0);
+
+  // The plugin now rejects the tag (as a forged "accepted" would be
+  // contradicted): a run's abort names it, the answer is dropped and
+  // asked again, and the cache keeps the new answer.
+  ScopedEnv Rejects("FAKE_ENZYME_ACCEPTS", "none");
+  EnzymeResult Run;
+  Run.Outcome.How = ChildOutcome::Kind::Signalled;
+  Run.Outcome.Signal = 6;
+  Run.Diagnosis.Message = "unsupported tag gc-transition for %r = call ...";
+  CHECK(rejectedTagIn(Run) == "gc-transition");
+  Expected<ProbeReport> Stale = probeBundles(Shapes, Opts);
+  REQUIRE(static_cast<bool>(Stale));
+  CHECK(Stale->answerFor(Shapes[0]).Verdict == ProbeVerdict::Accepted);
+  std::vector<std::string> Contradicted =
+      cachedAcceptsContradictedBy(*Stale, Run);
+  REQUIRE(Contradicted == std::vector<std::string>{"gc-transition"});
+  Opts.DistrustedTags.insert(Contradicted.begin(), Contradicted.end());
+  Expected<ProbeReport> Again = probeBundles(Shapes, Opts);
+  REQUIRE(static_cast<bool>(Again));
+  CHECK(Again->Distrusted == 1);
+  CHECK(Again->Probed == 1);
+  CHECK(Again->answerFor(Shapes[0]).Verdict == ProbeVerdict::Rejected);
+  Opts.DistrustedTags.clear();
+  Expected<ProbeReport> Kept = probeBundles(Shapes, Opts);
+  REQUIRE(static_cast<bool>(Kept));
+  CHECK(Kept->Probed == 0);
+  CHECK(Kept->answerFor(Shapes[0]).Verdict == ProbeVerdict::Rejected);
+  // A fresh answer is never "contradicted": only cached ones are doubted.
+  CHECK(cachedAcceptsContradictedBy(*First, Run).empty());
 }
