@@ -5,10 +5,8 @@
 #
 #   scripts/fuzz.sh [SECONDS] [TARGET...]
 #
-# Targets: module, bundle-policy, activity, launch-spec, launch-inference,
-# julia-mangling, manifest, run-plan, restore, c-interface, pipeline-text,
-# probe-cache
-# (default: all). Each starts from its seeds (build/asan/tests/fuzz/seeds/T,
+# Targets: the irs-fuzz-T executables tests/fuzz/CMakeLists.txt builds, one
+# per reader (default: all). Each starts from its seeds (build/asan/tests/fuzz/seeds/T,
 # made from the tests and examples; tests/fuzz/dicts/T.dict where there is
 # one) and keeps what it finds in
 # build/asan/corpus/T, so later runs go on from there. A crash leaves its
@@ -19,12 +17,14 @@ cd "$(dirname "$0")/.."
 seconds=${1:-30}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -ne 0 ] || targets=(module bundle-policy activity launch-spec launch-inference julia-mangling manifest run-plan restore c-interface pipeline-text probe-cache)
 build=build/asan
 if [ ! -f "$build/build.ninja" ]; then
   cmake --preset asan >/dev/null || exit 1
 fi
 cmake --build "$build" --target irs-fuzzers || exit 1
+if [ ${#targets[@]} -eq 0 ]; then
+  for f in "$build"/bin/irs-fuzz-*; do targets+=("${f##*/irs-fuzz-}"); done
+fi
 # The shared ASan runtime, which must come first: preloaded, as ctest and lit
 # preload it (CMake wrote its path for lit).
 asan_runtime=$(sed -n 's/^config.asan_runtime = "\(.*\)"$/\1/p' "$build/tests/lit/lit.site.cfg.py")

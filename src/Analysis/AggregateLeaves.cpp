@@ -124,6 +124,14 @@ uint64_t nestingDepth(Type *Top, uint64_t Limit) {
 
 } // namespace
 
+Type *passedType(const Argument &A) {
+  if (Type *T = A.getParamByValType())
+    return T;
+  if (Type *T = A.getParamByRefType())
+    return T;
+  return A.getType();
+}
+
 bool isAggregateType(const Type *Ty) {
   return Ty->isStructTy() || Ty->isArrayTy();
 }

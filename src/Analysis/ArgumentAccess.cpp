@@ -372,8 +372,11 @@ public:
 
   ArgumentAccess analyze(const Argument &A) {
     Result = ArgumentAccess();
-    if (A.getType()->isPointerTy() && A.hasPointeeInMemoryValueAttr())
-      Result.UsedWhole = true; // byval & co.: the pointers live in memory
+    if (Type *InMemory = A.getParamByValType() ? A.getParamByValType()
+                                               : A.getParamByRefType())
+      visitInMemory(A, 0, DL.getTypeStoreSize(InMemory).getFixedValue());
+    else if (A.getType()->isPointerTy() && A.hasPointeeInMemoryValueAttr())
+      Result.UsedWhole = true; // preallocated, inalloca: not kernel arguments
     else
       visitValue(A, 0);
     return Result;
@@ -382,6 +385,40 @@ public:
 private:
   const DataLayout &DL;
   ArgumentAccess Result;
+
+  /// An aggregate passed in memory (byval, byref): \p P points \p Offset
+  /// bytes into it, \p Size its bytes. What is loaded from it is followed
+  /// as the field at that offset; a store into it, or a use that is not a
+  /// load at a constant offset, leaves nothing known.
+  void visitInMemory(const Value &P, uint64_t Offset, uint64_t Size) {
+    for (const User *U : P.users()) {
+      if (const auto *L = dyn_cast<LoadInst>(U)) {
+        uint64_t Bytes = DL.getTypeStoreSize(L->getType()).getFixedValue();
+        if (L->isVolatile() || Offset + Bytes > Size)
+          return setUsedWhole();
+        visitValue(*L, Offset);
+        continue;
+      }
+      const auto *GEP = dyn_cast<GEPOperator>(U);
+      APInt Delta(DL.getIndexTypeSizeInBits(P.getType()), 0);
+      if (GEP && GEP->getPointerOperand() == &P &&
+          GEP->accumulateConstantOffset(DL, Delta) && !Delta.isNegative() &&
+          Delta.getZExtValue() <= Size) {
+        visitInMemory(*GEP, Offset + Delta.getZExtValue(), Size);
+        continue;
+      }
+      if (isa<AddrSpaceCastInst, BitCastInst>(U)) {
+        visitInMemory(*U, Offset, Size);
+        continue;
+      }
+      if (const auto *I = dyn_cast<IntrinsicInst>(U);
+          I && I->isLifetimeStartOrEnd())
+        continue;
+      return setUsedWhole();
+    }
+  }
+
+  void setUsedWhole() { Result.UsedWhole = true; }
 
   /// Pointers and pointer-sized integers (older front ends pass addresses
   /// as i64) are followed; other scalars cannot hold an address.

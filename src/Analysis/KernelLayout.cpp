@@ -277,9 +277,7 @@ Error LayoutBuilder::collect(StringRef InputName) {
     Name = Name.substr(0, Name.find("::"));
     L.ParamNames.push_back(Name.empty() || isDigit(Name.front()) ? ""
                                                                  : Name.str());
-    Type *T = A.getType();
-    if (A.hasByValAttr())
-      T = A.getParamByValType();
+    Type *T = passedType(A);
     SmallVector<AggregateLeaf, 16> Leaves;
     LeafLimits Limits{MaxLeaves - L.Leaves.size(), MaxDepth};
     if (collectLeaves(T, DL, Leaves, Limits) != LeafWalk::Complete)
@@ -822,7 +820,7 @@ elementsNamed(const Function &F, ArrayRef<JuliaType> Args, unsigned First) {
   SmallVector<std::pair<unsigned, Type *>, 8> Params;
   for (unsigned I = First; I < F.arg_size(); ++I) {
     const Argument *A = F.getArg(I);
-    Type *T = A->hasByValAttr() ? A->getParamByValType() : A->getType();
+    Type *T = passedType(*A);
     if (kindOf(T) != ArgKind::Skip)
       Params.push_back({I, T});
   }
@@ -877,7 +875,7 @@ void LayoutBuilder::describe() {
     if (static_cast<int>(I) == KAParam)
       continue;
     const Argument *A = F.getArg(I);
-    Fields.push_back(A->hasByValAttr() ? A->getParamByValType() : A->getType());
+    Fields.push_back(passedType(*A));
     Locs.push_back(Loc{I, {}});
   }
   if (L.KernelAbstractions || !visitBroadcast(Fields, Locs, 0))

@@ -268,7 +268,7 @@ JobFiles gpuCheckFiles(const GPUCheckRequest &R) {
   const std::string &Dir = R.Build.EmitDir;
   if (!Dir.empty()) {
     for (const char *Name : plan::file::All)
-      Files.Outputs.push_back({"--emit-dir", pathIn(Dir, Name)});
+      Files.Outputs.push_back({"--emit-dir", pathIn(Dir, Name), Dir});
     Files.OutputDirs.push_back({"--emit-dir", Dir});
   }
   Files.Outputs.push_back({"--manifest", R.Build.ManifestPath});

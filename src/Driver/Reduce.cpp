@@ -10,6 +10,7 @@
 #include "ir-sanitize/Enzyme/PluginLocator.h"
 #include "ir-sanitize/Passes/PassRegistry.h"
 #include "ir-sanitize/Support/AtomicOutput.h"
+#include "ir-sanitize/Support/InputFile.h"
 #include "ir-sanitize/Support/ModuleReader.h"
 #include "ir-sanitize/Support/ModuleWriter.h"
 #include "ir-sanitize/Support/ToolError.h"
@@ -17,7 +18,6 @@
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
@@ -295,18 +295,18 @@ Expected<ReduceResult> reduceEnzymeFailure(Module &Original, Module &Sanitized,
 Expected<bool> failsLikeSignature(StringRef CandidatePath,
                                   StringRef SignaturePath,
                                   const DifferentiateConfig &C) {
-  auto Sig = MemoryBuffer::getFile(SignaturePath);
-  auto Candidate = MemoryBuffer::getFile(CandidatePath);
-  if (!Sig || !Candidate)
-    return makeToolError(ExitCode::BadInput,
-                         "cannot read " +
-                             (!Sig ? SignaturePath : CandidatePath) + ": " +
-                             (!Sig ? Sig : Candidate).getError().message());
-  Expected<FailureSignature> Want = parseFailureSignature((*Sig)->getBuffer());
+  std::string Sig, Candidate, Problem;
+  for (auto [Path, Kind, Text] :
+       {std::tuple{SignaturePath, &FailureSignatureInput, &Sig},
+        std::tuple{CandidatePath, &ModuleInput, &Candidate}})
+    if (!readInputFile(Path.str(), *Kind, *Text, Problem))
+      return makeToolError(ExitCode::BadInput,
+                           "cannot read " + Path + ": " + Problem);
+  Expected<FailureSignature> Want = parseFailureSignature(Sig);
   if (!Want)
     return Want.takeError();
   // A candidate without its Enzyme entry calls fails for some other reason.
-  if (!callsEnzymeEntryPoint((*Candidate)->getBuffer()))
+  if (!callsEnzymeEntryPoint(Candidate))
     return false;
   SmallString<128> Log;
   if (std::error_code EC =

@@ -2,6 +2,7 @@
 #include "ir-sanitize/Enzyme/EnzymeRunner.h"
 #include "ir-sanitize/Analysis/EnzymeCalls.h"
 #include "ir-sanitize/Config.h"
+#include "ir-sanitize/Support/InputFile.h"
 #include "ir-sanitize/Support/ToolError.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -9,7 +10,6 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/raw_ostream.h"
@@ -307,8 +307,17 @@ EnzymeResult PendingEnzymeRun::finish() {
   }
   if (R.Outcome.succeeded())
     return R;
-  if (auto Buf = MemoryBuffer::getFile(Inv.LogPath, /*IsText=*/true))
-    R.Diagnosis = diagnoseEnzymeLog((*Buf)->getBuffer());
+  // Enzyme's message comes last (it aborts after printing it): a log past
+  // the limit is read from its last EnzymeLogInput.MaxBytes on.
+  uint64_t LogSize = 0;
+  std::string Log, Problem;
+  if (!sys::fs::file_size(Inv.LogPath, LogSize) &&
+      readInputFileFrom(Inv.LogPath, EnzymeLogInput,
+                        LogSize > EnzymeLogInput.MaxBytes
+                            ? LogSize - EnzymeLogInput.MaxBytes
+                            : 0,
+                        Log, Problem))
+    R.Diagnosis = diagnoseEnzymeLog(Log);
   return R;
 }
 

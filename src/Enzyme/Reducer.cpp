@@ -1,6 +1,7 @@
 //===- Reducer.cpp - Cutting a failing module down with llvm-reduce -------===//
 #include "ir-sanitize/Enzyme/Reducer.h"
 #include "ir-sanitize/Config.h"
+#include "ir-sanitize/Support/InputFile.h"
 #include "ir-sanitize/Support/ToolError.h"
 
 #include "llvm/ADT/SmallString.h"
@@ -11,7 +12,6 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
-#include <fstream>
 #include <thread>
 
 using namespace llvm;
@@ -96,10 +96,16 @@ public:
   /// Reads what was appended since the last call; true if it changed the
   /// progress.
   bool update(ReduceProgress &P) {
-    std::ifstream In(R.LogPath, std::ios::binary);
-    In.seekg(Offset);
-    std::string Chunk((std::istreambuf_iterator<char>(In)),
-                      std::istreambuf_iterator<char>());
+    // The checked open, from where the last call stopped. A burst past
+    // EnzymeLogInput.MaxBytes is skipped: these lines only show progress.
+    uint64_t Size = 0;
+    if (sys::fs::file_size(R.LogPath, Size))
+      return false;
+    if (Size > Offset && Size - Offset > EnzymeLogInput.MaxBytes)
+      Offset = Size - EnzymeLogInput.MaxBytes;
+    std::string Chunk, Problem;
+    if (!readInputFileFrom(R.LogPath, EnzymeLogInput, Offset, Chunk, Problem))
+      return false;
     size_t End = Chunk.rfind('\n');
     if (End == std::string::npos)
       return false;
@@ -125,7 +131,7 @@ public:
 
 private:
   const LLVMReduceRequest &R;
-  std::streamoff Offset = 0;
+  uint64_t Offset = 0;
 };
 
 } // namespace

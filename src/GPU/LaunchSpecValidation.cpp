@@ -250,6 +250,17 @@ Error checkDerivativeBuffers(const LaunchSpec &Spec, StringRef File) {
 
 Error validateSpec(const LaunchSpec &Spec, const KernelManifest &Kernel,
                    StringRef File) {
+  // NVPTX passes a byref kernel parameter as the address of the aggregate,
+  // which would have to live in device memory: the runner passes parameter
+  // bytes only, so the original kernel could not be launched as dumped.
+  for (const ManifestOriginalParam &O : Kernel.OriginalParams)
+    if (O.Passing == "byref")
+      return specError(File, "parameter " + Twine(O.Index) + " of " +
+                                 Kernel.Name + " is passed ptr byref(" +
+                                 O.Type +
+                                 "), which PTX takes as an address: "
+                                 "gpu-check launches kernels whose "
+                                 "aggregates are passed by value or byval");
   SpecIndex Index(Spec, Kernel);
   for (const auto &[Path, Value] : Spec.Args) {
     const ManifestParam *P = Index.param(Path);

@@ -52,6 +52,9 @@ bool comparable(const JobFile &F) {
 }
 
 std::string shown(const JobFile &F) {
+  if (!F.Given.empty())
+    return F.Option + " " + escapeForMessage(F.Given) + " (its " +
+           escapeForMessage(sys::path::filename(F.Path)) + ")";
   return F.Option + " " + escapeForMessage(F.Path);
 }
 

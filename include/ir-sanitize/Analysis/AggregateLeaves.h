@@ -11,6 +11,7 @@
 #define IR_SANITIZE_ANALYSIS_AGGREGATELEAVES_H
 
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/Argument.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/Type.h"
 
@@ -29,6 +30,11 @@ struct AggregateLeaf {
 
 /// Struct or fixed-size array: the types the splat flattens.
 bool isAggregateType(const llvm::Type *Ty);
+
+/// The type of what \p A passes: the pointee of a `ptr byval(T)` or
+/// `ptr byref(T)` parameter (an aggregate passed in memory, as GPUCompiler
+/// passes them before lower_byval), else the parameter's own type.
+llvm::Type *passedType(const llvm::Argument &A);
 
 /// Bounds on a walk: a huge NTuple or a pathologically deep type must not
 /// cost time or stack in proportion to its size.

@@ -24,21 +24,43 @@
 
 namespace irs {
 
-/// A kind of input and the most bytes one may have. The limits are stated
-/// in docs/CommandGuide and docs/run-plan.md; change them there too.
+/// A kind of input, the most bytes one may have, and the fuzz target
+/// (tests/fuzz, irs-fuzz-NAME) of the parser that reads it: every reader is
+/// fuzzed (a unit test checks that each target exists). The limits are
+/// stated in docs/CommandGuide and docs/run-plan.md; change them there too.
 struct InputKind {
   const char *What;
   uint64_t MaxBytes;
+  /// Null only where ir-sanitize parses none of it (said why beside it).
+  const char *Fuzzer;
 };
 
 inline constexpr uint64_t MiB = uint64_t(1) << 20;
-inline constexpr InputKind ModuleInput{"IR file", 2048 * MiB};
-inline constexpr InputKind LaunchSpecInput{"launch spec", 16 * MiB};
-inline constexpr InputKind LaunchManifestInput{"launch manifest", 64 * MiB};
-inline constexpr InputKind RunPlanInput{"run plan", 64 * MiB};
-inline constexpr InputKind PTXInput{"PTX file", 512 * MiB};
-inline constexpr InputKind ProbeCacheInput{"Enzyme probe cache", 16 * MiB};
-inline constexpr InputKind EnzymePluginInput{"Enzyme plugin", 2048 * MiB};
+inline constexpr InputKind ModuleInput{"IR file", 2048 * MiB, "module"};
+inline constexpr InputKind LaunchSpecInput{"launch spec", 16 * MiB,
+                                           "launch-spec"};
+inline constexpr InputKind LaunchManifestInput{"launch manifest", 64 * MiB,
+                                               "manifest"};
+inline constexpr InputKind RunPlanInput{"run plan", 64 * MiB, "run-plan"};
+/// Handed whole to the CUDA driver, which parses it.
+inline constexpr InputKind PTXInput{"PTX file", 512 * MiB, nullptr};
+inline constexpr InputKind ProbeCacheInput{"Enzyme probe cache", 16 * MiB,
+                                           "probe-cache"};
+/// Hashed, then loaded by opt.
+inline constexpr InputKind EnzymePluginInput{"Enzyme plugin", 2048 * MiB,
+                                             nullptr};
+/// What a child opt running Enzyme printed (a plugin can print without end:
+/// its readers read the last 64 MiB).
+inline constexpr InputKind EnzymeLogInput{"Enzyme log", 64 * MiB, "enzyme-log"};
+/// `reduce`'s interestingness test reads the signature it must match.
+inline constexpr InputKind FailureSignatureInput{"failure signature", 1 * MiB,
+                                                 "failure-signature"};
+
+/// Every kind, for the test that each is fuzzed.
+inline constexpr const InputKind *AllInputKinds[] = {
+    &ModuleInput,       &LaunchSpecInput, &LaunchManifestInput,
+    &RunPlanInput,      &PTXInput,        &ProbeCacheInput,
+    &EnzymePluginInput, &EnzymeLogInput,  &FailureSignatureInput};
 
 namespace detail {
 
@@ -80,12 +102,18 @@ inline const char *notRegular(mode_t Mode) {
 
 } // namespace detail
 
-/// Reads \p Path, a regular file of at most \p Kind's limit, into
-/// \p Contents; false, with \p Problem (a phrase without the file name),
-/// otherwise.
-inline bool readInputFile(const std::string &Path, const InputKind &Kind,
-                          std::string &Contents, std::string &Problem) {
+/// Reads \p Path, a regular file of at most \p Kind's limit, from byte
+/// \p Offset on (a log followed as it grows) into \p Contents; false, with
+/// \p Problem (a phrase without the file name), otherwise. A path with a
+/// NUL byte is refused: the system would open only the part before it.
+inline bool readInputFileFrom(const std::string &Path, const InputKind &Kind,
+                              uint64_t Offset, std::string &Contents,
+                              std::string &Problem) {
   Contents.clear();
+  if (Path.find('\0') != std::string::npos) {
+    Problem = "the file name contains a NUL byte";
+    return false;
+  }
   int FD = ::open(Path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   struct stat St;
   if (FD < 0) {
@@ -103,15 +131,25 @@ inline bool readInputFile(const std::string &Path, const InputKind &Kind,
     Problem = std::strerror(errno);
   else if (const char *Why = detail::notRegular(St.st_mode))
     Problem = Why;
-  else if (uint64_t(St.st_size) > Kind.MaxBytes)
+  else if (uint64_t(St.st_size) > Offset &&
+           uint64_t(St.st_size) - Offset > Kind.MaxBytes)
     Problem = std::string("larger than the ") + Kind.What + " limit of " +
               std::to_string(Kind.MaxBytes / MiB) + " MiB";
+  else if (Offset && ::lseek(FD, off_t(Offset), SEEK_SET) < 0)
+    Problem = std::strerror(errno);
   else {
-    Contents.reserve(static_cast<size_t>(St.st_size));
+    if (uint64_t(St.st_size) > Offset)
+      Contents.reserve(static_cast<size_t>(St.st_size - Offset));
     Ok = detail::readAll(FD, Kind, Contents, Problem); // it may have grown
   }
   ::close(FD);
   return Ok;
+}
+
+/// readInputFileFrom(Path, Kind, 0, ...): the whole file.
+inline bool readInputFile(const std::string &Path, const InputKind &Kind,
+                          std::string &Contents, std::string &Problem) {
+  return readInputFileFrom(Path, Kind, 0, Contents, Problem);
 }
 
 /// Standard input (a pipe or a terminal is fine there), with the same limit.

@@ -21,6 +21,10 @@ namespace irs {
 struct JobFile {
   std::string Option; ///< "-o", "--report", "the input", ...
   std::string Path;   ///< Empty: none; "-": stdin or stdout.
+  /// A file an option's directory holds: what the user gave ("d", of
+  /// --emit-dir d), which messages name with the file ("--emit-dir d (its
+  /// spec.json)"). Empty: Path is what the option gave.
+  std::string Given = {};
 };
 
 /// The files a job reads and writes.

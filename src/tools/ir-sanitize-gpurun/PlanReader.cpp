@@ -72,7 +72,12 @@ const json &array(const json &V, const std::string &Where) {
 std::string string(const json &V, const std::string &Where) {
   if (!V.is_string())
     throw PlanError(Where, "must be a string");
-  return V.get<std::string>();
+  // File and entry names reach C APIs, which would stop at a NUL ("\u0000"
+  // in JSON) and use another name than the plan's.
+  std::string S = V.get<std::string>();
+  if (S.find('\0') != std::string::npos)
+    throw PlanError(Where, "contains a NUL byte");
+  return S;
 }
 
 bool boolean(const json &V, const std::string &Where) {

@@ -144,9 +144,43 @@ define void @k(ptr addrspace(1) %called, ptr addrspace(1) %stored,
   CHECK_FALSE(A[1].at(0));
   CHECK(A[2].at(0) == MemoryAccess::Write);
   CHECK_FALSE(A[3].at(0));
-  CHECK_FALSE(A[4].at(0));
+  CHECK(A[4].at(0) == MemoryAccess::None); // byval, never used
   CHECK(A[5].at(0) == MemoryAccess::Read);
   CHECK_FALSE(A[6].at(0)); // its holder goes to a call
+}
+
+TEST_CASE("an aggregate passed in memory (byval, byref) is read through "
+          "its loads",
+          "[ArgumentAccess]") {
+  std::vector<ArgumentAccess> A = accessOf(R"(
+target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+%Arr = type { ptr addrspace(1), i64, ptr addrspace(1) }
+declare void @opaque(ptr)
+define void @k(ptr byval(%Arr) %v, ptr byref(%Arr) %r, ptr byval(%Arr) %esc,
+               ptr byval(%Arr) %wr, ptr byval(%Arr) %whole) {
+  %x = load ptr addrspace(1), ptr %v
+  %f = load float, ptr addrspace(1) %x
+  %p2 = getelementptr inbounds i8, ptr %v, i64 16
+  %y = load ptr addrspace(1), ptr %p2
+  store float %f, ptr addrspace(1) %y
+  %rx = load ptr addrspace(1), ptr %r
+  store double 0.0, ptr addrspace(1) %rx
+  call void @opaque(ptr %esc)
+  store i64 0, ptr %wr
+  %agg = load %Arr, ptr %whole
+  %wx = extractvalue %Arr %agg, 2
+  %wv = load double, ptr addrspace(1) %wx
+  ret void
+}
+)");
+  CHECK(A[0].at(0) == MemoryAccess::Read);
+  CHECK(A[0].at(8) == MemoryAccess::None); // the length: no address used
+  CHECK(A[0].at(16) == MemoryAccess::Write);
+  CHECK(A[1].at(0) == MemoryAccess::Write);
+  CHECK_FALSE(A[2].at(0)); // passed to a call: nothing known
+  CHECK_FALSE(A[3].at(0)); // written: its fields are not what was passed
+  CHECK(A[4].at(16) == MemoryAccess::Read);
+  CHECK(A[4].at(0) == MemoryAccess::None);
 }
 
 TEST_CASE("element use: scalar types, the stride an index shows, index "

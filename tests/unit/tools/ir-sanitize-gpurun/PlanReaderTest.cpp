@@ -240,6 +240,15 @@ TEST_CASE("the runner rejects malformed plans by field", "[PlanReader]") {
             at(P, "kernels", 1)["ptx"] = "../../etc/passwd";
           }),
           "kernels[1].ptx: must name a file in the plan directory");
+  // C APIs would stop at a NUL and open or look up another name.
+  Rejects(edited([](json::Object &P) {
+            at(P, "kernels", 1)["ptx"] = std::string("original.ptx\0x", 14);
+          }),
+          "kernels[1].ptx: contains a NUL byte");
+  Rejects(edited([](json::Object &P) {
+            at(P, "kernels", 0)["entry"] = std::string("k\0other", 7);
+          }),
+          "kernels[0].entry: contains a NUL byte");
   // A grid-stride version is a second entry, named.
   for (const char *Entry : {"", "k_reverse"})
     Rejects(edited([&](json::Object &P) {
