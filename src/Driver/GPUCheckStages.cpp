@@ -70,7 +70,7 @@ struct CompiledKernel {
   std::vector<ParamImage> Params;
   /// The entry of the kernel's grid-stride version, where code generation
   /// added one.
-  std::optional<std::string> GridStride;
+  std::string GridStride; ///< Empty: none.
 };
 
 /// Records in each relocation of \p Params how the optimised \p Kernel
@@ -435,25 +435,27 @@ Expected<RunPlan> prepareGPUCheck(Module &Original, Module &Splatted,
   CheckState S{Original, Splatted, nullptr, nullptr, {}, {}, {}, {}};
   RunPlan &Plan = S.Plan;
   Plan.Kernel = Manifest.Name;
-  Plan.Spec = Spec;
+  Plan.Launch = Spec; // the spec's launch part
   Plan.Settings = checkSettings(Spec);
   if (Spec.DerivativeChecks && !Opts.SkipDerivatives.empty()) {
-    Plan.Spec.DerivativeChecks = false;
+    Plan.Launch.DerivativeChecks = false;
     Plan.DerivativesSkipped = Opts.SkipDerivatives;
   }
   S.Orig = packOriginalArgs(Manifest, Spec);
   S.Splat = sliceSplatArgs(Manifest, S.Orig);
   // Enzyme needs the splatted module before codegen optimises it.
-  if (Plan.Spec.DerivativeChecks)
+  if (Plan.Launch.DerivativeChecks)
     S.ForDerivatives = CloneModule(Splatted);
   Expected<std::vector<CheckStage>> Stages =
-      checkStages(Splatted, Manifest, Spec, Plan.Spec.DerivativeChecks, Opts);
+      checkStages(Splatted, Manifest, Spec, Plan.Launch.DerivativeChecks, Opts);
   if (!Stages)
     return Stages.takeError();
   for (CheckStage &Stage : *Stages)
     if (Error E = Stage.Run(S))
       return E;
-  if (Error E = writeRunPlan(Plan, Opts.EmitDir))
+  if (Error E = writeFileAtomically(
+          pathIn(Opts.EmitDir, plan::file::Plan),
+          [&](raw_ostream &OS) { OS << printRunPlan(Plan); }))
     return E;
   progress(Opts, "wrote " + shownPath(Opts, plan::file::Plan));
   return std::move(Plan);

@@ -22,7 +22,7 @@
 #include "ir-sanitize/GPU/LaunchInference.h"
 #include "ir-sanitize/GPU/LaunchSpec.h"
 #include "ir-sanitize/GPU/PTXEmitter.h"
-#include "ir-sanitize/GPU/RunPlan.h"
+#include "ir-sanitize/Launch/RunPlan.h"
 #include "ir-sanitize/Support/Diagnostics.h"
 #include "ir-sanitize/Support/LaunchManifest.h"
 

@@ -8,13 +8,15 @@
 // + offset), and for a derivative driver with a shadow after every
 // differentiated leaf. Buffer addresses are not known until the runner
 // allocates them, so they are relocations: "write buffer B's device address at
-// this offset".
+// this offset". The images and relocations are the run plan's types
+// (Launch/RunPlan.h).
 //
 //===----------------------------------------------------------------------===//
 #ifndef IR_SANITIZE_GPU_ARGUMENTPACKING_H
 #define IR_SANITIZE_GPU_ARGUMENTPACKING_H
 
 #include "ir-sanitize/GPU/LaunchSpec.h"
+#include "ir-sanitize/Launch/RunPlan.h"
 #include "ir-sanitize/Support/LaunchManifest.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -25,19 +27,6 @@
 #include <vector>
 
 namespace irs {
-
-struct AddressReloc {
-  uint64_t Offset = 0; ///< Where the 8-byte address goes in the parameter.
-  std::string Buffer;
-  bool Shadow = false; ///< The buffer's shadow rather than the buffer.
-  /// How the kernel accesses that memory, where gpu-check could tell.
-  std::optional<MemoryAccess> Access;
-};
-
-struct ParamImage {
-  std::vector<uint8_t> Bytes;
-  std::vector<AddressReloc> Relocs;
-};
 
 /// One image per original parameter, OriginalParams[i].Size bytes each.
 /// The spec must have passed validateSpec against \p K.

@@ -55,14 +55,11 @@ struct LeafValue {
   double Real = 0;        ///< For Float.
 };
 
-struct LaunchSpec {
-  uint64_t Threads = 0; ///< Nonzero: 1-D launch, the runner picks the block.
-  std::array<unsigned, 3> Grid = {0, 0, 0};
-  std::array<unsigned, 3> Block = {0, 0, 0};
-  /// Sorted by name, and Args by path (sortByName): find* search them so.
-  std::vector<BufferSpec> Buffers;
+/// The launch (geometry, buffers sorted by name, checks: the plan's launch
+/// part) and the values of the argument leaves.
+struct LaunchSpec : KernelLaunch {
+  /// Sorted by path, as Buffers by name (sortByName): find* search them so.
   std::vector<std::pair<std::string, LeafValue>> Args;
-  bool DerivativeChecks = true;
   std::optional<double> FdStep;
   std::optional<double> ForwardTolerance, ReverseTolerance;
 

@@ -1,10 +1,11 @@
 //===- LaunchModel.h - A launch's buffers and check settings ----*- C++ -*-===//
 //
 // The parts of a launch that the spec (GPU/LaunchSpec.h), the run plan
-// writer (src/GPU/RunPlan.cpp) and the runner (ir-sanitize-gpurun) hold
-// alike, defined once and without LLVM: a device buffer, and the finite-
-// difference step and tolerances of the derivative checks with their
-// defaults. The words and limits are RunPlanSchema.h's.
+// (Launch/RunPlan.h, written by gpu-check and read by ir-sanitize-gpurun)
+// hold alike, defined once and without LLVM: a device buffer, the launch
+// (geometry, buffers, which checks run), and the finite-difference step and
+// tolerances of the derivative checks with their defaults. The words and
+// limits are RunPlanSchema.h's.
 //
 //===----------------------------------------------------------------------===//
 #ifndef IR_SANITIZE_LAUNCH_LAUNCHMODEL_H
@@ -12,8 +13,10 @@
 
 #include "ir-sanitize/Launch/RunPlanSchema.h"
 
+#include <array>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace irs {
 
@@ -31,6 +34,17 @@ struct LaunchBuffer {
   /// stays within plan::MaxTotalBufferBytes.
   uint64_t sizeInBytes() const { return Count * elementSize(Type); }
   bool differentiated() const { return Output || Wrt; }
+};
+
+/// A kernel launch: its geometry, device buffers and which checks run. A
+/// launch spec is one with the values of the argument leaves; a run plan
+/// holds one with the kernels it launches.
+struct KernelLaunch {
+  uint64_t Threads = 0; ///< Nonzero: 1-D launch, the runner picks the block.
+  std::array<unsigned, 3> Grid = {0, 0, 0};
+  std::array<unsigned, 3> Block = {0, 0, 0};
+  std::vector<LaunchBuffer> Buffers;
+  bool DerivativeChecks = true; ///< Else the primal checks only.
 };
 
 /// The step and tolerances of the derivative checks.

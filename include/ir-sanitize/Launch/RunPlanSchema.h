@@ -1,8 +1,8 @@
 //===- RunPlanSchema.h - Keys, words and limits of the run plan -*- C++ -*-===//
 //
 // The run plan (docs/run-plan.md) is written by `ir-sanitize gpu-check`
-// (src/GPU/RunPlan.cpp, llvm::json) and read by ir-sanitize-gpurun
-// (src/tools/ir-sanitize-gpurun/PlanReader.cpp, nlohmann-json, no LLVM).
+// and read by ir-sanitize-gpurun through one codec, LLVM-free
+// (Launch/RunPlan.h: src/Launch/RunPlanWriter.cpp, RunPlanReader.cpp).
 // Everything both sides must agree on is defined here once and LLVM-free:
 // the plan's format name and version, its keys, its enumerations and their
 // spellings, and the limits a plan's numbers must respect (the launch spec

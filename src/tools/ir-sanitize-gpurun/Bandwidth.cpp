@@ -38,10 +38,10 @@ namespace {
 /// buffer passed twice, by the union of its accesses), else the estimate
 /// (once; a reverse kernel's shadows twice: read, then cleared or
 /// accumulated into).
-unsigned passesOver(const std::vector<const Reloc *> &Relocs,
+unsigned passesOver(const std::vector<const AddressReloc *> &Relocs,
                     irs::KernelRole Role) {
   irs::MemoryAccess Union = irs::MemoryAccess::None;
-  for (const Reloc *R : Relocs) {
+  for (const AddressReloc *R : Relocs) {
     if (!R->Access)
       return Relocs.front()->Shadow && Role == irs::KernelRole::Reverse ? 2 : 1;
     Union = Union | *R->Access;
@@ -50,18 +50,18 @@ unsigned passesOver(const std::vector<const Reloc *> &Relocs,
 }
 } // namespace
 
-uint64_t bytesMoved(const Plan &P, irs::KernelRole Role) {
-  const KernelLaunch *L = P.launch(Role);
+uint64_t bytesMoved(const RunPlan &P, irs::KernelRole Role) {
+  const PlannedKernel *L = P.kernel(Role);
   if (!L)
     return 0;
-  std::map<std::pair<unsigned, bool>, std::vector<const Reloc *>> ByBuffer;
-  for (const Param &Par : L->Params)
-    for (const Reloc &R : Par.Relocs)
-      if (R.BufferIndex < P.Buffers.size())
-        ByBuffer[{R.BufferIndex, R.Shadow}].push_back(&R);
+  std::map<std::pair<size_t, bool>, std::vector<const AddressReloc *>> ByBuffer;
+  for (const ParamImage &Par : L->Params)
+    for (const AddressReloc &R : Par.Relocs)
+      if (size_t I = P.bufferIndex(R.Buffer); I < P.Launch.Buffers.size())
+        ByBuffer[{I, R.Shadow}].push_back(&R);
   uint64_t Bytes = 0;
   for (const auto &[Key, Relocs] : ByBuffer) {
-    const Buffer &B = P.Buffers[Key.first];
+    const LaunchBuffer &B = P.Launch.Buffers[Key.first];
     Bytes += passesOver(Relocs, Role) * B.Count * irs::elementSize(B.Type);
   }
   return Bytes;

@@ -9,7 +9,7 @@
 #ifndef IR_SANITIZE_GPURUN_BANDWIDTH_H
 #define IR_SANITIZE_GPURUN_BANDWIDTH_H
 
-#include "PlanReader.h"
+#include "PlanTypes.h"
 
 #include <cstdint>
 #include <vector>
@@ -50,7 +50,7 @@ SamplePlan planSamples(double LaunchMs, unsigned MaxSamples, bool ColdL2,
 /// it (once to read, once to write; a buffer passed twice by the union of its
 /// accesses). Where the plan does not say: once, and a reverse kernel's
 /// shadows twice (read and cleared, or accumulated into).
-uint64_t bytesMoved(const Plan &P, irs::KernelRole Role);
+uint64_t bytesMoved(const RunPlan &P, irs::KernelRole Role);
 
 /// DRAM peak in bytes per second: double data rate at \p MemoryClockKHz
 /// over a \p BusWidthBits wide bus (CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE,

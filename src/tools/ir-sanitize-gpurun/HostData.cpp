@@ -87,7 +87,7 @@ double unitRandom(uint64_t &State) {
 }
 } // namespace
 
-HostBuffer initialContents(const Buffer &B) {
+HostBuffer initialContents(const LaunchBuffer &B) {
   HostBuffer H(B.Type, B.Count);
   uint64_t State = B.Seed;
   for (uint64_t I = 0; I < B.Count; ++I) {
@@ -130,28 +130,29 @@ void requireSameShape(const HostBuffer &A, const HostBuffer &B) {
 }
 } // namespace
 
-BufferSet directions(const Plan &P, bool ForWrt, uint64_t Salt) {
+BufferSet directions(const RunPlan &P, bool ForWrt, uint64_t Salt) {
   BufferSet Dirs;
-  for (unsigned I = 0; I < P.Buffers.size(); ++I) {
-    const Buffer &B = P.Buffers[I];
+  for (unsigned I = 0; I < P.Launch.Buffers.size(); ++I) {
+    const LaunchBuffer &B = P.Launch.Buffers[I];
     if (ForWrt ? B.Wrt : B.Output)
       Dirs.emplace(I, randomDirection(B.Type, B.Count, B.Seed * 31 + Salt));
   }
   return Dirs;
 }
 
-BufferSet perturbed(const Plan &P, const BufferSet &V, double Scale) {
+BufferSet perturbed(const RunPlan &P, const BufferSet &V, double Scale) {
   BufferSet Points;
   for (const auto &[I, Dir] : V)
-    Points.emplace(I, axpy(initialContents(P.Buffers.at(I)), Scale, Dir));
+    Points.emplace(I,
+                   axpy(initialContents(P.Launch.Buffers.at(I)), Scale, Dir));
   return Points;
 }
 
-BufferSet initialOutputs(const Plan &P) {
+BufferSet initialOutputs(const RunPlan &P) {
   BufferSet Out;
-  for (unsigned I = 0; I < P.Buffers.size(); ++I)
-    if (P.Buffers[I].Output)
-      Out.emplace(I, initialContents(P.Buffers[I]));
+  for (unsigned I = 0; I < P.Launch.Buffers.size(); ++I)
+    if (P.Launch.Buffers[I].Output)
+      Out.emplace(I, initialContents(P.Launch.Buffers[I]));
   return Out;
 }
 

@@ -8,7 +8,7 @@
 #ifndef IR_SANITIZE_GPURUN_HOSTDATA_H
 #define IR_SANITIZE_GPURUN_HOSTDATA_H
 
-#include "PlanReader.h"
+#include "PlanTypes.h"
 
 #include <cstdint>
 #include <map>
@@ -33,7 +33,7 @@ struct HostBuffer {
 using BufferSet = std::map<unsigned, HostBuffer>;
 
 /// The buffer's initial contents as its `init` and `seed` say.
-HostBuffer initialContents(const Buffer &B);
+HostBuffer initialContents(const LaunchBuffer &B);
 
 /// Uniform values in [-1, 1) from \p Seed, for tangents and cotangents.
 HostBuffer randomDirection(ElementType Type, uint64_t Count, uint64_t Seed);
@@ -41,14 +41,14 @@ HostBuffer randomDirection(ElementType Type, uint64_t Count, uint64_t Seed);
 /// Random directions (randomDirection) for the plan's wrt buffers
 /// (\p ForWrt: tangents) or its outputs (cotangents), seeded by each
 /// buffer's seed and \p Salt.
-BufferSet directions(const Plan &P, bool ForWrt, uint64_t Salt);
+BufferSet directions(const RunPlan &P, bool ForWrt, uint64_t Salt);
 
 /// The initial contents of the buffers of \p V moved by \p Scale times
 /// \p V (the points of a finite difference).
-BufferSet perturbed(const Plan &P, const BufferSet &V, double Scale);
+BufferSet perturbed(const RunPlan &P, const BufferSet &V, double Scale);
 
 /// The initial contents of the plan's outputs.
-BufferSet initialOutputs(const Plan &P);
+BufferSet initialOutputs(const RunPlan &P);
 
 // The functions of two buffers require the same type and count
 // (std::invalid_argument otherwise): they never read past either.

@@ -9,27 +9,30 @@
 
 namespace gpurun {
 
-LaunchGeometry planGeometry(const Plan &P) {
-  LaunchGeometry G{{P.Grid[0], P.Grid[1], P.Grid[2]},
-                   {P.Block[0], P.Block[1], P.Block[2]}};
-  if (P.Threads) {
+LaunchGeometry planGeometry(const RunPlan &P) {
+  LaunchGeometry G{{P.Launch.Grid[0], P.Launch.Grid[1], P.Launch.Grid[2]},
+                   {P.Launch.Block[0], P.Launch.Block[1], P.Launch.Block[2]}};
+  if (P.Launch.Threads) {
     // The plan reader bounds Threads, so the grid fits CUDA's limit.
-    G = {{static_cast<unsigned>(irs::plan::threadsLaunchGrid(P.Threads)), 1, 1},
-         {static_cast<unsigned>(irs::plan::threadsLaunchBlock(P.Threads)), 1,
-          1}};
+    G = {
+        {static_cast<unsigned>(irs::plan::threadsLaunchGrid(P.Launch.Threads)),
+         1, 1},
+        {static_cast<unsigned>(irs::plan::threadsLaunchBlock(P.Launch.Threads)),
+         1, 1}};
   }
   return G;
 }
 
 std::vector<std::vector<uint8_t>>
-argumentBytes(const KernelLaunch &L, const std::vector<uint64_t> &Primal,
+argumentBytes(const RunPlan &P, const PlannedKernel &L,
+              const std::vector<uint64_t> &Primal,
               const std::vector<uint64_t> &Shadow,
               std::optional<uint32_t> GridStrideBlocks) {
   std::vector<std::vector<uint8_t>> Args;
-  for (const Param &Par : L.Params) {
+  for (const ParamImage &Par : L.Params) {
     Args.push_back(Par.Bytes);
-    for (const Reloc &R : Par.Relocs) {
-      uint64_t Addr = (R.Shadow ? Shadow : Primal).at(R.BufferIndex);
+    for (const AddressReloc &R : Par.Relocs) {
+      uint64_t Addr = (R.Shadow ? Shadow : Primal).at(P.bufferIndex(R.Buffer));
       if (!irs::rangeFits(R.Offset, sizeof(Addr), Par.Bytes.size()))
         throw std::out_of_range("a relocation outside its parameter");
       std::memcpy(Args.back().data() + R.Offset, &Addr, sizeof(Addr));

@@ -8,7 +8,7 @@
 #ifndef IR_SANITIZE_GPURUN_LAUNCHARGUMENTS_H
 #define IR_SANITIZE_GPURUN_LAUNCHARGUMENTS_H
 
-#include "PlanReader.h"
+#include "PlanTypes.h"
 
 #include <cstdint>
 #include <optional>
@@ -23,15 +23,17 @@ struct LaunchGeometry {
 
 /// The plan's grid and block, or for a `threads` launch the ones the plan
 /// schema derives from the thread count.
-LaunchGeometry planGeometry(const Plan &P);
+LaunchGeometry planGeometry(const RunPlan &P);
 
-/// Each parameter's bytes with every relocation's 8 bytes replaced by the
-/// address of its buffer (\p Primal or \p Shadow, by buffer index); with
+/// Each parameter's bytes of \p L, a kernel of \p P, with every
+/// relocation's 8 bytes replaced by the address of its buffer (\p Primal or
+/// \p Shadow, by the buffer's index in \p P); with
 /// \p GridStrideBlocks, a last 4-byte parameter: the x blocks the
 /// grid-stride version is to cover. A relocation outside its parameter or
 /// naming a buffer without an address throws std::out_of_range.
 std::vector<std::vector<uint8_t>>
-argumentBytes(const KernelLaunch &L, const std::vector<uint64_t> &Primal,
+argumentBytes(const RunPlan &P, const PlannedKernel &L,
+              const std::vector<uint64_t> &Primal,
               const std::vector<uint64_t> &Shadow,
               std::optional<uint32_t> GridStrideBlocks);
 

@@ -131,16 +131,16 @@ bool checkEntry(const std::string &PTX, const std::string &Entry,
   return true;
 }
 
-bool checkLaunch(KernelRole Role, const KernelLaunch &L, const std::string &PTX,
+bool checkLaunch(const PlannedKernel &L, const std::string &PTX,
                  std::string &Problem) {
   std::string What =
-      std::string("the ") + irs::spelling(Role) + " kernel's PTX";
+      std::string("the ") + irs::spelling(L.Role) + " kernel's PTX";
   if (PTX.empty()) {
     Problem = What + " is empty";
     return false;
   }
   std::vector<uint64_t> Sizes;
-  for (const Param &Par : L.Params)
+  for (const ParamImage &Par : L.Params)
     Sizes.push_back(Par.Bytes.size());
   std::vector<uint64_t> Strided = Sizes;
   Strided.push_back(4); // the blocks to cover
@@ -162,22 +162,22 @@ bool loadPlan(const std::string &Dir, LoadedPlan &Out, std::string &Error) {
     return false;
   }
   // An empty plan is reported as invalid JSON.
-  if (!parsePlan(Text, Out.P, Error)) {
+  if (!irs::parseRunPlan(Text, Out.P, Error)) {
     Error = PlanPath + ": " + Error;
     return false;
   }
-  for (const auto &[Role, L] : Out.P.Launches) {
-    std::string Path = Dir + "/" + L.File;
-    auto It = Out.PTX.find(L.File);
+  for (const PlannedKernel &L : Out.P.Kernels) {
+    std::string Path = Dir + "/" + L.PTXFile;
+    auto It = Out.PTX.find(L.PTXFile);
     if (It == Out.PTX.end()) {
       if (!irs::readInputFile(Path, irs::PTXInput, Text, Problem)) {
-        Error = Path + ": cannot read the " + irs::spelling(Role) +
+        Error = Path + ": cannot read the " + irs::spelling(L.Role) +
                 " kernel's PTX: " + Problem;
         return false;
       }
-      It = Out.PTX.emplace(L.File, std::move(Text)).first;
+      It = Out.PTX.emplace(L.PTXFile, std::move(Text)).first;
     }
-    if (!checkLaunch(Role, L, It->second, Problem)) {
+    if (!checkLaunch(L, It->second, Problem)) {
       Error = Path + ": " + Problem;
       return false;
     }

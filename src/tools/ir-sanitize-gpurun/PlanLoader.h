@@ -1,17 +1,17 @@
 //===- PlanLoader.h - A plan directory, checked before any launch -*- C++ -*-=//
 //
 // What the runner relies on before it launches anything, checked in one
-// place, for `--validate-only` and for a run alike: the plan (PlanReader),
-// and each PTX file it names: a regular file within the limit, not empty,
-// declaring every entry the plan launches with the parameters the plan
-// passes (count and byte sizes; a grid-stride version has one 4-byte
+// place, for `--validate-only` and for a run alike: the plan
+// (irs::parseRunPlan), and each PTX file it names: a regular file within the
+// limit, not empty, declaring every entry the plan launches with the parameters
+// the plan passes (count and byte sizes; a grid-stride version has one 4-byte
 // parameter more). The runner then loads the PTX text read here.
 //
 //===----------------------------------------------------------------------===//
 #ifndef IR_SANITIZE_GPURUN_PLANLOADER_H
 #define IR_SANITIZE_GPURUN_PLANLOADER_H
 
-#include "PlanReader.h"
+#include "PlanTypes.h"
 
 #include <map>
 #include <optional>
@@ -21,7 +21,7 @@
 namespace gpurun {
 
 struct LoadedPlan {
-  Plan P;
+  RunPlan P;
   std::map<std::string, std::string> PTX; ///< Text by file name.
 };
 

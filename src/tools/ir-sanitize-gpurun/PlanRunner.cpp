@@ -11,7 +11,7 @@ namespace gpurun {
 PlanRunner::PlanRunner(const LoadedPlan &Plan, CudaDevice &Dev)
     : P(Plan.P), Dev(Dev), Geometry(planGeometry(P)) {
   loadKernels(Plan.PTX);
-  for (const Buffer &B : P.Buffers) {
+  for (const LaunchBuffer &B : P.Launch.Buffers) {
     size_t Bytes = B.Count * irs::elementSize(B.Type);
     Primal.push_back(Dev.allocate(Bytes));
     Shadow.push_back(Dev.allocate(Bytes));
@@ -27,8 +27,9 @@ PlanRunner::PlanRunner(const LoadedPlan &Plan, CudaDevice &Dev)
 void PlanRunner::loadKernels(const std::map<std::string, std::string> &PTX) {
   unsigned BlockThreads =
       Geometry.Block[0] * Geometry.Block[1] * Geometry.Block[2];
-  for (const auto &[Role, L] : P.Launches) {
-    const std::string &Ptx = PTX.at(L.File);
+  for (const PlannedKernel &L : P.Kernels) {
+    KernelRole Role = L.Role;
+    const std::string &Ptx = PTX.at(L.PTXFile);
     std::string What = std::string(irs::spelling(Role)) + " kernel";
     RoleLaunch &RL = Launches[Role];
     RL.Plain = Dev.loadKernel(Ptx, L.Entry, What);
@@ -43,14 +44,16 @@ void PlanRunner::loadKernels(const std::map<std::string, std::string> &PTX) {
 }
 
 void PlanRunner::reset(const BufferSet &Overrides, const BufferSet &Shadows) {
-  for (unsigned I = 0; I < P.Buffers.size(); ++I) {
+  for (unsigned I = 0; I < P.Launch.Buffers.size(); ++I) {
     auto O = Overrides.find(I);
-    Dev.upload(Primal[I], O != Overrides.end() ? O->second
-                                               : initialContents(P.Buffers[I]));
+    Dev.upload(Primal[I], O != Overrides.end()
+                              ? O->second
+                              : initialContents(P.Launch.Buffers[I]));
     auto S = Shadows.find(I);
-    Dev.upload(Shadow[I], S != Shadows.end() ? S->second
-                                             : HostBuffer(P.Buffers[I].Type,
-                                                          P.Buffers[I].Count));
+    Dev.upload(Shadow[I], S != Shadows.end()
+                              ? S->second
+                              : HostBuffer(P.Launch.Buffers[I].Type,
+                                           P.Launch.Buffers[I].Count));
   }
 }
 
@@ -63,7 +66,7 @@ float PlanRunner::launch(KernelRole Role, unsigned Count) {
     G.Grid[0] = RL.StridedBlocks;
   }
   std::vector<std::vector<uint8_t>> Storage =
-      argumentBytes(*P.launch(Role), Primal, Shadow, Cover);
+      argumentBytes(P, *P.kernel(Role), Primal, Shadow, Cover);
   std::vector<void *> Args;
   for (auto &S : Storage)
     Args.push_back(S.data());
@@ -71,17 +74,17 @@ float PlanRunner::launch(KernelRole Role, unsigned Count) {
     return Dev.launch(RL.UseStrided ? RL.Strided : RL.Plain, G, Args, Count);
   } catch (const CudaError &E) {
     // Which of the plan's kernels faulted is the first thing to know.
-    const KernelLaunch &K = *P.launch(Role);
+    const PlannedKernel &K = *P.kernel(Role);
     throw CudaError(std::string(spelling(Role)) + " kernel " +
                     (RL.UseStrided ? K.GridStrideEntry : K.Entry) + " (" +
-                    K.File + "): " + E.what());
+                    K.PTXFile + "): " + E.what());
   }
 }
 
 BufferSet PlanRunner::readOutputs(bool FromShadow) {
   BufferSet Out;
-  for (unsigned I = 0; I < P.Buffers.size(); ++I) {
-    const Buffer &B = P.Buffers[I];
+  for (unsigned I = 0; I < P.Launch.Buffers.size(); ++I) {
+    const LaunchBuffer &B = P.Launch.Buffers[I];
     if (!B.Output)
       continue;
     HostBuffer H(B.Type, B.Count);
@@ -93,10 +96,10 @@ BufferSet PlanRunner::readOutputs(bool FromShadow) {
 
 BufferSet PlanRunner::readGradient() {
   BufferSet G;
-  for (unsigned I = 0; I < P.Buffers.size(); ++I) {
-    if (!P.Buffers[I].Wrt)
+  for (unsigned I = 0; I < P.Launch.Buffers.size(); ++I) {
+    if (!P.Launch.Buffers[I].Wrt)
       continue;
-    HostBuffer H(P.Buffers[I].Type, P.Buffers[I].Count);
+    HostBuffer H(P.Launch.Buffers[I].Type, P.Launch.Buffers[I].Count);
     Dev.download(H, Shadow[I]);
     G.emplace(I, std::move(H));
   }
@@ -215,7 +218,7 @@ RunResults PlanRunner::run(unsigned Repeats, L2Timing L2, double Budget) {
   std::copy(Geometry.Block, Geometry.Block + 3, R.Block);
   R.Grids = chooseGrids();
   R.Checks.push_back(checkPrimal());
-  if (P.DerivativeChecks) {
+  if (P.Launch.DerivativeChecks) {
     BufferSet Jv, V;
     R.Checks.push_back(checkForward(Jv, V));
     R.Checks.push_back(checkReverse(Jv, V));
@@ -227,7 +230,7 @@ RunResults PlanRunner::run(unsigned Repeats, L2Timing L2, double Budget) {
     if (L2 != L2Timing::Both && Cold != (L2 == L2Timing::Cold))
       continue;
     for (const auto &W : irs::Vocabulary<KernelRole>::Words)
-      if (P.launch(W.Value))
+      if (P.kernel(W.Value))
         R.Timings.push_back(time(W.Value, Repeats, Cold));
   }
   return R;

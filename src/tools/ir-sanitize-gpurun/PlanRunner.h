@@ -44,7 +44,7 @@ public:
   uint64_t heapBytes() const { return HeapBytes; }
 
 private:
-  const Plan &P;
+  const RunPlan &P;
   CudaDevice &Dev;
   LaunchGeometry Geometry; ///< The plan's.
   /// A role's kernel and, if it has one, its grid-stride version, launched

@@ -32,14 +32,14 @@ double ratioToOriginal(const RunResults &R, const Timing &T) {
 
 const char *l2State(const Timing &T) { return T.ColdL2 ? "cold" : "warm"; }
 
-bool gradientOnly(const Plan &P) {
-  const KernelLaunch *L = P.launch(KernelRole::Reverse);
+bool gradientOnly(const RunPlan &P) {
+  const PlannedKernel *L = P.kernel(KernelRole::Reverse);
   return L && L->GradientOnly;
 }
 
 /// The project's benchmark targets (docs/Benchmarks.md): time relative to
 /// the original primal kernel. Reported, never turned into a failed check.
-double targetRatio(const Plan &P, KernelRole Role) {
+double targetRatio(const RunPlan &P, KernelRole Role) {
   switch (Role) {
   case KernelRole::Original:
     return 0.0;
@@ -79,7 +79,7 @@ double floorRatio(const RunResults &R, const Timing &T) {
 }
 
 /// "<= 2.00 met", "<= 2.00 MISSED" or "baseline".
-std::string goal(const Plan &P, const RunResults &R, const Timing &T) {
+std::string goal(const RunPlan &P, const RunResults &R, const Timing &T) {
   double Target = targetRatio(P, T.Role);
   if (Target <= 0)
     return "baseline";
@@ -110,7 +110,7 @@ const char *verdict(const CheckResult &C) {
 }
 } // namespace
 
-void printTable(std::ostream &OS, const Plan &P, const RunResults &R) {
+void printTable(std::ostream &OS, const RunPlan &P, const RunResults &R) {
   OS << "kernel  " << P.Kernel << "\ndevice  " << R.Device << "\nlaunch  grid "
      << R.Grid[0] << "x" << R.Grid[1] << "x" << R.Grid[2] << ", block "
      << R.Block[0] << "x" << R.Block[1] << "x" << R.Block[2] << "\n";
@@ -171,7 +171,7 @@ void printTable(std::ostream &OS, const Plan &P, const RunResults &R) {
   OS << "\n" << summaryLine(tally(R.Checks)) << "\n";
 }
 
-void printJSON(std::ostream &OS, const Plan &P, const RunResults &R) {
+void printJSON(std::ostream &OS, const RunPlan &P, const RunResults &R) {
   using nlohmann::ordered_json;
   ordered_json J;
   J["kernel"] = P.Kernel;
@@ -182,7 +182,7 @@ void printJSON(std::ostream &OS, const Plan &P, const RunResults &R) {
   J["block"] = {R.Block[0], R.Block[1], R.Block[2]};
   J["gradient_only"] = gradientOnly(P);
   J["buffers"] = ordered_json::array();
-  for (const Buffer &B : P.Buffers)
+  for (const LaunchBuffer &B : P.Launch.Buffers)
     J["buffers"].push_back({{"name", B.Name},
                             {"type", irs::spelling(B.Type)},
                             {"count", B.Count},

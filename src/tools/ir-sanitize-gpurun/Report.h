@@ -2,7 +2,7 @@
 #ifndef IR_SANITIZE_GPURUN_REPORT_H
 #define IR_SANITIZE_GPURUN_REPORT_H
 
-#include "PlanReader.h"
+#include "PlanTypes.h"
 #include "RunResults.h"
 
 #include <ostream>
@@ -10,9 +10,9 @@
 namespace gpurun {
 
 /// The human-readable table (stdout).
-void printTable(std::ostream &OS, const Plan &P, const RunResults &R);
+void printTable(std::ostream &OS, const RunPlan &P, const RunResults &R);
 /// The JSON report (--report); timing ratios are relative to "original".
-void printJSON(std::ostream &OS, const Plan &P, const RunResults &R);
+void printJSON(std::ostream &OS, const RunPlan &P, const RunResults &R);
 
 } // namespace gpurun
 

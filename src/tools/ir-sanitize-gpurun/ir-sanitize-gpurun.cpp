@@ -160,7 +160,7 @@ bool parseArgs(int Argc, char **Argv, Options &O, std::string &Error) {
 }
 
 /// Whole or not at all (AtomicDirectory.h), never a partial report.
-bool writeReport(const std::string &Path, const Plan &P, const RunResults &R,
+bool writeReport(const std::string &Path, const RunPlan &P, const RunResults &R,
                  std::string &Error) {
   std::ostringstream Text;
   printJSON(Text, P, R);
@@ -177,10 +177,10 @@ int runPlan(const Options &O) {
   std::string Error;
   if (!loadPlan(O.Dir, Loaded, Error))
     return fail(BadPlan, Error);
-  const Plan &P = Loaded.P;
+  const RunPlan &P = Loaded.P;
   if (O.ValidateOnly) {
     std::cout << planPath(O.Dir) << ": valid plan for " << P.Kernel << " ("
-              << P.Buffers.size() << " buffers, " << P.Launches.size()
+              << P.Launch.Buffers.size() << " buffers, " << P.Kernels.size()
               << " kernels)\n";
     return Ok;
   }

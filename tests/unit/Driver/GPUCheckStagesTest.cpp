@@ -58,7 +58,7 @@ TEST_CASE("without Enzyme the plan holds the primal check and says why",
   Opts.Diags = &Diags;
   Expected<RunPlan> P = prepareGPUCheck(*Original, *Splatted, K, *S, Opts);
   REQUIRE(static_cast<bool>(P));
-  CHECK_FALSE(P->Spec.DerivativeChecks);
+  CHECK_FALSE(P->Launch.DerivativeChecks);
   CHECK(P->DerivativesSkipped == "no Enzyme plugin found");
   REQUIRE(P->Kernels.size() == 2);
   CHECK(P->Kernels[1].Role == KernelRole::Splat);
@@ -69,8 +69,8 @@ TEST_CASE("without Enzyme the plan holds the primal check and says why",
   REQUIRE(Steps.size() == 3);
   CHECK(Steps[0].rfind("wrote " + std::string(Dir) + "/original.ptx (", 0) ==
         0);
-  CHECK(Steps[2] == "wrote " + runPlanPath(Dir));
-  auto Text = MemoryBuffer::getFile(runPlanPath(Dir));
+  CHECK(Steps[2] == "wrote " + std::string(Dir) + "/plan.json");
+  auto Text = MemoryBuffer::getFile(Dir + "/plan.json");
   REQUIRE(Text);
   CHECK((*Text)->getBuffer().contains(
       "\"checks\": \"primal\",\n  \"skipped\": \"no Enzyme plugin found\""));

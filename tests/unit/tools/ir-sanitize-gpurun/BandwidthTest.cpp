@@ -3,6 +3,8 @@
 // from the driver's memory clock and bus width.
 #include "Bandwidth.h"
 
+#include "../../Launch/RunPlanSample.h"
+
 #include "CatchCompat.h"
 
 #include <cmath>
@@ -13,9 +15,10 @@ using irs::ElementType;
 using irs::KernelRole;
 
 namespace {
-Param pointerTo(unsigned Buffer, bool Shadow,
-                std::optional<irs::MemoryAccess> Access = std::nullopt) {
-  Param P;
+/// A parameter holding the address of the buffer named \p Buffer.
+ParamImage pointerTo(const char *Buffer, bool Shadow,
+                     std::optional<irs::MemoryAccess> Access = std::nullopt) {
+  ParamImage P;
   P.Bytes.assign(8, 0);
   P.Relocs.push_back({0, Buffer, Shadow, Access});
   return P;
@@ -25,51 +28,51 @@ Param pointerTo(unsigned Buffer, bool Shadow,
 TEST_CASE("a kernel moves each buffer it is given once, the reverse kernel "
           "its shadows twice",
           "[Bandwidth]") {
-  Plan P;
-  P.Buffers = {
+  RunPlan P;
+  P.Launch.Buffers = {
       {"dest", ElementType::F32, 1000, BufferInit::Zero, 0, true, false},
       {"x", ElementType::F64, 10, BufferInit::Random, 1, false, false},
       {"y", ElementType::F32, 1000, BufferInit::Random, 2, false, true}};
-  P.Launches[KernelRole::Original].Params = {
-      pointerTo(0, false), pointerTo(1, false), pointerTo(2, false)};
+  irs::test::kernelOf(P, KernelRole::Original).Params = {
+      pointerTo("dest", false), pointerTo("x", false), pointerTo("y", false)};
   CHECK(bytesMoved(P, KernelRole::Original) == 4000 + 80 + 4000);
   // x .+ x: the same buffer passed twice is read once.
-  P.Launches[KernelRole::Splat].Params = {
-      pointerTo(0, false), pointerTo(2, false), pointerTo(2, false)};
+  irs::test::kernelOf(P, KernelRole::Splat).Params = {
+      pointerTo("dest", false), pointerTo("y", false), pointerTo("y", false)};
   CHECK(bytesMoved(P, KernelRole::Splat) == 8000);
-  const std::vector<Param> WithShadows = {
-      pointerTo(0, false), pointerTo(0, true), pointerTo(1, false),
-      pointerTo(2, false), pointerTo(2, true)};
-  P.Launches[KernelRole::Forward].Params = WithShadows;
+  const std::vector<ParamImage> WithShadows = {
+      pointerTo("dest", false), pointerTo("dest", true), pointerTo("x", false),
+      pointerTo("y", false), pointerTo("y", true)};
+  irs::test::kernelOf(P, KernelRole::Forward).Params = WithShadows;
   CHECK(bytesMoved(P, KernelRole::Forward) == 4000 + 4000 + 80 + 4000 + 4000);
-  P.Launches[KernelRole::Reverse].Params = WithShadows;
+  irs::test::kernelOf(P, KernelRole::Reverse).Params = WithShadows;
   CHECK(bytesMoved(P, KernelRole::Reverse) == 4000 + 8000 + 80 + 4000 + 8000);
-  P.Launches.erase(KernelRole::Reverse);
+  P.Kernels.pop_back(); // the reverse kernel
   CHECK(bytesMoved(P, KernelRole::Reverse) == 0);
 }
 
 TEST_CASE("where the plan records accesses, a buffer moves once per kind",
           "[Bandwidth]") {
   using irs::MemoryAccess;
-  Plan P;
-  P.Buffers = {
+  RunPlan P;
+  P.Launch.Buffers = {
       {"dest", ElementType::F32, 1000, BufferInit::Zero, 0, true, false},
       {"y", ElementType::F32, 1000, BufferInit::Random, 2, false, true}};
   // A gradient-only reverse kernel of dest .= x .+ y: never touches dest or
   // y, reads and clears dest's shadow, accumulates into y's.
-  P.Launches[KernelRole::Reverse].Params = {
-      pointerTo(0, false, MemoryAccess::None),
-      pointerTo(0, true, MemoryAccess::ReadWrite),
-      pointerTo(1, false, MemoryAccess::None),
-      pointerTo(1, true, MemoryAccess::ReadWrite)};
+  irs::test::kernelOf(P, KernelRole::Reverse).Params = {
+      pointerTo("dest", false, MemoryAccess::None),
+      pointerTo("dest", true, MemoryAccess::ReadWrite),
+      pointerTo("y", false, MemoryAccess::None),
+      pointerTo("y", true, MemoryAccess::ReadWrite)};
   CHECK(bytesMoved(P, KernelRole::Reverse) == 8000 + 8000);
   // x .+ x: one buffer read through one pointer and written through the
   // other moves twice; a relocation without a record falls back to the
   // estimate for its buffer.
-  P.Launches[KernelRole::Splat].Params = {
-      pointerTo(1, false, MemoryAccess::Read),
-      pointerTo(1, false, MemoryAccess::Write),
-      pointerTo(0, false, MemoryAccess::Write), pointerTo(0, false)};
+  irs::test::kernelOf(P, KernelRole::Splat).Params = {
+      pointerTo("y", false, MemoryAccess::Read),
+      pointerTo("y", false, MemoryAccess::Write),
+      pointerTo("dest", false, MemoryAccess::Write), pointerTo("dest", false)};
   CHECK(bytesMoved(P, KernelRole::Splat) == 8000 + 4000);
 }
 

@@ -11,7 +11,8 @@ using namespace gpurun;
 
 TEST_CASE("buffer initialisation is deterministic and as declared",
           "[HostData]") {
-  Buffer B{"x", ElementType::F32, 1000, BufferInit::Random, 7, false, true};
+  LaunchBuffer B{"x", ElementType::F32, 1000, BufferInit::Random, 7, false,
+                 true};
   HostBuffer A = initialContents(B), Again = initialContents(B);
   CHECK(countDifferences(A, Again) == 0);
   B.Seed = 8;
@@ -20,14 +21,14 @@ TEST_CASE("buffer initialisation is deterministic and as declared",
     CHECK(A.get(I) >= 0.5);
     CHECK(A.get(I) < 1.5);
   }
-  Buffer R{"r", ElementType::I64, 5, BufferInit::Range, 0, false, false};
+  LaunchBuffer R{"r", ElementType::I64, 5, BufferInit::Range, 0, false, false};
   CHECK(initialContents(R).get(4) == 4);
   R.Init = BufferInit::Range1;
   CHECK(initialContents(R).get(0) == 1);
   CHECK(initialContents(R).get(4) == 5);
-  Buffer O{"o", ElementType::F64, 3, BufferInit::Ones, 0, false, false};
+  LaunchBuffer O{"o", ElementType::F64, 3, BufferInit::Ones, 0, false, false};
   CHECK(initialContents(O).get(2) == 1.0);
-  Buffer Z{"z", ElementType::U8, 3, BufferInit::Zero, 0, false, false};
+  LaunchBuffer Z{"z", ElementType::U8, 3, BufferInit::Zero, 0, false, false};
   CHECK(initialContents(Z).Bytes == std::vector<uint8_t>(3, 0));
 }
 
@@ -80,10 +81,11 @@ TEST_CASE("functions of two buffers refuse different shapes", "[HostData]") {
 TEST_CASE("directions, finite-difference points and initial outputs follow "
           "the plan's buffers",
           "[HostData]") {
-  Plan P;
-  P.Buffers = {{"x", ElementType::F64, 3, BufferInit::Range, 1, false, true},
-               {"y", ElementType::F64, 2, BufferInit::Ones, 2, true, false},
-               {"z", ElementType::F32, 2, BufferInit::Zero, 3, true, true}};
+  RunPlan P;
+  P.Launch.Buffers = {
+      {"x", ElementType::F64, 3, BufferInit::Range, 1, false, true},
+      {"y", ElementType::F64, 2, BufferInit::Ones, 2, true, false},
+      {"z", ElementType::F32, 2, BufferInit::Zero, 3, true, true}};
   BufferSet V = directions(P, /*ForWrt=*/true, 1);
   REQUIRE(V.size() == 2);
   CHECK(V.count(0));

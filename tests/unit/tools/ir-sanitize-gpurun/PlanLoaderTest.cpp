@@ -4,7 +4,7 @@
 // plan launches with the parameters the plan passes.
 #include "PlanLoader.h"
 
-#include "../../GPU/RunPlanSample.h"
+#include "../../Launch/RunPlanSample.h"
 
 #include "CatchCompat.h"
 
@@ -76,7 +76,7 @@ TEST_CASE("a plan whose PTX declares every entry it launches loads, with "
   std::string Error;
   REQUIRE(loadPlan(D.dir(), L, Error));
   CHECK(Error.empty());
-  CHECK(L.P.Launches.size() == 4);
+  CHECK(L.P.Kernels.size() == 4);
   REQUIRE(L.PTX.size() == 4);
   CHECK(L.PTX.at("reverse.ptx").find("k_reverse_grid_stride") !=
         std::string::npos);

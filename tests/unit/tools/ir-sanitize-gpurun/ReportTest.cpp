@@ -4,6 +4,8 @@
 // skipped checks.
 #include "Report.h"
 
+#include "../../Launch/RunPlanSample.h"
+
 #include "llvm/Support/JSON.h"
 
 #include "CatchCompat.h"
@@ -25,12 +27,12 @@ Timing timing(KernelRole Role, bool Cold, double Ms) {
   return T;
 }
 
-Plan planWithReverse(bool GradientOnly) {
-  Plan P;
+RunPlan planWithReverse(bool GradientOnly) {
+  RunPlan P;
   P.Kernel = "k";
   for (KernelRole Role : {KernelRole::Original, KernelRole::Reverse})
-    P.Launches[Role].Entry = irs::spelling(Role);
-  P.Launches[KernelRole::Reverse].GradientOnly = GradientOnly;
+    irs::test::kernelOf(P, Role).Entry = irs::spelling(Role);
+  irs::test::kernelOf(P, KernelRole::Reverse).GradientOnly = GradientOnly;
   return P;
 }
 
@@ -52,13 +54,13 @@ RunResults results() {
   return R;
 }
 
-std::string table(const Plan &P, const RunResults &R) {
+std::string table(const RunPlan &P, const RunResults &R) {
   std::ostringstream OS;
   printTable(OS, P, R);
   return OS.str();
 }
 
-llvm::json::Object report(const Plan &P, const RunResults &R) {
+llvm::json::Object report(const RunPlan &P, const RunResults &R) {
   std::ostringstream OS;
   printJSON(OS, P, R);
   llvm::Expected<llvm::json::Value> V = llvm::json::parse(OS.str());
@@ -77,7 +79,7 @@ TEST_CASE("a reverse kernel that keeps the primal outputs has target 2.0, a "
           "gradient-only one 1.5",
           "[Report]") {
   RunResults R = results();
-  Plan Kept = planWithReverse(false), Dropped = planWithReverse(true);
+  RunPlan Kept = planWithReverse(false), Dropped = planWithReverse(true);
   CHECK(table(Kept, R).find("<= 2.00 met") != std::string::npos);
   CHECK(table(Kept, R).find("gradient only") == std::string::npos);
   CHECK(table(Dropped, R).find("<= 1.50 MISSED") != std::string::npos);
@@ -118,7 +120,7 @@ TEST_CASE("the grid-stride choice lists every block count tried", "[Report]") {
   G.StridedMs = 0.0081;
   G.Strided = true;
   R.Grids.push_back(G);
-  Plan P = planWithReverse(false);
+  RunPlan P = planWithReverse(false);
   CHECK(table(P, R).find("its grid-stride version (26 registers) 0.0095 ms "
                          "with 1056 blocks (all resident), 0.0081 with 528, "
                          "0.0090 with 264; timed: the version with 528") !=
@@ -138,7 +140,7 @@ TEST_CASE("the table and the report count passed, failed and skipped "
           "checks; a skip is never a pass",
           "[Report]") {
   RunResults R = results();
-  Plan P = planWithReverse(false);
+  RunPlan P = planWithReverse(false);
   CHECK(table(P, R).find("\n1 passed, 0 failed, 0 skipped: all checks "
                          "passed\n") != std::string::npos);
   CHECK(report(P, R).getBoolean("passed") == true);

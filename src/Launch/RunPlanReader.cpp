@@ -1,5 +1,11 @@
-//===- PlanReader.cpp - Reading the JSON run plan with nlohmann-json ------===//
-#include "PlanReader.h"
+//===- RunPlanReader.cpp - Reading the JSON run plan with nlohmann-json ---===//
+//
+// The runner runs where there is no LLVM, so the plan is read with
+// nlohmann-json. Every number is range-checked: a value out of range is
+// rejected, never truncated, saturated or wrapped.
+//
+//===----------------------------------------------------------------------===//
+#include "ir-sanitize/Launch/RunPlan.h"
 
 #include "ir-sanitize/Support/CheckedArithmetic.h"
 #include "ir-sanitize/Support/JSONDepth.h"
@@ -13,17 +19,25 @@
 
 using nlohmann::json;
 
-namespace gpurun {
+namespace irs {
 
-const KernelLaunch *Plan::launch(KernelRole Role) const {
-  auto It = Launches.find(Role);
-  return It == Launches.end() ? nullptr : &It->second;
+const PlannedKernel *RunPlan::kernel(KernelRole Role) const {
+  for (const PlannedKernel &K : Kernels)
+    if (K.Role == Role)
+      return &K;
+  return nullptr;
+}
+
+size_t RunPlan::bufferIndex(const std::string &Name) const {
+  for (size_t I = 0; I < Launch.Buffers.size(); ++I)
+    if (Launch.Buffers[I].Name == Name)
+      return I;
+  return Launch.Buffers.size();
 }
 
 namespace {
 
-namespace plan = irs::plan;
-namespace key = irs::plan::key;
+namespace key = plan::key;
 
 /// "FIELD: problem"; parsePlan turns it into its Error.
 struct PlanError : std::runtime_error {
@@ -106,28 +120,29 @@ double positive(const json &V, const std::string &Where) {
 }
 
 template <typename Enum> Enum word(const json &V, const std::string &Where) {
-  std::optional<Enum> E = irs::parseSpelling<Enum>(string(V, Where));
+  std::optional<Enum> E = parseSpelling<Enum>(string(V, Where));
   if (!E)
-    throw PlanError(Where, "unknown " +
-                               std::string(irs::Vocabulary<Enum>::What) + " '" +
-                               V.get<std::string>() + "' (expected " +
-                               irs::spellingList<Enum>() + ")");
+    throw PlanError(Where, "unknown " + std::string(Vocabulary<Enum>::What) +
+                               " '" + V.get<std::string>() + "' (expected " +
+                               spellingList<Enum>() + ")");
   return *E;
 }
 
 class PlanReader {
 public:
-  explicit PlanReader(Plan &P) : P(P) {}
+  explicit PlanReader(RunPlan &P) : P(P), L(P.Launch) {}
   void read(const json &Root);
 
 private:
-  Plan &P;
+  RunPlan &P;
+  KernelLaunch &L;
   void readHeader(const json &Root);
   void readLaunch(const json &V);
   void readBuffers(const json &V);
   void readKernel(const json &V, const std::string &Where);
-  Param readParam(const json &V, const std::string &Where);
-  Reloc readReloc(const json &V, const std::string &Where, uint64_t Size);
+  ParamImage readParam(const json &V, const std::string &Where);
+  AddressReloc readReloc(const json &V, const std::string &Where,
+                         uint64_t Size);
   void checkRoles() const;
 };
 
@@ -148,7 +163,8 @@ void PlanReader::readLaunch(const json &V) {
   if (V.contains(key::Threads)) {
     if (V.contains(key::Grid) || V.contains(key::Block))
       throw PlanError(key::Launch, "give either threads or grid and block");
-    P.Threads = integer(V[key::Threads], "launch.threads", 1, plan::MaxThreads);
+    L.Threads = integer(V[key::Threads], member(key::Launch, key::Threads), 1,
+                        plan::MaxThreads);
     return;
   }
   uint64_t Dims[2][3];
@@ -164,8 +180,8 @@ void PlanReader::readLaunch(const json &V) {
   if (const char *Problem = plan::checkGeometry(Dims[0], Dims[1]))
     throw PlanError(key::Launch, Problem);
   for (int I = 0; I < 3; ++I) {
-    P.Grid[I] = static_cast<unsigned>(Dims[0][I]); // checked above
-    P.Block[I] = static_cast<unsigned>(Dims[1][I]);
+    L.Grid[I] = static_cast<unsigned>(Dims[0][I]); // checked above
+    L.Block[I] = static_cast<unsigned>(Dims[1][I]);
   }
 }
 
@@ -174,9 +190,9 @@ void PlanReader::readBuffers(const json &V) {
   for (size_t I = 0; I < array(V, key::Buffers).size(); ++I) {
     std::string W = element(key::Buffers, I);
     const json &O = object(V[I], W, plan::BufferKeys);
-    Buffer B;
+    LaunchBuffer B;
     B.Name = string(field(O, W, key::Name), member(W, key::Name));
-    for (const Buffer &Other : P.Buffers)
+    for (const LaunchBuffer &Other : L.Buffers)
       if (Other.Name == B.Name)
         throw PlanError(member(W, key::Name),
                         "'" + B.Name + "' declared twice");
@@ -195,7 +211,7 @@ void PlanReader::readBuffers(const json &V) {
         integer(field(O, W, key::Seed), member(W, key::Seed), 0, UINT64_MAX);
     B.Output = boolean(field(O, W, key::Output), member(W, key::Output));
     B.Wrt = boolean(field(O, W, key::Wrt), member(W, key::Wrt));
-    P.Buffers.push_back(B);
+    L.Buffers.push_back(B);
   }
 }
 
@@ -207,13 +223,13 @@ int hexDigit(char C) {
   return -1;
 }
 
-Reloc PlanReader::readReloc(const json &V, const std::string &Where,
-                            uint64_t Size) {
+AddressReloc PlanReader::readReloc(const json &V, const std::string &Where,
+                                   uint64_t Size) {
   object(V, Where, plan::RelocKeys);
-  Reloc R;
+  AddressReloc R;
   R.Offset = integer(field(V, Where, key::Offset), member(Where, key::Offset),
                      0, UINT64_MAX);
-  if (!irs::rangeFits(R.Offset, 8, Size))
+  if (!rangeFits(R.Offset, 8, Size))
     throw PlanError(member(Where, key::Offset),
                     "an 8-byte address at " + std::to_string(R.Offset) +
                         " does not fit the " + std::to_string(Size) +
@@ -223,35 +239,33 @@ Reloc PlanReader::readReloc(const json &V, const std::string &Where,
     throw PlanError(member(Where, key::Offset), "an address at " +
                                                     std::to_string(R.Offset) +
                                                     " is not 8-byte aligned");
-  std::string Name =
-      string(field(V, Where, key::Buffer), member(Where, key::Buffer));
+  R.Buffer = string(field(V, Where, key::Buffer), member(Where, key::Buffer));
+  const std::string &Name = R.Buffer;
   size_t I = 0;
-  while (I < P.Buffers.size() && P.Buffers[I].Name != Name)
+  while (I < L.Buffers.size() && L.Buffers[I].Name != Name)
     ++I;
-  if (I == P.Buffers.size())
+  if (I == L.Buffers.size())
     throw PlanError(member(Where, key::Buffer),
                     "unknown buffer '" + Name + "'");
-  R.BufferIndex = static_cast<unsigned>(I);
-  R.Shadow = word<irs::AddressKind>(field(V, Where, key::Address),
-                                    member(Where, key::Address)) ==
-             irs::AddressKind::Shadow;
-  const Buffer &B = P.Buffers[I];
+  R.Shadow =
+      word<AddressKind>(field(V, Where, key::Address),
+                        member(Where, key::Address)) == AddressKind::Shadow;
+  const LaunchBuffer &B = L.Buffers[I];
   // Only those buffers get a shadow the checks seed or read.
   if (R.Shadow && !B.Wrt && !B.Output)
     throw PlanError(member(Where, key::Address),
                     "the shadow of '" + Name +
                         "', a buffer that is neither wrt nor output");
   if (V.contains(key::Access))
-    R.Access =
-        word<irs::MemoryAccess>(V[key::Access], member(Where, key::Access));
+    R.Access = word<MemoryAccess>(V[key::Access], member(Where, key::Access));
   return R;
 }
 
-Param PlanReader::readParam(const json &V, const std::string &Where) {
+ParamImage PlanReader::readParam(const json &V, const std::string &Where) {
   object(V, Where, plan::ParamKeys);
   uint64_t Size = integer(field(V, Where, key::Size), member(Where, key::Size),
                           1, plan::MaxParamBytes);
-  Param Par;
+  ParamImage Par;
   Par.Bytes.assign(Size, 0);
   if (V.contains(key::Bytes)) {
     std::string Hex = string(V[key::Bytes], member(Where, key::Bytes));
@@ -270,9 +284,9 @@ Param PlanReader::readParam(const json &V, const std::string &Where) {
   if (V.contains(key::Relocs)) {
     std::string RW = member(Where, key::Relocs);
     for (size_t I = 0; I < array(V[key::Relocs], RW).size(); ++I) {
-      Reloc R = readReloc(V[key::Relocs][I], element(RW, I), Size);
+      AddressReloc R = readReloc(V[key::Relocs][I], element(RW, I), Size);
       // Aligned, so two addresses overlap only where they start together.
-      for (const Reloc &Other : Par.Relocs)
+      for (const AddressReloc &Other : Par.Relocs)
         if (Other.Offset == R.Offset)
           throw PlanError(member(element(RW, I), key::Offset),
                           "a second address at " + std::to_string(R.Offset));
@@ -286,27 +300,27 @@ void PlanReader::readKernel(const json &V, const std::string &Where) {
   object(V, Where, plan::KernelKeys);
   KernelRole Role =
       word<KernelRole>(field(V, Where, key::Role), member(Where, key::Role));
-  if (P.Launches.count(Role))
-    throw PlanError(member(Where, key::Role), std::string("role '") +
-                                                  irs::spelling(Role) +
-                                                  "' appears twice");
-  KernelLaunch L;
-  L.File = string(field(V, Where, key::PTX), member(Where, key::PTX));
-  if (L.File.empty() || L.File.find('/') != std::string::npos ||
-      L.File == "." || L.File == "..")
+  if (P.kernel(Role))
+    throw PlanError(member(Where, key::Role),
+                    std::string("role '") + spelling(Role) + "' appears twice");
+  PlannedKernel K;
+  K.Role = Role;
+  K.PTXFile = string(field(V, Where, key::PTX), member(Where, key::PTX));
+  if (K.PTXFile.empty() || K.PTXFile.find('/') != std::string::npos ||
+      K.PTXFile == "." || K.PTXFile == "..")
     throw PlanError(member(Where, key::PTX),
                     "must name a file in the plan directory");
-  L.Entry = string(field(V, Where, key::Entry), member(Where, key::Entry));
-  if (L.Entry.empty())
+  K.Entry = string(field(V, Where, key::Entry), member(Where, key::Entry));
+  if (K.Entry.empty())
     throw PlanError(member(Where, key::Entry), "must name an entry of the PTX");
   std::string PW = member(Where, key::Params);
   const json &Params = array(field(V, Where, key::Params), PW);
   for (size_t I = 0; I < Params.size(); ++I)
-    L.Params.push_back(readParam(Params[I], element(PW, I)));
+    K.Params.push_back(readParam(Params[I], element(PW, I)));
   if (V.contains(key::GridStrideEntry)) {
     std::string GW = member(Where, key::GridStrideEntry);
-    L.GridStrideEntry = string(V[key::GridStrideEntry], GW);
-    if (L.GridStrideEntry.empty() || L.GridStrideEntry == L.Entry)
+    K.GridStrideEntry = string(V[key::GridStrideEntry], GW);
+    if (K.GridStrideEntry.empty() || K.GridStrideEntry == K.Entry)
       throw PlanError(GW, "must name a second entry of the PTX");
     // The primal kernels are compared bit for bit as the plan launches them.
     if (Role != KernelRole::Forward && Role != KernelRole::Reverse)
@@ -315,20 +329,20 @@ void PlanReader::readKernel(const json &V, const std::string &Where) {
   }
   if (V.contains(key::GradientOnly)) {
     std::string GW = member(Where, key::GradientOnly);
-    L.GradientOnly = boolean(V[key::GradientOnly], GW);
-    if (L.GradientOnly && Role != KernelRole::Reverse)
+    K.GradientOnly = boolean(V[key::GradientOnly], GW);
+    if (K.GradientOnly && Role != KernelRole::Reverse)
       throw PlanError(GW, "only a reverse kernel can leave the primal "
                           "outputs unwritten");
   }
-  P.Launches.emplace(Role, std::move(L));
+  P.Kernels.push_back(std::move(K));
 }
 
 void PlanReader::checkRoles() const {
-  if (!P.launch(KernelRole::Original) || !P.launch(KernelRole::Splat))
+  if (!P.kernel(KernelRole::Original) || !P.kernel(KernelRole::Splat))
     throw PlanError(key::Kernels, "the plan needs an 'original' and a 'splat' "
                                   "kernel");
-  if (P.DerivativeChecks &&
-      (!P.launch(KernelRole::Forward) || !P.launch(KernelRole::Reverse)))
+  if (L.DerivativeChecks &&
+      (!P.kernel(KernelRole::Forward) || !P.kernel(KernelRole::Reverse)))
     throw PlanError(key::Kernels, "\"checks\": \"all\" needs a 'forward' and a "
                                   "'reverse' kernel");
 }
@@ -341,10 +355,10 @@ void PlanReader::read(const json &Root) {
   std::string Checks = string(field(Root, "", key::Checks), key::Checks);
   if (Checks != plan::ChecksAll && Checks != plan::ChecksPrimal)
     throw PlanError(key::Checks, "must be \"all\" or \"primal\"");
-  P.DerivativeChecks = Checks == plan::ChecksAll;
+  L.DerivativeChecks = Checks == plan::ChecksAll;
   if (Root.contains(key::Skipped)) {
     P.DerivativesSkipped = string(Root[key::Skipped], key::Skipped);
-    if (P.DerivativeChecks)
+    if (L.DerivativeChecks)
       throw PlanError(key::Skipped, "derivative checks skipped in a plan with "
                                     "\"checks\": \"all\"");
   }
@@ -418,10 +432,11 @@ private:
 
 } // namespace
 
-bool parsePlan(const std::string &Text, Plan &Out, std::string &Error) {
-  if (irs::exceedsJSONDepth(Text)) {
-    Error = "plan: JSON nested deeper than " +
-            std::to_string(irs::MaxJSONDepth) + " levels";
+bool parseRunPlan(const std::string &Text, RunPlan &Out, std::string &Error) {
+  Out = RunPlan();
+  if (exceedsJSONDepth(Text)) {
+    Error = "plan: JSON nested deeper than " + std::to_string(MaxJSONDepth) +
+            " levels";
     return false;
   }
   FieldTracker Tracker;
@@ -436,4 +451,4 @@ bool parsePlan(const std::string &Text, Plan &Out, std::string &Error) {
   return false;
 }
 
-} // namespace gpurun
+} // namespace irs

@@ -1,9 +1,7 @@
-// The plan writer (src/GPU, llvm::json): every word of the vocabulary, every
-// key of the schema, the file it writes. The runner's reader of the same
-// plans is tested in tools/ir-sanitize-gpurun/PlanReaderTest.cpp.
+// The plan writer (src/Launch/RunPlanWriter.cpp): every word of the
+// vocabulary, every key of the schema, and the text llvm::json prints (the
+// form plans have always had). The reader: RunPlanReaderTest.cpp.
 #include "RunPlanSample.h"
-
-#include "ir-sanitize/GPU/RunPlan.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
@@ -19,7 +17,7 @@ using namespace llvm;
 using namespace irs::test;
 
 TEST_CASE("every word of the plan vocabulary spells and parses back",
-          "[RunPlan]") {
+          "[RunPlanWriter]") {
   auto RoundTrips = [](auto Tag) {
     using Enum = decltype(Tag);
     for (Enum E : allOf<Enum>()) {
@@ -39,7 +37,7 @@ TEST_CASE("every word of the plan vocabulary spells and parses back",
 }
 
 TEST_CASE("the sample plan writes every key of the schema, and only those",
-          "[RunPlan]") {
+          "[RunPlanWriter]") {
   // The reader refuses keys outside the schema's lists (the round trip
   // below); this checks that no list holds a key the writer never writes.
   std::set<std::string> Written;
@@ -76,31 +74,69 @@ TEST_CASE("the sample plan writes every key of the schema, and only those",
                                   std::end(irs::plan::RelocKeys))})
     Schema.insert(Keys.begin(), Keys.end());
   // A launch holds threads or grid and block, never both; print the other.
-  P.Spec.Threads = P.Spec.Threads ? 0 : 1000;
+  P.Launch.Threads = P.Launch.Threads ? 0 : 1000;
   Doc = json::parse(printed(P));
   REQUIRE(static_cast<bool>(Doc));
   Collect(*Doc);
   CHECK(Written == Schema);
 }
 
-TEST_CASE("writeRunPlan writes DIR/plan.json", "[RunPlan]") {
-  SmallString<128> Dir;
-  REQUIRE(!sys::fs::createUniqueDirectory("irs-plan", Dir));
-  Error W = irs::writeRunPlan(samplePlan(), Dir);
-  REQUIRE_FALSE(static_cast<bool>(W));
-  CHECK(irs::runPlanPath(Dir) == (Dir + "/plan.json").str());
-  auto Buf = MemoryBuffer::getFile(irs::runPlanPath(Dir));
-  REQUIRE(Buf);
-  CHECK((*Buf)->getBuffer().starts_with(
-      "{\n  \"format\": \"ir-sanitize-gpu-plan\",\n  \"version\": 2,"));
-  sys::fs::remove_directories(Dir);
-  Error E = irs::writeRunPlan(samplePlan(), "/nonexistent/dir");
-  CHECK(static_cast<bool>(E));
-  consumeError(std::move(E));
+namespace {
+/// \p V as llvm::json::OStream prints it: what plans have always held.
+template <typename T> std::string printedByLLVM(const T &V) {
+  std::string Text;
+  raw_string_ostream OS(Text);
+  json::OStream(OS, 2).value(V);
+  return Text;
+}
+
+/// The value the plan's text gives \p Key (on one line).
+std::string valueOf(const std::string &Text, const std::string &Key) {
+  size_t At = Text.find("\"" + Key + "\": ");
+  REQUIRE(At != std::string::npos);
+  At += Key.size() + 4;
+  size_t End = Text.find(",\n", At);
+  return Text.substr(At, End - At);
+}
+} // namespace
+
+TEST_CASE("the plan's text is llvm::json's, indented by two",
+          "[RunPlanWriter]") {
+  std::string Text = printed(samplePlan());
+  CHECK(StringRef(Text).starts_with(
+      "{\n  \"format\": \"ir-sanitize-gpu-plan\",\n  \"version\": 2,\n  "
+      "\"kernel\": \"_Z16broadcast_kernel_add_1d\",\n  \"launch\": {\n    "
+      "\"threads\": 1048576\n  },\n  \"checks\": \"all\",\n"));
+  CHECK(StringRef(Text).ends_with("\n}\n"));
+  // Numbers: doubles with 17 significant digits, as LLVM prints them.
+  for (double D : {1e-3, 1e-5, 1e-12, 0.1, 3.0, 2.5e-7}) {
+    irs::RunPlan P = samplePlan();
+    P.Settings.FdStep = D;
+    CHECK(valueOf(printed(P), "fd_step") == printedByLLVM(D));
+  }
+  // Strings: LLVM's escapes, and invalid UTF-8 replaced as LLVM replaces a
+  // lone byte.
+  for (std::string S :
+       {std::string("a\"b\\c"), std::string("tab\there\n"),
+        std::string("\x01\x1f\x7f"), std::string("\u00e9\u2207"),
+        std::string("nul\0x", 5)}) {
+    irs::RunPlan P = samplePlan();
+    P.Kernel = S;
+    CHECK(valueOf(printed(P), "kernel") == printedByLLVM(S));
+  }
+  irs::RunPlan Bad = samplePlan();
+  Bad.Kernel = "a\xff"
+               "b";
+  CHECK(valueOf(printed(Bad), "kernel") == "\"a\xEF\xBF\xBD"
+                                           "b\"");
+  // Empty arrays and objects print as LLVM prints them.
+  irs::RunPlan Bare = samplePlan();
+  Bare.Kernels[0].Params.clear();
+  CHECK(StringRef(printed(Bare)).contains("\"params\": []\n"));
 }
 
 TEST_CASE("buffer bytes add up to the plan's limit and never wrap",
-          "[RunPlan]") {
+          "[RunPlanWriter]") {
   using irs::ElementType;
   using namespace irs::plan;
   uint64_t Total = 0;
