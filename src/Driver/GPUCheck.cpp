@@ -56,14 +56,14 @@ Error checkArch(const PTXOptions &PTX) {
   return Error::success();
 }
 
-/// The kernel \p Config names, or the module's only one.
-Expected<Function *> selectKernel(Module &M, const GPUCheckConfig &Config) {
+/// The kernel \p R names, or the module's only one.
+Expected<Function *> selectKernel(Module &M, const GPUCheckRequest &R) {
   SmallVector<Function *> Kernels = findKernels(M);
-  const std::vector<std::string> &Wanted = Config.Sanitize.Kernels;
+  const std::vector<std::string> &Wanted = R.Sanitize.Kernels;
   std::string Names;
   for (Function *F : Kernels)
     Names += (Names.empty() ? "" : ", ") + escapeForMessage(F->getName());
-  std::string Input = escapeForMessage(Config.InputName);
+  std::string Input = escapeForMessage(R.InputPath);
   if (Wanted.size() > 1)
     return usage("gpu-check checks one kernel; give --kernel once");
   if (Wanted.empty()) {
@@ -92,18 +92,35 @@ bool isFindings(Error &E) {
   return Findings;
 }
 
+/// The module as given and the checked kernel after sanitising.
+struct GPUCheckInput {
+  std::unique_ptr<Module> Original; ///< A copy of the module as given.
+  /// The bundle normalisation (no splat: Manifest is empty).
+  SanitizeResult Sanitized;
+  LaunchManifest Splat;           ///< The splat of the checked kernel only.
+  std::vector<std::string> Notes; ///< Why the splat left something whole.
+  KernelManifest Kernel; ///< The checked kernel, splatted or as it stands.
+  std::string Pipeline;  ///< The sanitize pipeline that ran (text).
+};
+
+/// The Enzyme a check runs, located once: its plugin, or why there is none.
+struct CheckEnzyme {
+  std::string Plugin;
+  std::string Skipped; ///< Nonempty: the derivative checks cannot run.
+};
+
 } // namespace
 
-static Expected<GPUCheckInput>
-sanitizeForGPUCheck(Module &M, const GPUCheckConfig &Config) {
-  Expected<Function *> Kernel = selectKernel(M, Config);
+static Expected<GPUCheckInput> sanitizeForGPUCheck(Module &M,
+                                                   const GPUCheckRequest &R) {
+  Expected<Function *> Kernel = selectKernel(M, R);
   if (!Kernel)
     return Kernel.takeError();
   std::string Name = (*Kernel)->getName().str();
   GPUCheckInput In;
   In.Original = CloneModule(M);
   // One pipeline: the bundles, then the splat of the checked kernel only.
-  SanitizeConfig Checked = Config.Sanitize;
+  SanitizeConfig Checked = R.Sanitize;
   Checked.Kernels = {Name};
   In.Pipeline =
       sanitizePipeline(Checked.Policy, Checked.Splat, Checked.Kernels);
@@ -124,20 +141,21 @@ sanitizeForGPUCheck(Module &M, const GPUCheckConfig &Config) {
 }
 
 /// The one plugin lookup of a check: when \p Spec asks for derivatives,
-/// the Enzyme plugin in \p G.EnzymePlugin, or why there is none in
-/// \p G.SkipDerivatives (the primal check still runs; the derivative checks
-/// are reported SKIPPED with the reason).
-static void locatePluginFor(const LaunchSpec &Spec, const GPUCheckBuild &Build,
-                            GPUCheckOptions &G) {
+/// the Enzyme plugin \p Explicit names or the search finds, or why there is
+/// none (the primal check still runs; the derivative checks are reported
+/// SKIPPED with the reason).
+static CheckEnzyme locatePluginFor(const LaunchSpec &Spec, StringRef Explicit) {
+  CheckEnzyme E;
   if (!Spec.DerivativeChecks)
-    return;
+    return E;
   PluginSearch Search;
-  Search.Explicit = Build.PluginPath;
+  Search.Explicit = Explicit.str();
   Expected<LocatedPlugin> Plugin = locateEnzymePlugin(Search);
   if (Plugin)
-    G.EnzymePlugin = Plugin->Path;
+    E.Plugin = Plugin->Path;
   else
-    G.SkipDerivatives = toString(Plugin.takeError());
+    E.Skipped = toString(Plugin.takeError());
+  return E;
 }
 
 /// What buildGPUCheck made: the directory, and why the derivative checks
@@ -147,22 +165,27 @@ struct BuiltCheck {
   std::string SkippedDerivatives;
 };
 
-/// Checks \p Spec against the kernel, locates Enzyme (when the spec asks for
-/// derivatives) and writes the directory: manifest.json, then everything
-/// prepareGPUCheck writes. \p In and \p Sanitized are consumed.
+/// Checks \p Spec (named \p SpecName in messages) against the kernel,
+/// locates Enzyme (when the spec asks for derivatives) and writes the
+/// directory: manifest.json, then everything prepareGPUCheck writes. \p In
+/// and \p Sanitized are consumed.
 static Expected<BuiltCheck> buildGPUCheck(GPUCheckInput &In, Module &Sanitized,
                                           const LaunchSpec &Spec,
-                                          const GPUCheckBuild &Build) {
-  GPUCheckOptions G = Build.Options;
+                                          StringRef SpecName,
+                                          const GPUCheckRequest &R,
+                                          DiagnosticHandler &Diags) {
+  GPUCheckOptions G = R.Options;
+  G.Diags = &Diags;
   if (Error E = checkArch(G.PTX))
     return E;
-  if (Error E = validateSpec(Spec, In.Kernel, Build.SpecPath))
+  if (Error E = validateSpec(Spec, In.Kernel, SpecName))
     return E;
-  locatePluginFor(Spec, Build, G);
+  CheckEnzyme Enzyme = locatePluginFor(Spec, R.PluginPath);
+  G.EnzymePlugin = Enzyme.Plugin;
   StagedDirectoryRequest Staged;
-  Staged.Requested = Build.EmitDir;
+  Staged.Requested = R.EmitDir;
   Staged.TempPrefix = "ir-sanitize-gpu-check";
-  Staged.Force = Build.Force;
+  Staged.Force = R.Force;
   Staged.Flag = "--emit-dir";
   Staged.Diags = G.Diags;
   Staged.KeepOnFailure = isFindings; // Enzyme failed: keep what it names.
@@ -181,15 +204,16 @@ static Expected<BuiltCheck> buildGPUCheck(GPUCheckInput &In, Module &Sanitized,
                 pathIn(Into, plan::file::Spec),
                 [&](raw_ostream &OS) { Spec.printFile(OS); }))
           return E;
-        return prepareGPUCheck(*In.Original, Sanitized, In.Kernel, Spec, InDir)
+        return prepareGPUCheck(*In.Original, Sanitized, In.Kernel, Spec, InDir,
+                               Enzyme.Skipped)
             .takeError();
       });
   if (!Dir)
     return Dir.takeError();
-  if (!Build.ManifestPath.empty())
-    if (Error E = In.Splat.writeFile(Build.ManifestPath))
+  if (!R.ManifestPath.empty())
+    if (Error E = In.Splat.writeFile(R.ManifestPath))
       return E;
-  return BuiltCheck{*Dir, G.SkipDerivatives};
+  return BuiltCheck{*Dir, Enzyme.Skipped};
 }
 
 /// What --print-pipeline-passes shows: the sanitize pipeline (it ran when
@@ -197,8 +221,8 @@ static Expected<BuiltCheck> buildGPUCheck(GPUCheckInput &In, Module &Sanitized,
 /// check's stages as prepareGPUCheck runs them.
 static Expected<std::vector<PipelineStage>>
 gpuCheckStages(const GPUCheckInput &In, Module &Sanitized,
-               const LaunchSpec &Spec, const GPUCheckBuild &Build) {
-  GPUCheckOptions G = Build.Options;
+               const LaunchSpec &Spec, const GPUCheckRequest &R) {
+  GPUCheckOptions G = R.Options;
   if (Error E = checkArch(G.PTX))
     return E;
   Expected<PipelineStage> Sanitize =
@@ -206,9 +230,10 @@ gpuCheckStages(const GPUCheckInput &In, Module &Sanitized,
   if (!Sanitize)
     return Sanitize.takeError();
   // The stages name the plugin file they would load where none is found.
-  locatePluginFor(Spec, Build, G);
-  if (!G.SkipDerivatives.empty())
-    G.EnzymePlugin = enzymePluginFileName(hostLLVMMajor());
+  CheckEnzyme Enzyme = locatePluginFor(Spec, R.PluginPath);
+  G.EnzymePlugin = Enzyme.Skipped.empty()
+                       ? Enzyme.Plugin
+                       : enzymePluginFileName(hostLLVMMajor());
   auto Stages =
       shownCheckStages(Sanitized, In.Kernel, Spec, Spec.DerivativeChecks, G);
   if (!Stages)
@@ -263,15 +288,14 @@ namespace {
 JobFiles gpuCheckFiles(const GPUCheckRequest &R) {
   JobFiles Files;
   Files.ModuleInput = {"the input", R.InputPath};
-  Files.Inputs = {{"--spec", R.SpecPath},
-                  {"--enzyme-plugin", R.Build.PluginPath}};
-  const std::string &Dir = R.Build.EmitDir;
+  Files.Inputs = {{"--spec", R.SpecPath}, {"--enzyme-plugin", R.PluginPath}};
+  const std::string &Dir = R.EmitDir;
   if (!Dir.empty()) {
     for (const char *Name : plan::file::All)
       Files.Outputs.push_back({"--emit-dir", pathIn(Dir, Name), Dir});
     Files.OutputDirs.push_back({"--emit-dir", Dir});
   }
-  Files.Outputs.push_back({"--manifest", R.Build.ManifestPath});
+  Files.Outputs.push_back({"--manifest", R.ManifestPath});
   Files.Outputs.push_back({"--write-spec", R.WriteSpecPath});
   Files.Outputs.push_back({"--report", R.ReportPath});
   return Files;
@@ -331,10 +355,7 @@ Expected<GPUCheckResult> runGPUCheck(const GPUCheckRequest &R,
   Expected<LoadedModule> In = readModule(R.InputPath, Ctx);
   if (!In)
     return In.takeError();
-  GPUCheckConfig Config;
-  Config.Sanitize = R.Sanitize;
-  Config.InputName = R.InputPath;
-  Expected<GPUCheckInput> Checked = sanitizeForGPUCheck(*In->M, Config);
+  Expected<GPUCheckInput> Checked = sanitizeForGPUCheck(*In->M, R);
   if (!Checked)
     return Checked.takeError();
   GPUCheckResult Result;
@@ -342,15 +363,14 @@ Expected<GPUCheckResult> runGPUCheck(const GPUCheckRequest &R,
       launchSpecFor(R, *Checked, std::move(Given), Result, Diags);
   if (!Spec)
     return Spec.takeError();
-  GPUCheckBuild Build = R.Build;
-  Build.SpecPath =
+  std::string SpecName =
       R.SpecPath.empty() ? R.InputPath + " (inferred launch)" : R.SpecPath;
   if (R.PrintStages || R.PrintLaunch) {
-    if (Error E = validateSpec(*Spec, Checked->Kernel, Build.SpecPath))
+    if (Error E = validateSpec(*Spec, Checked->Kernel, SpecName))
       return E;
     if (R.PrintLaunch)
       return Result;
-    auto Stages = gpuCheckStages(*Checked, *In->M, *Spec, Build);
+    auto Stages = gpuCheckStages(*Checked, *In->M, *Spec, R);
     if (!Stages)
       return Stages.takeError();
     Result.Stages = std::move(*Stages);
@@ -363,8 +383,8 @@ Expected<GPUCheckResult> runGPUCheck(const GPUCheckRequest &R,
   Diags.note(In->DisplayName + ": " + Checked->Sanitized.summary());
   for (const std::string &Note : Checked->Notes)
     Diags.note(Note);
-  Build.Options.Diags = &Diags;
-  Expected<BuiltCheck> Built = buildGPUCheck(*Checked, *In->M, *Spec, Build);
+  Expected<BuiltCheck> Built =
+      buildGPUCheck(*Checked, *In->M, *Spec, SpecName, R, Diags);
   if (!Built)
     return Built.takeError();
   if (!Built->SkippedDerivatives.empty())

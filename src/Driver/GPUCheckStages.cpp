@@ -431,15 +431,16 @@ shownCheckStages(Module &Splatted, const KernelManifest &K,
 Expected<RunPlan> prepareGPUCheck(Module &Original, Module &Splatted,
                                   const KernelManifest &Manifest,
                                   const LaunchSpec &Spec,
-                                  const GPUCheckOptions &Opts) {
+                                  const GPUCheckOptions &Opts,
+                                  StringRef DerivativesSkipped) {
   CheckState S{Original, Splatted, nullptr, nullptr, {}, {}, {}, {}};
   RunPlan &Plan = S.Plan;
   Plan.Kernel = Manifest.Name;
   Plan.Launch = Spec; // the spec's launch part
   Plan.Settings = checkSettings(Spec);
-  if (Spec.DerivativeChecks && !Opts.SkipDerivatives.empty()) {
+  if (Spec.DerivativeChecks && !DerivativesSkipped.empty()) {
     Plan.Launch.DerivativeChecks = false;
-    Plan.DerivativesSkipped = Opts.SkipDerivatives;
+    Plan.DerivativesSkipped = DerivativesSkipped.str();
   }
   S.Orig = packOriginalArgs(Manifest, Spec);
   S.Splat = sliceSplatArgs(Manifest, S.Orig);

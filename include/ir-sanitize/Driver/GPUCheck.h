@@ -36,8 +36,11 @@
 
 namespace irs {
 
+/// How prepareGPUCheck builds the check's kernels, and where it writes.
 struct GPUCheckOptions {
-  std::string EmitDir; ///< Must exist.
+  /// The directory the stages write into (must exist): the job's staging
+  /// directory, renamed to the requested --emit-dir once complete.
+  std::string EmitDir;
   /// How messages name EmitDir (where it will be once complete); empty:
   /// EmitDir.
   std::string ShownDir;
@@ -50,47 +53,9 @@ struct GPUCheckOptions {
   /// The reverse kernel leaves output-only buffers (output, not wrt)
   /// unwritten (Enzyme's dupnoneed): a gradient-only launch.
   bool DropPrimalOutputs = false;
-  /// Nonempty: the derivative checks cannot run (no Enzyme plugin); the plan
-  /// holds the primal check only and gives this as the reason.
-  std::string SkipDerivatives;
   /// Told one progress line per step ("wrote DIR/splat.ptx (12 KB,
   /// sm_90)"); null: nobody.
   DiagnosticHandler *Diags = nullptr;
-};
-
-/// Which kernel to check and how to sanitise it.
-struct GPUCheckConfig {
-  /// Sanitize.Kernels names the kernel to check (at most one; none: the
-  /// module's only kernel); Sanitize.Splat false checks it unsplatted.
-  SanitizeConfig Sanitize;
-  std::string InputName; ///< For messages.
-};
-
-/// The module as given and the checked kernel after sanitising.
-struct GPUCheckInput {
-  std::unique_ptr<llvm::Module> Original; ///< A copy of the module as given.
-  /// The bundle normalisation (no splat: Manifest is empty).
-  SanitizeResult Sanitized;
-  LaunchManifest Splat;           ///< The splat of the checked kernel only.
-  std::vector<std::string> Notes; ///< Why the splat left something whole.
-  KernelManifest Kernel; ///< The checked kernel, splatted or as it stands.
-  std::string Pipeline;  ///< The sanitize pipeline that ran (text).
-};
-
-/// What buildGPUCheck needs besides the modules.
-struct GPUCheckBuild {
-  std::string SpecPath; ///< For messages.
-  /// Built in a directory beside it and renamed into place once complete;
-  /// empty: a new temporary directory.
-  std::string EmitDir;
-  /// Replace an existing non-empty EmitDir (as a whole); without it such a
-  /// directory is a usage error.
-  bool Force = false;
-  std::string ManifestPath; ///< Also write the splat manifest here.
-  std::string PluginPath;   ///< Explicit Enzyme plugin; empty: searched for.
-  /// Code generation and derivative options; the job fills in its own copy
-  /// of EmitDir, EnzymePlugin and SkipDerivatives (this one is not changed).
-  GPUCheckOptions Options;
 };
 
 /// Everything `ir-sanitize gpu-check` asks for: runGPUCheck's request.
@@ -104,11 +69,20 @@ struct GPUCheckRequest {
   bool PrintLaunch = false;
   /// Also write the spec the check runs with here (--write-spec).
   std::string WriteSpecPath;
-  /// Sanitize.Kernels names the kernel to check (see GPUCheckConfig).
+  /// Sanitize.Kernels names the kernel to check (at most one; none: the
+  /// module's only kernel); Sanitize.Splat false checks it unsplatted.
   SanitizeConfig Sanitize;
-  /// The directory, manifest, plugin and code generation options (its
-  /// SpecPath is SpecPath above).
-  GPUCheckBuild Build;
+  /// Built in a directory beside it and renamed into place once complete;
+  /// empty: a new temporary directory.
+  std::string EmitDir;
+  /// Replace an existing non-empty EmitDir (as a whole); without it such a
+  /// directory is a usage error.
+  bool Force = false;
+  std::string ManifestPath; ///< Also write the splat manifest here.
+  std::string PluginPath;   ///< Explicit Enzyme plugin; empty: searched for.
+  /// Code generation and derivative options. The job fills in a copy's
+  /// EmitDir, ShownDir, EnzymePlugin and Diags; those given here are unused.
+  GPUCheckOptions Options;
   /// Only the stages (Driver/PipelineStage.h): nothing is written or run.
   bool PrintStages = false;
   std::string RunnerPath; ///< ir-sanitize-gpurun; empty: not built here.
@@ -140,13 +114,15 @@ llvm::Expected<GPUCheckResult> runGPUCheck(const GPUCheckRequest &Request,
 /// Builds the artifacts above for kernel \p Manifest.Name and returns the
 /// plan (also written to EmitDir/plan.json). \p Original and \p Splatted are
 /// consumed (optimised in place). \p Spec must have passed validateSpec.
-/// Errors: Enzyme failures (ExitCode::Findings, with its diagnosis), code
-/// generation and output errors.
-llvm::Expected<RunPlan> prepareGPUCheck(llvm::Module &Original,
-                                        llvm::Module &Splatted,
-                                        const KernelManifest &Manifest,
-                                        const LaunchSpec &Spec,
-                                        const GPUCheckOptions &Opts);
+/// A nonempty \p DerivativesSkipped says why the derivative checks \p Spec
+/// asks for cannot run (no Enzyme plugin): the plan holds the primal checks
+/// and gives the reason. Errors: Enzyme failures (ExitCode::Findings, with
+/// its diagnosis), code generation and output errors.
+llvm::Expected<RunPlan>
+prepareGPUCheck(llvm::Module &Original, llvm::Module &Splatted,
+                const KernelManifest &Manifest, const LaunchSpec &Spec,
+                const GPUCheckOptions &Opts,
+                llvm::StringRef DerivativesSkipped = "");
 
 } // namespace irs
 

@@ -173,11 +173,11 @@ GPUCheckRequest GPUCheckCommand::request() const {
   if (!O.Wrt.empty())
     R.Launch.Wrt = O.Wrt;
   R.Sanitize = sanitizeConfig(Opts);
-  R.Build.EmitDir = O.EmitDir;
-  R.Build.Force = O.Force;
-  R.Build.ManifestPath = Opts.ManifestPath;
-  R.Build.PluginPath = O.PluginPath;
-  GPUCheckOptions &G = R.Build.Options;
+  R.EmitDir = O.EmitDir;
+  R.Force = O.Force;
+  R.ManifestPath = Opts.ManifestPath;
+  R.PluginPath = O.PluginPath;
+  GPUCheckOptions &G = R.Options;
   G.PTX.Arch = O.Arch;
   G.PTX.PTXVersion = O.PTXVersion;
   G.EnzymeTimeoutSeconds = O.EnzymeTimeout;

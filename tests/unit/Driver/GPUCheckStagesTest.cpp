@@ -53,10 +53,10 @@ TEST_CASE("without Enzyme the plan holds the primal check and says why",
   GPUCheckOptions Opts;
   Opts.EmitDir = std::string(Dir);
   Opts.PTX.Arch = "sm_80";
-  Opts.SkipDerivatives = "no Enzyme plugin found";
   CollectingDiagnosticHandler Diags;
   Opts.Diags = &Diags;
-  Expected<RunPlan> P = prepareGPUCheck(*Original, *Splatted, K, *S, Opts);
+  Expected<RunPlan> P = prepareGPUCheck(*Original, *Splatted, K, *S, Opts,
+                                        "no Enzyme plugin found");
   REQUIRE(static_cast<bool>(P));
   CHECK_FALSE(P->Launch.DerivativeChecks);
   CHECK(P->DerivativesSkipped == "no Enzyme plugin found");

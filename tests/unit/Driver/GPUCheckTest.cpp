@@ -62,7 +62,7 @@ TEST_CASE("runGPUCheck with PrintStages writes nothing and lists the stages",
   R.InputPath = sourcePath("examples/kernels/bcast_add_1d.ll");
   R.SpecPath = sourcePath("examples/specs/bcast_add_1d.json");
   R.PrintStages = true;
-  R.Build.PluginPath = "/nonexistent/LLVMEnzyme.so";
+  R.PluginPath = "/nonexistent/LLVMEnzyme.so";
   CollectingDiagnosticHandler Diags;
   Expected<GPUCheckResult> Result = runGPUCheck(R, Diags);
   REQUIRE(static_cast<bool>(Result));
