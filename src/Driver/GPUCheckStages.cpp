@@ -192,8 +192,8 @@ ActivityMap reverseActivities(const ActivityMap &A, const KernelManifest &K,
   return Opts.DropPrimalOutputs ? withoutPrimalOutputs(A, K, Spec) : A;
 }
 
-std::vector<DriverArg> driverArgsOf(const DerivativeWrapper &G) {
-  std::vector<DriverArg> Args;
+std::vector<WrapperArg> wrapperArgsOf(const DerivativeWrapper &G) {
+  std::vector<WrapperArg> Args;
   for (const WrapperParam &P : G.Params)
     Args.push_back({P.PrimalIndex, P.IsShadow});
   return Args;
@@ -282,7 +282,7 @@ struct CheckState {
   /// The splatted module before code generation optimises it: Enzyme's.
   std::unique_ptr<Module> ForDerivatives, Differentiated;
   std::vector<ParamImage> Orig, Splat;
-  std::vector<CompiledKernel> Drivers; ///< Forward, reverse.
+  std::vector<CompiledKernel> Wrappers; ///< Forward, reverse.
   RunPlan Plan;
 };
 
@@ -353,11 +353,11 @@ derivativeCheckStages(std::shared_ptr<const DerivativeStages> D,
            return E;
          // forward, reverse
          auto &W = Results.get<std::vector<DerivativeWrapper>>();
-         S.Drivers = {{ptxSafeName(D->Forward),
-                       driverArgs(S.Splat, driverArgsOf(W.at(0))),
+         S.Wrappers = {{ptxSafeName(D->Forward),
+                       wrapperArgs(S.Splat, wrapperArgsOf(W.at(0))),
                        {}},
                       {ptxSafeName(D->Reverse),
-                       driverArgs(S.Splat, driverArgsOf(W.at(1))),
+                       wrapperArgs(S.Splat, wrapperArgsOf(W.at(1))),
                        {}}};
          return Error::success();
        }});
@@ -370,7 +370,7 @@ derivativeCheckStages(std::shared_ptr<const DerivativeStages> D,
            return Diff.takeError();
          if (!kernelIn(**Diff, D->Forward) || !kernelIn(**Diff, D->Reverse))
            return makeToolError(ExitCode::Findings, "Enzyme's output lacks the "
-                                                    "derivative drivers");
+                                                    "derivative wrappers");
          S.Differentiated = std::move(*Diff);
          return Error::success();
        }});
@@ -379,7 +379,7 @@ derivativeCheckStages(std::shared_ptr<const DerivativeStages> D,
        [D, &Opts](CheckState &S) -> Error {
          auto Compiled = compileTo(*S.Differentiated, D->Forward,
                                    plan::file::DerivativesPTX, Opts, D->PTX,
-                                   std::move(S.Drivers));
+                                   std::move(S.Wrappers));
          if (!Compiled)
            return Compiled.takeError();
          addCompiled(S, KernelRole::Forward, plan::file::DerivativesPTX,

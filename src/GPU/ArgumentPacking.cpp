@@ -75,10 +75,10 @@ std::vector<ParamImage> sliceSplatArgs(const KernelManifest &K,
   return Images;
 }
 
-std::vector<ParamImage> driverArgs(ArrayRef<ParamImage> Splat,
-                                   ArrayRef<DriverArg> Params) {
+std::vector<ParamImage> wrapperArgs(ArrayRef<ParamImage> Splat,
+                                   ArrayRef<WrapperArg> Params) {
   std::vector<ParamImage> Images;
-  for (const DriverArg &A : Params) {
+  for (const WrapperArg &A : Params) {
     ParamImage Img = Splat[A.PrimalIndex];
     if (A.IsShadow)
       for (AddressReloc &R : Img.Relocs)

@@ -29,7 +29,7 @@ namespace irs {
 
 namespace {
 
-/// Attributes a driver parameter keeps from the primal one: what the caller
+/// Attributes a wrapper parameter keeps from the primal one: what the caller
 /// promises about the value, not what NAME promised about its own memory
 /// accesses (the derivative writes shadows NAME only read).
 AttributeSet wrapperParamAttrs(LLVMContext &Ctx, AttributeSet Primal) {

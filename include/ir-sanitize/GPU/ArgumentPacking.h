@@ -5,7 +5,7 @@
 // functions lay out those bytes from a launch spec: for the original kernel by
 // writing each leaf at its manifest offset inside its aggregate, for the
 // splatted kernel as slices of the original arguments (new_params[k] = orig[i]
-// + offset), and for a derivative driver with a shadow after every
+// + offset), and for a derivative wrapper with a shadow after every
 // differentiated leaf. Buffer addresses are not known until the runner
 // allocates them, so they are relocations: "write buffer B's device address at
 // this offset". The images and relocations are the run plan's types
@@ -38,17 +38,17 @@ std::vector<ParamImage> packOriginalArgs(const KernelManifest &K,
 std::vector<ParamImage> sliceSplatArgs(const KernelManifest &K,
                                        llvm::ArrayRef<ParamImage> Original);
 
-/// Where a derivative driver's parameter comes from (the Enzyme driver
-/// generator's WrapperParam, restated so this library stays independent).
-struct DriverArg {
+/// Where a derivative wrapper's parameter comes from (the wrapper pass's
+/// WrapperParam, restated so this library stays independent).
+struct WrapperArg {
   unsigned PrimalIndex = 0;
   bool IsShadow = false;
 };
 
-/// A driver's images: the splatted parameter's, with its relocations turned
-/// into shadow relocations for a shadow parameter.
-std::vector<ParamImage> driverArgs(llvm::ArrayRef<ParamImage> Splat,
-                                   llvm::ArrayRef<DriverArg> Params);
+/// A wrapper's images: the splatted parameter's, with its relocations
+/// turned into shadow relocations for a shadow parameter.
+std::vector<ParamImage> wrapperArgs(llvm::ArrayRef<ParamImage> Splat,
+                                    llvm::ArrayRef<WrapperArg> Params);
 
 } // namespace irs
 

@@ -24,7 +24,7 @@ enum class ElementType { F32, F64, I32, I64, U8 };
 /// Range: 0, 1, 2, ...; Range1: 1, 2, 3, ... (Julia's 1-based indices).
 enum class BufferInit { Zero, Random, Range, Range1, Ones };
 /// The kernels of a plan: the original (baseline), the splatted one, and
-/// the forward and reverse derivative drivers.
+/// the forward and reverse derivative wrappers.
 enum class KernelRole { Original, Splat, Forward, Reverse };
 /// Which device copy of a buffer a relocation stores the address of.
 enum class AddressKind { Primal, Shadow };

@@ -38,8 +38,8 @@ std::string splatPipeline(llvm::ArrayRef<std::string> Kernels);
 /// version, which only the library's internal LLVMCompat.h knows.
 std::string enzymeCleanupPipeline();
 
-/// `ir-sanitize-derivative-wrapper<fn=FN;mode=MODE;activity=...>`: the driver
-/// Enzyme differentiates \p Fn through.
+/// `ir-sanitize-derivative-wrapper<fn=FN;mode=MODE;activity=...>`: the
+/// wrapper Enzyme differentiates \p Fn through.
 std::string derivativeWrapperPipeline(llvm::StringRef Fn, DiffMode Mode,
                                       const ActivityMap &Activities);
 

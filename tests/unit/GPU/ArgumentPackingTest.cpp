@@ -93,7 +93,7 @@ TEST_CASE("original arguments are packed at their layout offsets",
     CHECK(B == 0);
 }
 
-TEST_CASE("splatted and driver arguments are slices of the originals",
+TEST_CASE("splatted and wrapper arguments are slices of the originals",
           "[ArgumentPacking]") {
   LLVMContext Ctx;
   auto M = loadExample("kernels/bcast_add_2d.ll", Ctx);
@@ -117,11 +117,11 @@ TEST_CASE("splatted and driver arguments are slices of the originals",
       CHECK(Img.Relocs[0].Buffer == V->BufferName);
     }
   }
-  // A driver: x's pointer, then its shadow; a const leaf without one.
+  // A wrapper: x's pointer, then its shadow; a const leaf without one.
   unsigned XIdx = K.findByPath("2.0.0.0.0")->Index;
   unsigned DimIdx = K.findByPath("2.0.0.0.2.0")->Index;
   std::vector<ParamImage> D =
-      driverArgs(Splat, {{XIdx, false}, {XIdx, true}, {DimIdx, false}});
+      wrapperArgs(Splat, {{XIdx, false}, {XIdx, true}, {DimIdx, false}});
   REQUIRE(D.size() == 3);
   CHECK_FALSE(D[0].Relocs[0].Shadow);
   CHECK(D[1].Relocs[0].Shadow);
