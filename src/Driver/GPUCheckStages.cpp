@@ -14,7 +14,6 @@
 #include "ir-sanitize/Analysis/ArgumentAccess.h"
 #include "ir-sanitize/Analysis/EnzymeCalls.h"
 #include "ir-sanitize/Analysis/KernelInfo.h"
-#include "ir-sanitize/Analysis/PassResults.h"
 #include "ir-sanitize/Enzyme/EnzymeRunner.h"
 #include "ir-sanitize/Enzyme/PluginLocator.h"
 #include "ir-sanitize/GPU/ArgumentPacking.h"
@@ -31,6 +30,7 @@
 #include "ir-sanitize/Transforms/GridStrideCoarsening.h"
 #include "ir-sanitize/Transforms/KernelSplat.h"
 #include "ir-sanitize/Transforms/NVPTXPrepare.h"
+#include "ir-sanitize/Transforms/PassResults.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Config/llvm-config.h"
@@ -354,11 +354,11 @@ derivativeCheckStages(std::shared_ptr<const DerivativeStages> D,
          // forward, reverse
          auto &W = Results.get<std::vector<DerivativeWrapper>>();
          S.Wrappers = {{ptxSafeName(D->Forward),
-                       wrapperArgs(S.Splat, wrapperArgsOf(W.at(0))),
-                       {}},
-                      {ptxSafeName(D->Reverse),
-                       wrapperArgs(S.Splat, wrapperArgsOf(W.at(1))),
-                       {}}};
+                        wrapperArgs(S.Splat, wrapperArgsOf(W.at(0))),
+                        {}},
+                       {ptxSafeName(D->Reverse),
+                        wrapperArgs(S.Splat, wrapperArgsOf(W.at(1))),
+                        {}}};
          return Error::success();
        }});
   Stages.push_back(

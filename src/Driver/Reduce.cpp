@@ -6,7 +6,6 @@
 
 #include "ir-sanitize/Config.h"
 
-#include "ir-sanitize/Analysis/PassResults.h"
 #include "ir-sanitize/Enzyme/PluginLocator.h"
 #include "ir-sanitize/Passes/PassRegistry.h"
 #include "ir-sanitize/Support/AtomicOutput.h"
@@ -15,6 +14,7 @@
 #include "ir-sanitize/Support/ModuleWriter.h"
 #include "ir-sanitize/Support/ToolError.h"
 #include "ir-sanitize/Transforms/EnzymeSlice.h"
+#include "ir-sanitize/Transforms/PassResults.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"

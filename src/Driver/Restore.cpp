@@ -4,9 +4,9 @@
 
 #include "SanitizeSteps.h"
 
-#include "ir-sanitize/Analysis/PassResults.h"
 #include "ir-sanitize/Passes/PassRegistry.h"
 #include "ir-sanitize/Support/ModuleWriter.h"
+#include "ir-sanitize/Transforms/PassResults.h"
 
 using namespace llvm;
 

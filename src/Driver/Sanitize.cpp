@@ -3,10 +3,10 @@
 
 #include "SanitizeSteps.h"
 
-#include "ir-sanitize/Analysis/PassResults.h"
 #include "ir-sanitize/Passes/PassRegistry.h"
 #include "ir-sanitize/Passes/Pipelines.h"
 #include "ir-sanitize/Transforms/KernelSplat.h"
+#include "ir-sanitize/Transforms/PassResults.h"
 
 #include "llvm/Support/FormatVariadic.h"
 

@@ -76,7 +76,7 @@ std::vector<ParamImage> sliceSplatArgs(const KernelManifest &K,
 }
 
 std::vector<ParamImage> wrapperArgs(ArrayRef<ParamImage> Splat,
-                                   ArrayRef<WrapperArg> Params) {
+                                    ArrayRef<WrapperArg> Params) {
   std::vector<ParamImage> Images;
   for (const WrapperArg &A : Params) {
     ParamImage Img = Splat[A.PrimalIndex];

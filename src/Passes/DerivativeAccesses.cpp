@@ -1,9 +1,9 @@
 //===- DerivativeAccesses.cpp - The passes for derivative kernels ---------===//
 #include "ir-sanitize/Passes/DerivativeAccesses.h"
 
-#include "ir-sanitize/Analysis/PassResults.h"
 #include "ir-sanitize/Passes/PassRegistry.h"
 #include "ir-sanitize/Passes/Pipelines.h"
+#include "ir-sanitize/Transforms/PassResults.h"
 
 #include "llvm/IR/Module.h"
 

@@ -1,7 +1,6 @@
 //===- PassRegistry.cpp - Pipelines from text, as opt builds them ---------===//
 #include "ir-sanitize/Passes/PassRegistry.h"
 
-#include "ir-sanitize/Analysis/PassResults.h"
 #include "ir-sanitize/Support/AnalysisManagers.h"
 #include "ir-sanitize/Support/BundlePolicy.h"
 #include "ir-sanitize/Support/Diagnostics.h"
@@ -18,6 +17,7 @@
 #include "ir-sanitize/Transforms/KernelSplat.h"
 #include "ir-sanitize/Transforms/NVPTXLibdevice.h"
 #include "ir-sanitize/Transforms/NVPTXPrepare.h"
+#include "ir-sanitize/Transforms/PassResults.h"
 #include "ir-sanitize/Transforms/StoreSinkVersioning.h"
 
 #include "llvm/ADT/StringExtras.h"

@@ -3,8 +3,8 @@
 
 #include "Accumulation.h"
 
-#include "ir-sanitize/Analysis/PassResults.h"
 #include "ir-sanitize/Support/PassParameters.h"
+#include "ir-sanitize/Transforms/PassResults.h"
 
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/AliasAnalysis.h"

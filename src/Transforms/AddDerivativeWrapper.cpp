@@ -3,9 +3,9 @@
 
 #include "ir-sanitize/Analysis/EnzymeCalls.h"
 #include "ir-sanitize/Analysis/KernelInfo.h"
-#include "ir-sanitize/Analysis/PassResults.h"
 #include "ir-sanitize/Support/PassParameters.h"
 #include "ir-sanitize/Support/ToolError.h"
+#include "ir-sanitize/Transforms/PassResults.h"
 
 #include "llvm/ADT/Statistic.h"
 #include "llvm/ADT/StringExtras.h"

@@ -1,9 +1,9 @@
 //===- BundleNormalize.cpp - Make operand bundles Enzyme can handle -------===//
 #include "ir-sanitize/Transforms/BundleNormalize.h"
 #include "ir-sanitize/Analysis/BundleSites.h"
-#include "ir-sanitize/Analysis/PassResults.h"
 #include "ir-sanitize/Support/PassParameters.h"
 #include "ir-sanitize/Transforms/GCSafeRegion.h"
+#include "ir-sanitize/Transforms/PassResults.h"
 #include "ir-sanitize/Transforms/Utils/BundleStash.h"
 
 #include "llvm/ADT/DenseMap.h"

@@ -1,6 +1,6 @@
 //===- BundleRestore.cpp - Put stashed operand bundles back ---------------===//
 #include "ir-sanitize/Transforms/BundleRestore.h"
-#include "ir-sanitize/Analysis/PassResults.h"
+#include "ir-sanitize/Transforms/PassResults.h"
 #include "ir-sanitize/Transforms/Utils/BundleStash.h"
 
 #include "llvm/ADT/Statistic.h"

@@ -1,7 +1,7 @@
 //===- EnzymeSlice.cpp - What Enzyme's entry calls can reach --------------===//
 #include "ir-sanitize/Transforms/EnzymeSlice.h"
 
-#include "ir-sanitize/Analysis/PassResults.h"
+#include "ir-sanitize/Transforms/PassResults.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"

@@ -13,11 +13,11 @@
 #include "ir-sanitize/Transforms/KernelSplat.h"
 #include "ir-sanitize/Analysis/AggregateLeaves.h"
 #include "ir-sanitize/Analysis/KernelInfo.h"
-#include "ir-sanitize/Analysis/PassResults.h"
 #include "ir-sanitize/Support/LLVMCompat.h"
 #include "ir-sanitize/Support/MessageText.h"
 #include "ir-sanitize/Support/PassParameters.h"
 #include "ir-sanitize/Support/ToolError.h"
+#include "ir-sanitize/Transforms/PassResults.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/Statistic.h"

@@ -1,10 +1,10 @@
 //===- NVPTXLibdevice.cpp - Math for NVPTX from libdevice -----------------===//
 #include "ir-sanitize/Transforms/NVPTXLibdevice.h"
 
-#include "ir-sanitize/Analysis/PassResults.h"
 #include "ir-sanitize/Support/InputFile.h"
 #include "ir-sanitize/Support/PassParameters.h"
 #include "ir-sanitize/Support/ToolError.h"
+#include "ir-sanitize/Transforms/PassResults.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Statistic.h"

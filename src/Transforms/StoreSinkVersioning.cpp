@@ -1,7 +1,7 @@
 //===- StoreSinkVersioning.cpp - Loads first, stores last, when disjoint --===//
 #include "ir-sanitize/Transforms/StoreSinkVersioning.h"
 
-#include "ir-sanitize/Analysis/PassResults.h"
+#include "ir-sanitize/Transforms/PassResults.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"

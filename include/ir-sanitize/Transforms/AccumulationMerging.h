@@ -55,7 +55,7 @@ struct AccumulationMergingStats {
 };
 
 /// Adds what it did to the run's AccumulationMergingStats
-/// (Analysis/PassResults.h) and its STATISTICs.
+/// (Transforms/PassResults.h) and its STATISTICs.
 class AccumulationMergingPass
     : public llvm::PassInfoMixin<AccumulationMergingPass> {
 public:

@@ -48,7 +48,7 @@ generateDerivativeWrapper(llvm::Module &M, llvm::Function &Fn, DiffMode Mode,
                           const ActivityMap &Activities);
 
 /// Adds each wrapper it made to the run's std::vector<DerivativeWrapper>
-/// (Analysis/PassResults.h); a function it cannot wrap is a failure of the
+/// (Transforms/PassResults.h); a function it cannot wrap is a failure of the
 /// run (ExitCode::Usage), after which later wrappers are not added.
 class AddDerivativeWrapperPass
     : public llvm::PassInfoMixin<AddDerivativeWrapperPass> {

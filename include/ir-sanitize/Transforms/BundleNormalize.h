@@ -25,7 +25,7 @@ bool normalizeBundles(llvm::Module &M, const BundlePolicy &Policy,
                       BundleReport *Report = nullptr);
 
 /// normalizeBundles as a pass: reports into the run's BundleReport
-/// (Analysis/PassResults.h; its runner sets the report's detail).
+/// (Transforms/PassResults.h; its runner sets the report's detail).
 class BundleNormalizePass : public llvm::PassInfoMixin<BundleNormalizePass> {
 public:
   explicit BundleNormalizePass(BundlePolicy Policy)

@@ -38,7 +38,7 @@ struct RestoreStats {
 RestoreStats restoreBundles(llvm::Module &M);
 
 /// restoreBundles as a pass: adds its RestoreStats to the run's
-/// (Analysis/PassResults.h).
+/// (Transforms/PassResults.h).
 class BundleRestorePass : public llvm::PassInfoMixin<BundleRestorePass> {
 public:
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);

@@ -29,7 +29,7 @@ struct SliceStats {
 SliceStats sliceToEnzymeCalls(llvm::Module &M);
 
 /// sliceToEnzymeCalls as a pass: adds its SliceStats to the run's
-/// (Analysis/PassResults.h).
+/// (Transforms/PassResults.h).
 class EnzymeSlicePass : public llvm::PassInfoMixin<EnzymeSlicePass> {
 public:
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);

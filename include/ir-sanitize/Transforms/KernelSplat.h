@@ -72,7 +72,7 @@ KernelManifest describeUnsplattedKernel(llvm::Function &Kernel);
 /// `opt -passes='ir-sanitize-splat<kernel=NAME;manifest=FILE>'`: the same
 /// rewrite; both parameters are optional and `kernel` may repeat (the
 /// parameters are parsed by the pass registry, Passes/PassRegistry.def).
-/// The manifest goes to the run's LaunchManifest (Analysis/PassResults.h),
+/// The manifest goes to the run's LaunchManifest (Transforms/PassResults.h),
 /// each note to its notes and, as a missed-optimization remark, to the
 /// LLVMContext; an unknown kernel is a failure of the run (ExitCode::Usage).
 class KernelSplatPass : public llvm::PassInfoMixin<KernelSplatPass> {

@@ -32,7 +32,7 @@ unsigned lowerMathIntrinsics(llvm::Module &M);
 /// lowerMathIntrinsics, then linkLibdevice from the file given when the
 /// module needs it. A module that needs libdevice when no file was given,
 /// or whose file cannot be linked, is a failure of the run
-/// (Analysis/PassResults.h).
+/// (Transforms/PassResults.h).
 class NVPTXLibdevicePass : public llvm::PassInfoMixin<NVPTXLibdevicePass> {
 public:
   explicit NVPTXLibdevicePass(std::string Path = "") : Path(std::move(Path)) {}

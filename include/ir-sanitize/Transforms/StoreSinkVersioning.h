@@ -89,7 +89,7 @@ struct StoreSinkStats {
   }
 };
 
-/// Adds what it did to the run's StoreSinkStats (Analysis/PassResults.h)
+/// Adds what it did to the run's StoreSinkStats (Transforms/PassResults.h)
 /// and its STATISTICs.
 class StoreSinkVersioningPass
     : public llvm::PassInfoMixin<StoreSinkVersioningPass> {

@@ -1,10 +1,10 @@
 #include "../TestSupport.h"
 #include "PassTestSupport.h"
 
-#include "ir-sanitize/Analysis/PassResults.h"
 #include "ir-sanitize/Passes/PassRegistry.h"
 #include "ir-sanitize/Support/LaunchManifest.h"
 #include "ir-sanitize/Support/ToolError.h"
+#include "ir-sanitize/Transforms/PassResults.h"
 
 #include "llvm/ADT/Statistic.h"
 #include "llvm/IRReader/IRReader.h"

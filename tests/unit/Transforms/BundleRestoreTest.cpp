@@ -1,9 +1,9 @@
 #include "ir-sanitize/Transforms/BundleRestore.h"
 #include "../TestSupport.h"
-#include "ir-sanitize/Analysis/PassResults.h"
 #include "ir-sanitize/Passes/PassRegistry.h"
 #include "ir-sanitize/Support/BundlePolicy.h"
 #include "ir-sanitize/Transforms/BundleNormalize.h"
+#include "ir-sanitize/Transforms/PassResults.h"
 
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/PassManager.h"

@@ -18,8 +18,8 @@
 // it with that code, and to the LLVMContext otherwise (opt prints it).
 //
 //===----------------------------------------------------------------------===//
-#ifndef IR_SANITIZE_ANALYSIS_PASSRESULTS_H
-#define IR_SANITIZE_ANALYSIS_PASSRESULTS_H
+#ifndef IR_SANITIZE_TRANSFORMS_PASSRESULTS_H
+#define IR_SANITIZE_TRANSFORMS_PASSRESULTS_H
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/IR/PassManager.h"

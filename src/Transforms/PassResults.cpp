@@ -1,5 +1,5 @@
 //===- PassResults.cpp - What a pipeline's passes hand to its runner ------===//
-#include "ir-sanitize/Analysis/PassResults.h"
+#include "ir-sanitize/Transforms/PassResults.h"
 
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Module.h"

@@ -1,7 +1,7 @@
 #include "../TestSupport.h"
 
-#include "ir-sanitize/Analysis/PassResults.h"
 #include "ir-sanitize/Support/ToolError.h"
+#include "ir-sanitize/Transforms/PassResults.h"
 
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
