@@ -10,14 +10,13 @@
 
 #include "ir-sanitize/Config.h"
 #include "ir-sanitize/Driver/Check.h"
+#include "ir-sanitize/Driver/DerivativeAccesses.h"
 #include "ir-sanitize/Driver/Restore.h"
 #include "ir-sanitize/Driver/Sanitize.h"
-#include "ir-sanitize/Passes/DerivativeAccesses.h"
 #include "ir-sanitize/Support/BundlePolicy.h"
 #include "ir-sanitize/Support/MessageText.h"
 #include "ir-sanitize/Support/ModuleVerifier.h"
 #include "ir-sanitize/Support/ToolError.h"
-#include "ir-sanitize/Transforms/BundleRestore.h"
 
 #include "llvm/ADT/StringSet.h"
 #include "llvm/IR/Module.h"

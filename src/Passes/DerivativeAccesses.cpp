@@ -1,11 +1,7 @@
 //===- DerivativeAccesses.cpp - The passes for derivative kernels ---------===//
 #include "ir-sanitize/Passes/DerivativeAccesses.h"
 
-#include "ir-sanitize/Passes/PassRegistry.h"
 #include "ir-sanitize/Passes/Pipelines.h"
-#include "ir-sanitize/Transforms/PassResults.h"
-
-#include "llvm/IR/Module.h"
 
 using namespace llvm;
 
@@ -16,16 +12,6 @@ std::string derivativeAccessPipeline(const DerivativeAccessOptions &Opts) {
   P.Accesses = Opts;
   P.GridStride = false;
   return derivativePipeline(P);
-}
-
-DerivativeAccessStats
-optimizeDerivativeAccesses(Module &M, const DerivativeAccessOptions &Opts) {
-  PassResults Results;
-  std::string Text = derivativeAccessPipeline(Opts);
-  if (!Text.empty()) // registered names: the text always parses
-    cantFail(runPipeline(M, Text, &Results));
-  return {Results.get<StoreSinkStats>(),
-          Results.get<AccumulationMergingStats>()};
 }
 
 } // namespace irs
