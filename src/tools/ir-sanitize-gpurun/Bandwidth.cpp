@@ -67,6 +67,19 @@ uint64_t bytesMoved(const RunPlan &P, irs::KernelRole Role) {
   return Bytes;
 }
 
+bool readsBuffer(const RunPlan &P, irs::KernelRole Role, size_t Buffer) {
+  const PlannedKernel *L = P.kernel(Role);
+  if (!L)
+    return false;
+  for (const ParamImage &Par : L->Params)
+    for (const AddressReloc &R : Par.Relocs)
+      if (!R.Shadow && P.bufferIndex(R.Buffer) == Buffer &&
+          (!R.Access || (static_cast<uint8_t>(*R.Access) &
+                         static_cast<uint8_t>(irs::MemoryAccess::Read))))
+        return true;
+  return false;
+}
+
 double peakBytesPerSecond(int64_t MemoryClockKHz, int64_t BusWidthBits) {
   if (MemoryClockKHz <= 0 || BusWidthBits <= 0)
     return 0;

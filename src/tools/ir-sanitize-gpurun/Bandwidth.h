@@ -52,6 +52,11 @@ SamplePlan planSamples(double LaunchMs, unsigned MaxSamples, bool ColdL2,
 /// shadows twice (read and cleared, or accumulated into).
 uint64_t bytesMoved(const RunPlan &P, irs::KernelRole Role);
 
+/// Whether the kernel of \p Role may read the buffer at \p Buffer (its
+/// primal copy): a parameter points to it with a read recorded, or with no
+/// access recorded (the plan does not say).
+bool readsBuffer(const RunPlan &P, irs::KernelRole Role, size_t Buffer);
+
 /// DRAM peak in bytes per second: double data rate at \p MemoryClockKHz
 /// over a \p BusWidthBits wide bus (CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE,
 /// CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH). Zero when either is unknown.

@@ -5,6 +5,7 @@
 #include <cassert>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <stdexcept>
 
 namespace gpurun {
@@ -69,21 +70,95 @@ double ScaledNorm::value() const {
   return Scale == 0 ? 0 : Scale * std::sqrt(SumOfSquares);
 }
 
-CheckResult comparePrimal(const BufferSet &Original, const BufferSet &Splat,
-                          const BufferSet &Initial) {
+bool exercised(const OutputCoverage &C) {
+  return C.Written > 0 && C.Written >= C.Total - C.Written;
+}
+
+uint64_t countWritten(const HostBuffer &BeforeA, const HostBuffer &AfterA,
+                      const HostBuffer &BeforeB, const HostBuffer &AfterB) {
+  uint64_t Size = irs::elementSize(BeforeA.Type), Count = BeforeA.count();
+  for (const HostBuffer *B : {&AfterA, &BeforeB, &AfterB})
+    if (B->Type != BeforeA.Type || B->count() != Count)
+      throw std::invalid_argument("coverage: the buffers differ in shape");
+  uint64_t Written = 0;
+  for (uint64_t K = 0; K < Count; ++K) {
+    auto Changed = [&](const HostBuffer &Before, const HostBuffer &After) {
+      return std::memcmp(Before.Bytes.data() + K * Size,
+                         After.Bytes.data() + K * Size, Size) != 0;
+    };
+    Written += Changed(BeforeA, AfterA) || Changed(BeforeB, AfterB);
+  }
+  return Written;
+}
+
+HostBuffer coverageStart(const HostBuffer &Initial, bool Read) {
+  HostBuffer B = Initial;
+  if (!Read) {
+    std::fill(B.Bytes.begin(), B.Bytes.end(), uint8_t(0xFF));
+    return B;
+  }
+  if (irs::isFloatElement(B.Type)) // little-endian: the mantissa's last bit
+    for (uint64_t K = 0; K < B.count(); ++K)
+      B.Bytes[K * irs::elementSize(B.Type)] ^= 1;
+  return B;
+}
+
+namespace {
+/// "; only 1 of 1048576 elements of y written (and ...)": the outputs the
+/// launch did not exercise, or "".
+std::string idleOutputs(const std::vector<OutputCoverage> &Coverage) {
+  std::string Idle;
+  for (const OutputCoverage &C : Coverage)
+    if (!exercised(C))
+      Idle += (Idle.empty() ? "" : ", ") + std::to_string(C.Written) + " of " +
+              std::to_string(C.Total) + " elements of " + C.Name;
+  return Idle.empty() ? ""
+                      : "; VACUOUS: the original wrote only " + Idle +
+                            ": the launch does not exercise the kernel (size "
+                            "the outputs to what it writes, or launch more "
+                            "threads)";
+}
+
+/// " (y 1000 of 1000, z 10 of 10)" where there are two outputs or more.
+std::string perOutput(const std::vector<OutputCoverage> &Coverage) {
+  if (Coverage.size() < 2)
+    return "";
+  std::string S;
+  for (const OutputCoverage &C : Coverage)
+    S += (S.empty() ? " (" : ", ") + C.Name + " " + std::to_string(C.Written) +
+         " of " + std::to_string(C.Total);
+  return S + ")";
+}
+} // namespace
+
+CheckResult comparePrimal(const PrimalEvidence &E) {
   CheckResult C = ranCheck("primal", 0);
-  uint64_t Differ = 0, Written = 0, Total = 0;
-  for (const auto &[I, Buf] : Original) {
-    Differ += countDifferences(Buf, counterpart(Splat, I, Buf));
-    Written += countDifferences(Buf, counterpart(Initial, I, Buf));
+  uint64_t Differ = 0, GuardReads = 0, Total = 0, Written = 0, Covered = 0;
+  for (const auto &[I, Buf] : E.Original) {
+    Differ += countDifferences(Buf, counterpart(E.Splat, I, Buf));
+    GuardReads += countDifferences(Buf, counterpart(E.OtherGuards, I, Buf));
     Total += Buf.count();
   }
+  bool AllExercised = true;
+  for (const OutputCoverage &Cov : E.Coverage) {
+    Written += Cov.Written;
+    Covered += Cov.Total;
+    AllExercised &= exercised(Cov);
+  }
   C.Value = static_cast<double>(Differ);
-  // Equality is only evidence when the kernel wrote something.
-  C.Passed = Differ == 0 && Written > 0;
+  C.Passed =
+      Differ == 0 && GuardReads == 0 && AllExercised && !E.Coverage.empty();
+  C.Vacuous = Differ == 0 && GuardReads == 0 && !C.Passed;
   C.Detail = std::to_string(Differ) + " of " + std::to_string(Total) +
-             " output elements differ (bitwise); the original changed " +
-             std::to_string(Written);
+             " output elements differ (bitwise); the original wrote " +
+             std::to_string(Written) + " of " + std::to_string(Covered) +
+             perOutput(E.Coverage);
+  if (GuardReads)
+    C.Detail += "; " + std::to_string(GuardReads) +
+                " output elements change with the guard zones' contents: the "
+                "original reads outside its buffers";
+  else
+    C.Detail += idleOutputs(E.Coverage);
   return C;
 }
 
@@ -109,13 +184,17 @@ CheckResult compareForward(const BufferSet &Jv, const BufferSet &Plus,
   }
   C.Value = NonFinite ? NAN : relativeError(Err.value(), Fd.value());
   C.Passed = C.Value <= C.Tolerance && Tangent.value() > 0;
+  C.Vacuous = !NonFinite && Tangent.value() == 0 && Fd.value() == 0;
   C.Detail = "relative L2 error of J v vs central differences (h = " +
              formatDouble(Step) + "), |J v| = " + formatDouble(Tangent.value());
   if (NonFinite)
     C.Detail += "; " + std::to_string(NonFinite) +
                 " elements of J v or the differences are not finite";
+  else if (C.Vacuous)
+    C.Detail += "; VACUOUS: J v and the differences are zero (no "
+                "differentiated input reaches an output)";
   else if (Tangent.value() == 0)
-    C.Detail += "; J v is zero, no evidence";
+    C.Detail += "; J v is zero where the differences are not";
   return C;
 }
 
@@ -158,35 +237,47 @@ CheckResult compareDotProducts(const BufferSet &Jv, const BufferSet &W,
   C.Value = relativeError(0.5 * Lhs - 0.5 * Rhs,
                           std::max(std::fabs(0.5 * Lhs), std::fabs(0.5 * Rhs)));
   C.Passed = C.Value <= C.Tolerance && Rhs != 0;
+  C.Vacuous = Lhs == 0 && Rhs == 0;
   C.Detail = "<J v, w> = " + formatDouble(Lhs) +
              ", <v, J^T w> = " + formatDouble(Rhs) + ", relative difference";
   if (!std::isfinite(Lhs) || !std::isfinite(Rhs))
     C.Detail += "; a dot product is not finite";
+  else if (C.Vacuous)
+    C.Detail += "; VACUOUS: both dot products are zero (no differentiated "
+                "input reaches an output)";
   else if (Rhs == 0)
-    C.Detail += "; <v, J^T w> is zero, no evidence";
+    C.Detail += "; <v, J^T w> is zero where <J v, w> is not";
   return C;
 }
 
 CheckTally tally(const std::vector<CheckResult> &Checks) {
   CheckTally T;
   for (const CheckResult &C : Checks)
-    ++(!C.Ran ? T.Skipped : C.Passed ? T.Passed : T.Failed);
+    ++(!C.Ran      ? T.Skipped
+       : C.Passed  ? T.Passed
+       : C.Vacuous ? T.Vacuous
+                   : T.Failed);
   return T;
 }
 
 RunVerdict verdict(const CheckTally &T) {
-  if (T.Failed || !T.Passed)
+  if (T.Failed || (!T.Passed && !T.Vacuous))
     return RunVerdict::Failed;
-  return T.Skipped ? RunVerdict::Skipped : RunVerdict::Passed;
+  return T.Vacuous   ? RunVerdict::Vacuous
+         : T.Skipped ? RunVerdict::Skipped
+                     : RunVerdict::Passed;
 }
 
 std::string summaryLine(const CheckTally &T) {
   RunVerdict V = verdict(T);
   return std::to_string(T.Passed) + " passed, " + std::to_string(T.Failed) +
-         " failed, " + std::to_string(T.Skipped) + " skipped: " +
-         (V == RunVerdict::Passed   ? "all checks passed"
-          : V == RunVerdict::Failed ? "CHECKS FAILED"
-                                    : "CHECKS SKIPPED");
+         " failed, " +
+         (T.Vacuous ? std::to_string(T.Vacuous) + " vacuous, " : "") +
+         std::to_string(T.Skipped) + " skipped: " +
+         (V == RunVerdict::Passed    ? "all checks passed"
+          : V == RunVerdict::Failed  ? "CHECKS FAILED"
+          : V == RunVerdict::Vacuous ? "CHECKS VACUOUS"
+                                     : "CHECKS SKIPPED");
 }
 
 const char *spelling(RunVerdict V) {
@@ -195,6 +286,8 @@ const char *spelling(RunVerdict V) {
     return "passed";
   case RunVerdict::Skipped:
     return "skipped";
+  case RunVerdict::Vacuous:
+    return "vacuous";
   case RunVerdict::Failed:
     break;
   }
@@ -207,6 +300,8 @@ irs::ExitCode exitCodeOf(RunVerdict V) {
     return irs::ExitCode::Ok;
   case RunVerdict::Skipped:
     return irs::ExitCode::ChecksSkipped;
+  case RunVerdict::Vacuous:
+    return irs::ExitCode::ChecksVacuous;
   case RunVerdict::Failed:
     break;
   }

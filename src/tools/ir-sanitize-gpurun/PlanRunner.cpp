@@ -8,14 +8,37 @@
 
 namespace gpurun {
 
+namespace {
+/// A check's launch wrote outside its buffers: the check fails with this.
+struct GuardBreachError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// \p Check's result, or the check \p Name failed where one of its
+/// launches wrote outside its buffers.
+template <typename CheckFn>
+CheckResult guarded(const char *Name, CheckFn Check) {
+  try {
+    return Check();
+  } catch (const GuardBreachError &E) {
+    CheckResult C;
+    C.Name = Name;
+    C.Ran = true;
+    C.Detail = E.what();
+    return C;
+  }
+}
+} // namespace
+
 PlanRunner::PlanRunner(const LoadedPlan &Plan, CudaDevice &Dev)
     : P(Plan.P), Dev(Dev), Geometry(planGeometry(P)) {
   loadKernels(Plan.PTX);
   for (const LaunchBuffer &B : P.Launch.Buffers) {
-    size_t Bytes = B.Count * irs::elementSize(B.Type);
-    Primal.push_back(Dev.allocate(Bytes));
-    Shadow.push_back(Dev.allocate(Bytes));
+    size_t Bytes = B.sizeInBytes() + 2 * GuardBytes;
+    Primal.push_back(Dev.allocate(Bytes) + GuardBytes);
+    Shadow.push_back(Dev.allocate(Bytes) + GuardBytes);
   }
+  fillGuards(GuardByte);
   // Enzyme caches a loop's values in device-side malloc memory (reverse
   // mode over a tiled loop): a thread each, more than the default 8 MiB.
   if (std::any_of(Plan.PTX.begin(), Plan.PTX.end(), [](const auto &File) {
@@ -81,6 +104,33 @@ float PlanRunner::launch(KernelRole Role, unsigned Count) {
   }
 }
 
+void PlanRunner::fillGuards(uint8_t Fill) {
+  HostBuffer Zone(ElementType::U8, GuardBytes);
+  std::fill(Zone.Bytes.begin(), Zone.Bytes.end(), Fill);
+  for (size_t I = 0; I < P.Launch.Buffers.size(); ++I)
+    for (uint64_t Base : {Primal[I], Shadow[I]}) {
+      Dev.upload(Base - GuardBytes, Zone);
+      Dev.upload(Base + P.Launch.Buffers[I].sizeInBytes(), Zone);
+    }
+}
+
+void PlanRunner::launchChecked(KernelRole Role, uint8_t Fill) {
+  launch(Role);
+  HostBuffer Zone(ElementType::U8, GuardBytes);
+  for (size_t I = 0; I < P.Launch.Buffers.size(); ++I)
+    for (bool IsShadow : {false, true})
+      for (bool Before : {true, false}) {
+        uint64_t Base = IsShadow ? Shadow[I] : Primal[I];
+        Dev.download(Zone, Before ? Base - GuardBytes
+                                  : Base + P.Launch.Buffers[I].sizeInBytes());
+        if (auto B = findBreach(Zone.Bytes, Fill, Before)) {
+          fillGuards(GuardByte);
+          throw GuardBreachError(
+              describeBreach(*B, Role, P.Launch.Buffers[I].Name, IsShadow));
+        }
+      }
+}
+
 BufferSet PlanRunner::readOutputs(bool FromShadow) {
   BufferSet Out;
   for (unsigned I = 0; I < P.Launch.Buffers.size(); ++I) {
@@ -106,32 +156,60 @@ BufferSet PlanRunner::readGradient() {
   return G;
 }
 
+BufferSet PlanRunner::runOriginal(const BufferSet &Start, uint8_t Fill) {
+  if (Fill != GuardByte)
+    fillGuards(Fill);
+  reset(Start, {});
+  launchChecked(KernelRole::Original, Fill);
+  if (Fill != GuardByte)
+    fillGuards(GuardByte);
+  return readOutputs(false);
+}
+
+std::vector<OutputCoverage> PlanRunner::coverage(const BufferSet &Original) {
+  BufferSet Initial = initialOutputs(P), Start;
+  for (const auto &[I, Buf] : Initial)
+    Start.emplace(I,
+                  coverageStart(Buf, readsBuffer(P, KernelRole::Original, I)));
+  BufferSet Second = runOriginal(Start, GuardByte);
+  std::vector<OutputCoverage> Coverage;
+  for (const auto &[I, Buf] : Original)
+    Coverage.push_back(
+        {P.Launch.Buffers[I].Name,
+         countWritten(Initial.at(I), Buf, Start.at(I), Second.at(I)),
+         Buf.count()});
+  return Coverage;
+}
+
 CheckResult PlanRunner::checkPrimal() {
+  PrimalEvidence E;
+  E.Original = runOriginal({}, GuardByte);
+  E.OtherGuards = runOriginal({}, OtherGuardByte);
+  E.Coverage = coverage(E.Original);
   reset({}, {});
-  launch(KernelRole::Original);
-  BufferSet Original = readOutputs(false);
-  reset({}, {});
-  launch(KernelRole::Splat);
-  return comparePrimal(Original, readOutputs(false), initialOutputs(P));
+  launchChecked(KernelRole::Splat);
+  E.Splat = readOutputs(false);
+  return comparePrimal(E);
 }
 
 CheckResult PlanRunner::checkForward(BufferSet &Jv, BufferSet &V) {
   V = directions(P, /*ForWrt=*/true, 1);
   reset({}, V);
-  launch(KernelRole::Forward);
+  launchChecked(KernelRole::Forward);
   Jv = readOutputs(true);
   std::vector<double> Steps = forwardSteps(P.Settings.FdStep);
   std::vector<CheckResult> Tries;
   for (double Step : Steps) {
     reset(perturbed(P, V, Step), {});
-    launch(KernelRole::Splat);
+    launchChecked(KernelRole::Splat);
     BufferSet FPlus = readOutputs(false);
     reset(perturbed(P, V, -Step), {});
-    launch(KernelRole::Splat);
+    launchChecked(KernelRole::Splat);
     Tries.push_back(compareForward(Jv, FPlus, readOutputs(false), Step,
                                    P.Settings.ForwardTolerance));
     // A larger step cannot mend a NaN or a zero tangent.
-    if (Tries.back().Passed || !std::isfinite(Tries.back().Value))
+    if (Tries.back().Passed || Tries.back().Vacuous ||
+        !std::isfinite(Tries.back().Value))
       break;
   }
   return combineForwardSteps(Steps, Tries);
@@ -140,7 +218,7 @@ CheckResult PlanRunner::checkForward(BufferSet &Jv, BufferSet &V) {
 CheckResult PlanRunner::checkReverse(const BufferSet &Jv, const BufferSet &V) {
   BufferSet W = directions(P, /*ForWrt=*/false, 2);
   reset({}, W);
-  launch(KernelRole::Reverse);
+  launchChecked(KernelRole::Reverse);
   return compareDotProducts(Jv, W, V, readGradient(),
                             P.Settings.ReverseTolerance);
 }
@@ -217,12 +295,21 @@ RunResults PlanRunner::run(unsigned Repeats, L2Timing L2, double Budget) {
   std::copy(Geometry.Grid, Geometry.Grid + 3, R.Grid);
   std::copy(Geometry.Block, Geometry.Block + 3, R.Block);
   R.Grids = chooseGrids();
-  R.Checks.push_back(checkPrimal());
+  R.Checks.push_back(guarded("primal", [&] { return checkPrimal(); }));
   if (P.Launch.DerivativeChecks) {
     BufferSet Jv, V;
-    R.Checks.push_back(checkForward(Jv, V));
-    R.Checks.push_back(checkReverse(Jv, V));
-    checkOtherGrid(R, Jv, V);
+    R.Checks.push_back(guarded("forward", [&] { return checkForward(Jv, V); }));
+    if (Jv.empty() || V.empty()) {
+      CheckResult C; // a breach stopped the forward check before J v
+      C.Name = "reverse";
+      C.Detail = "not run: the forward check, which computes its J v, "
+                 "failed first";
+      R.Checks.push_back(C);
+    } else {
+      R.Checks.push_back(
+          guarded("reverse", [&] { return checkReverse(Jv, V); }));
+      checkOtherGrid(R, Jv, V);
+    }
   } else {
     addSkippedDerivativeChecks(R);
   }
@@ -243,7 +330,7 @@ void PlanRunner::checkOtherGrid(RunResults &R, const BufferSet &Jv,
       continue;
     RoleLaunch &RL = Launches.at(C.Role);
     RL.UseStrided = !C.Strided;
-    CheckResult Check = checkReverse(Jv, V);
+    CheckResult Check = guarded("reverse", [&] { return checkReverse(Jv, V); });
     RL.UseStrided = C.Strided;
     Check.Name = C.Strided ? "reverse/plain" : "reverse/grid";
     Check.Detail += C.Strided ? " (the plain kernel, not timed)"

@@ -2,7 +2,9 @@
 //
 // Runs a plan's kernels on one device and hands what they wrote to the
 // checks' arithmetic (Checks.h); only the CUDA calls are here:
-//  primal   the splatted kernel writes the same output bytes as the original;
+//  primal   the splatted kernel writes the same output bytes as the original,
+//           which writes its outputs (Checks.h: coverage) and reads nothing
+//           outside its buffers;
 //  forward  the forward-mode kernel's output tangents J v match central
 //           finite differences (f(x+hv) - f(x-hv)) / 2h of the primal;
 //  reverse  the reverse-mode kernel passes the dot-product test
@@ -15,13 +17,17 @@
 //  timing   median kernel times of every role over repeated launches, with
 //           the L2 cache warm (back-to-back launches, the buffers stay in L2
 //           when they fit) and cold (L2 flushed before each launch).
+// Every buffer lies between guard zones (GuardZones.h), checked after every
+// launch of a check: a write outside the buffers fails that check.
 //
 //===----------------------------------------------------------------------===//
 #ifndef IR_SANITIZE_GPURUN_PLANRUNNER_H
 #define IR_SANITIZE_GPURUN_PLANRUNNER_H
 
 #include "Bandwidth.h"
+#include "Checks.h"
 #include "CudaDevice.h"
+#include "GuardZones.h"
 #include "PlanLoader.h"
 #include "RunResults.h"
 
@@ -55,7 +61,8 @@ private:
     bool UseStrided = false;
   };
   std::map<KernelRole, RoleLaunch> Launches;
-  std::vector<uint64_t> Primal, Shadow; ///< Device addresses, by buffer.
+  /// Device addresses, by buffer; GuardBytes before and after each.
+  std::vector<uint64_t> Primal, Shadow;
   uint64_t HeapBytes = 0;
 
   void loadKernels(const std::map<std::string, std::string> &PTX);
@@ -64,6 +71,15 @@ private:
   void reset(const BufferSet &Overrides, const BufferSet &Shadows);
   /// Mean milliseconds per launch over \p Count launches.
   float launch(KernelRole Role, unsigned Count = 1);
+  /// Every guard zone filled with \p Fill.
+  void fillGuards(uint8_t Fill);
+  /// One launch of a check: a write into a guard zone throws GuardBreach
+  /// (the zones are filled again first).
+  void launchChecked(KernelRole Role, uint8_t Fill = GuardByte);
+  /// The original's outputs from \p Start (initial contents where it has
+  /// none), with the guard zones holding \p Fill.
+  BufferSet runOriginal(const BufferSet &Start, uint8_t Fill);
+  std::vector<OutputCoverage> coverage(const BufferSet &Original);
   BufferSet readOutputs(bool FromShadow);
   /// The reverse kernel's shadows of the wrt buffers: J^T w.
   BufferSet readGradient();

@@ -106,7 +106,10 @@ nlohmann::ordered_json triedJSON(const GridChoice &G) {
 }
 
 const char *verdict(const CheckResult &C) {
-  return !C.Ran ? "SKIPPED" : C.Passed ? "PASS" : "FAIL";
+  return !C.Ran      ? "SKIPPED"
+         : C.Passed  ? "PASS"
+         : C.Vacuous ? "VACUOUS"
+                     : "FAIL";
 }
 } // namespace
 
@@ -232,8 +235,10 @@ void printJSON(std::ostream &OS, const RunPlan &P, const RunResults &R) {
   }
   CheckTally T = tally(R.Checks);
   RunVerdict V = verdict(T);
-  J["summary"] = {
-      {"passed", T.Passed}, {"failed", T.Failed}, {"skipped", T.Skipped}};
+  J["summary"] = {{"passed", T.Passed},
+                  {"failed", T.Failed},
+                  {"vacuous", T.Vacuous},
+                  {"skipped", T.Skipped}};
   J["result"] = spelling(V);
   J["passed"] = V == RunVerdict::Passed;
   OS << J.dump(2) << "\n";

@@ -23,6 +23,9 @@ struct CheckResult {
   std::string Name;
   bool Ran = false;
   bool Passed = false;
+  /// Not passed because it exercised nothing: an output the launch barely
+  /// wrote, derivatives that are zero on both sides (VACUOUS).
+  bool Vacuous = false;
   double Value = 0;     ///< Differing elements, or a relative error.
   double Tolerance = 0; ///< The bound Value had to meet.
   std::string Detail;   ///< One line for the table.

@@ -54,7 +54,8 @@ options:
 
 exit codes: 0 all checks passed, 1 a check failed or a kernel failed to load
 or run, 2 usage, 3 unreadable or invalid plan, 4 report cannot be written,
-7 no usable CUDA driver or device, 8 no check failed but some were skipped.
+7 no usable CUDA driver or device, 8 no check failed but some were skipped,
+9 no check failed but one was vacuous (exercised nothing).
 )";
 
 // The codes of ir-sanitize/Support/ExitCode.h, as the runner uses them.
@@ -66,6 +67,7 @@ enum Exit {
   NoOutput = static_cast<int>(irs::ExitCode::OutputError),
   NoDevice = static_cast<int>(irs::ExitCode::NoDevice),
   Skipped = static_cast<int>(irs::ExitCode::ChecksSkipped),
+  Vacuous = static_cast<int>(irs::ExitCode::ChecksVacuous),
 };
 
 struct Options {

@@ -134,3 +134,21 @@ TEST_CASE("a timing fits its budget: fewer launches per warm sample, then "
   CHECK(Is(planSamples(0, 50, false, 2000), 20, 50));
   CHECK(Is(planSamples(std::nan(""), 50, false, 2000), 20, 50));
 }
+
+TEST_CASE("a buffer is read where the plan records a read, or nothing",
+          "[Bandwidth]") {
+  using irs::MemoryAccess;
+  RunPlan P;
+  P.Launch.Buffers = {
+      {"y", ElementType::F32, 10, BufferInit::Zero, 0, true, false},
+      {"x", ElementType::F32, 10, BufferInit::Random, 1, false, true},
+      {"z", ElementType::F32, 10, BufferInit::Zero, 0, true, false}};
+  irs::test::kernelOf(P, KernelRole::Original).Params = {
+      pointerTo("y", false, MemoryAccess::Write),
+      pointerTo("y", true, MemoryAccess::ReadWrite), // a shadow: not y
+      pointerTo("x", false, MemoryAccess::Read), pointerTo("z", false)};
+  CHECK_FALSE(readsBuffer(P, KernelRole::Original, 0));
+  CHECK(readsBuffer(P, KernelRole::Original, 1));
+  CHECK(readsBuffer(P, KernelRole::Original, 2));    // not recorded: maybe
+  CHECK_FALSE(readsBuffer(P, KernelRole::Splat, 1)); // no such kernel
+}

@@ -53,67 +53,145 @@ CheckResult reverse(double Lhs, double Rhs, double Tolerance = 1e-6) {
                             one(f64({Rhs})), Tolerance);
 }
 
+/// The primal check of \p Original against \p Splat, the guard zones
+/// unread, with \p Coverage (every output fully written when empty).
+CheckResult primal(const BufferSet &Original, const BufferSet &Splat,
+                   std::vector<OutputCoverage> Coverage = {}) {
+  PrimalEvidence E;
+  E.Original = Original;
+  E.Splat = Splat;
+  E.OtherGuards = Original;
+  if (Coverage.empty())
+    for (const auto &[I, B] : Original)
+      Coverage.push_back({"out" + std::to_string(I), B.count(), B.count()});
+  E.Coverage = std::move(Coverage);
+  return comparePrimal(E);
+}
+
 constexpr double Inf = std::numeric_limits<double>::infinity();
 const double NaN = std::nan("");
 
 } // namespace
 
-TEST_CASE("primal: equal outputs pass only if the original wrote something",
+TEST_CASE("primal: equal outputs pass where the original wrote its outputs",
           "[Checks]") {
-  BufferSet Initial = one(f64({0, 0, 0}));
-  CheckResult C =
-      comparePrimal(one(f64({1, 2, 3})), one(f64({1, 2, 3})), Initial);
+  CheckResult C = primal(one(f64({1, 2, 3})), one(f64({1, 2, 3})));
   CHECK(C.Ran);
   CHECK(C.Passed);
+  CHECK_FALSE(C.Vacuous);
   CHECK(C.Value == 0);
   CHECK(C.Detail == "0 of 3 output elements differ (bitwise); the original "
-                    "changed 3");
+                    "wrote 3 of 3");
   // Nothing written: equal, but no evidence.
-  C = comparePrimal(Initial, Initial, Initial);
+  C = primal(one(f64({0, 0, 0})), one(f64({0, 0, 0})), {{"y", 0, 3}});
   CHECK_FALSE(C.Passed);
-  CHECK(C.Detail.find("the original changed 0") != std::string::npos);
+  CHECK(C.Vacuous);
+  CHECK(C.Detail.find("the original wrote 0 of 3; VACUOUS: the original wrote "
+                      "only 0 of 3 elements of y") != std::string::npos);
   // No outputs at all: nothing was compared.
-  CHECK_FALSE(comparePrimal({}, {}, {}).Passed);
+  CHECK_FALSE(comparePrimal(PrimalEvidence()).Passed);
+  CHECK(comparePrimal(PrimalEvidence()).Vacuous);
+}
+
+TEST_CASE("primal: an idle launch is VACUOUS, per output; half is enough",
+          "[Checks]") {
+  // saxpy with n = 1: one element of a million written.
+  CheckResult C =
+      primal(one(f64({1, 2})), one(f64({1, 2})), {{"y", 1, 1048576}});
+  CHECK(C.Vacuous);
+  CHECK_FALSE(C.Passed);
+  CHECK(C.Detail.find("only 1 of 1048576 elements of y: the launch does not "
+                      "exercise the kernel") != std::string::npos);
+  // Two outputs, one idle: the table lists both, the verdict names the idle.
+  C = primal(one(f64({1})), one(f64({1})),
+             {{"y", 1000, 1000}, {"z", 10, 1000}});
+  CHECK(C.Vacuous);
+  CHECK(C.Detail.find("wrote 1010 of 2000 (y 1000 of 1000, z 10 of 1000)") !=
+        std::string::npos);
+  CHECK(C.Detail.find("only 10 of 1000 elements of z") != std::string::npos);
+  // Half an output (a triangle) is exercised; one element less is not.
+  CHECK(exercised({"y", 500, 1000}));
+  CHECK_FALSE(exercised({"y", 499, 1000}));
+  CHECK(exercised({"y", 1, 1}));
+  CHECK_FALSE(exercised({"y", 0, 0}));
+  // A difference is a failure, not a vacuous check.
+  C = primal(one(f64({1, 2})), one(f64({1, 3})), {{"y", 0, 2}});
+  CHECK_FALSE(C.Passed);
+  CHECK_FALSE(C.Vacuous);
+}
+
+TEST_CASE("primal: outputs that change with the guard zones fail: the "
+          "kernel reads outside its buffers",
+          "[Checks]") {
+  PrimalEvidence E;
+  E.Original = one(f64({1, NaN}));
+  E.Splat = E.Original;
+  E.OtherGuards = one(f64({1, 3.4e38})); // x[N] read the other fill
+  E.Coverage = {{"y", 2, 2}};
+  CheckResult C = comparePrimal(E);
+  CHECK_FALSE(C.Passed);
+  CHECK_FALSE(C.Vacuous);
+  CHECK(C.Detail.find("1 output elements change with the guard zones' "
+                      "contents: the original reads outside its buffers") !=
+        std::string::npos);
+}
+
+TEST_CASE("coverage: a write seen in either of two launches from different "
+          "bytes",
+          "[Checks]") {
+  HostBuffer A = f32({0, 0, 0, 0}), B = coverageStart(A, /*Read=*/false);
+  for (uint8_t Byte : B.Bytes)
+    CHECK(Byte == 0xFF);
+  // Element 0 untouched, 1 written with 0 (the value A started from), 2
+  // with B's bytes, 3 with a new value.
+  HostBuffer AfterA = f32({0, 0, 5, 7});
+  HostBuffer AfterB = B;
+  AfterB.set(1, 0);
+  AfterB.set(3, 7);
+  std::copy(AfterA.Bytes.begin() + 8, AfterA.Bytes.begin() + 12,
+            AfterB.Bytes.begin() + 8); // 2 written as 5 there too
+  CHECK(countWritten(A, AfterA, B, AfterB) == 3);
+  // A buffer the kernel reads starts from neighbouring floats, integers
+  // unchanged (an index moved by one could leave its array).
+  HostBuffer Read = coverageStart(f64({1.5, 0}), /*Read=*/true);
+  CHECK(Read.get(0) != 1.5);
+  CHECK(Read.get(0) == Approx(1.5).epsilon(1e-15));
+  CHECK(Read.get(1) != 0);
+  HostBuffer Ints(ElementType::I32, 2);
+  Ints.set(0, 7);
+  CHECK(coverageStart(Ints, /*Read=*/true).Bytes == Ints.Bytes);
+  CHECK_THROWS_AS(countWritten(A, f32({0}), B, AfterB), std::invalid_argument);
 }
 
 TEST_CASE("primal: the comparison is bitwise (signed zeros, NaNs, "
           "subnormals)",
           "[Checks]") {
-  BufferSet Initial = one(f64({1, 1, 1}));
   // -0.0 == 0.0 numerically, but the bytes differ.
-  CheckResult C =
-      comparePrimal(one(f64({0.0, 2, 3})), one(f64({-0.0, 2, 3})), Initial);
+  CheckResult C = primal(one(f64({0.0, 2, 3})), one(f64({-0.0, 2, 3})));
   CHECK_FALSE(C.Passed);
   CHECK(C.Value == 1);
   // The same NaN is the same bytes (NaN != NaN numerically).
-  CHECK(comparePrimal(one(f64({NaN, 2})), one(f64({NaN, 2})), one(f64({1, 1})))
-            .Passed);
+  CHECK(primal(one(f64({NaN, 2})), one(f64({NaN, 2}))).Passed);
   // A NaN with another payload differs.
   HostBuffer Payload = f64({NaN, 2});
   Payload.Bytes[0] ^= 1;
-  CHECK(
-      comparePrimal(one(f64({NaN, 2})), one(Payload), one(f64({1, 1}))).Value ==
-      1);
+  CHECK(primal(one(f64({NaN, 2})), one(Payload)).Value == 1);
   // The smallest subnormal differs from zero.
-  CHECK(comparePrimal(one(f32({0})), one(f32({FLT_TRUE_MIN})), one(f32({1})))
-            .Value == 1);
+  CHECK(primal(one(f32({0})), one(f32({FLT_TRUE_MIN}))).Value == 1);
   // Counts add over buffers.
   BufferSet Two = {{0, f64({1, 2})}, {3, f64({5})}};
   BufferSet Other = {{0, f64({1, 0})}, {3, f64({6})}};
-  BufferSet Zero = {{0, f64({0, 0})}, {3, f64({0})}};
-  C = comparePrimal(Two, Other, Zero);
+  C = primal(Two, Other, {{"a", 2, 2}, {"b", 1, 1}});
   CHECK(C.Value == 2);
   CHECK(C.Detail.find("2 of 3 output elements differ") == 0);
 }
 
 TEST_CASE("primal: buffers of another shape are refused, never overread",
           "[Checks]") {
-  CHECK_THROWS_AS(
-      comparePrimal(one(f64({1, 2})), one(f64({1})), one(f64({0, 0}))),
-      std::invalid_argument);
-  CHECK_THROWS_AS(comparePrimal(one(f64({1})), one(f32({1})), one(f64({0}))),
+  CHECK_THROWS_AS(primal(one(f64({1, 2})), one(f64({1}))),
                   std::invalid_argument);
-  CHECK_THROWS_AS(comparePrimal(one(f64({1})), {{1, f64({1})}}, one(f64({0}))),
+  CHECK_THROWS_AS(primal(one(f64({1})), one(f32({1}))), std::invalid_argument);
+  CHECK_THROWS_AS(primal(one(f64({1})), {{1, f64({1})}}),
                   std::invalid_argument);
 }
 
@@ -146,14 +224,23 @@ TEST_CASE("forward: a value at the tolerance passes, the next one fails",
 
 TEST_CASE("forward: zero tangents and zero differences are no evidence",
           "[Checks]") {
-  // Both zero: the error is zero but proves nothing.
+  // Both zero: the error is zero but proves nothing: VACUOUS.
   CheckResult C = forward(f64({0, -0.0}), f64({0, 0}));
   CHECK_FALSE(C.Passed);
-  CHECK(C.Detail.find("J v is zero, no evidence") != std::string::npos);
+  CHECK(C.Vacuous);
+  CHECK(C.Detail.find("VACUOUS: J v and the differences are zero") !=
+        std::string::npos);
   // Tangents where the differences are zero: an infinite relative error.
   C = forward(f64({1e-3}), f64({0}));
   CHECK(std::isinf(C.Value));
   CHECK_FALSE(C.Passed);
+  CHECK_FALSE(C.Vacuous);
+  // Zero tangents where the differences are not: a wrong derivative.
+  C = forward(f64({0}), f64({1}));
+  CHECK_FALSE(C.Passed);
+  CHECK_FALSE(C.Vacuous);
+  CHECK(C.Detail.find("J v is zero where the differences are not") !=
+        std::string::npos);
 }
 
 TEST_CASE("forward: NaN and infinite values fail, naming them", "[Checks]") {
@@ -260,9 +347,15 @@ TEST_CASE("reverse: the dot test, relative to the larger product", "[Checks]") {
 TEST_CASE("reverse: zero, non-finite and extreme products", "[Checks]") {
   CheckResult C = reverse(0, 0);
   CHECK_FALSE(C.Passed);
-  CHECK(C.Detail.find("<v, J^T w> is zero, no evidence") != std::string::npos);
-  CHECK_FALSE(reverse(0, -0.0).Passed);
-  CHECK_FALSE(reverse(1e-3, 0).Passed);
+  CHECK(C.Vacuous);
+  CHECK(C.Detail.find("VACUOUS: both dot products are zero") !=
+        std::string::npos);
+  CHECK(reverse(0, -0.0).Vacuous);
+  C = reverse(1e-3, 0);
+  CHECK_FALSE(C.Passed);
+  CHECK_FALSE(C.Vacuous);
+  CHECK(C.Detail.find("<v, J^T w> is zero where <J v, w> is not") !=
+        std::string::npos);
   for (double Bad : {NaN, Inf, -Inf}) {
     INFO(Bad);
     C = reverse(Bad, 1);
@@ -357,4 +450,19 @@ TEST_CASE("a run passes only if every check ran and passed", "[Checks]") {
         "0 passed, 0 failed, 0 skipped: CHECKS FAILED");
   // A check that did not run counts as skipped whatever Passed says.
   CHECK(tally({Check(false, true)}).Skipped == 1);
+
+  // A vacuous check is not a pass; a failure outweighs it, it outweighs a
+  // skip, and it has its own exit code.
+  CheckResult Vacuous = Check(true, false);
+  Vacuous.Vacuous = true;
+  T = tally({Pass, Vacuous, Skip});
+  CHECK(T.Vacuous == 1);
+  CHECK(T.Failed == 0);
+  CHECK(verdict(T) == RunVerdict::Vacuous);
+  CHECK(summaryLine(T) ==
+        "1 passed, 0 failed, 1 vacuous, 1 skipped: CHECKS VACUOUS");
+  CHECK(exitCodeOf(verdict(T)) == irs::ExitCode::ChecksVacuous);
+  CHECK(std::string(spelling(verdict(T))) == "vacuous");
+  CHECK(verdict(tally({Vacuous, Fail})) == RunVerdict::Failed);
+  CHECK(verdict(tally({Vacuous})) == RunVerdict::Vacuous);
 }

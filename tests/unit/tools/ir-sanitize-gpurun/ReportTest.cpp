@@ -166,3 +166,26 @@ TEST_CASE("the table and the report count passed, failed and skipped "
         std::string::npos);
   CHECK(report(P, R).getString("result") == "failed");
 }
+
+TEST_CASE("a vacuous check is VACUOUS in the table and the report, never a "
+          "pass",
+          "[Report]") {
+  RunResults R = results();
+  CheckResult Idle;
+  Idle.Name = "primal";
+  Idle.Ran = true;
+  Idle.Vacuous = true;
+  Idle.Detail = "0 of 1048576 output elements differ (bitwise); the original "
+                "wrote 1 of 1048576; VACUOUS: ...";
+  R.Checks.insert(R.Checks.begin(), Idle);
+  std::string T = table(planWithReverse(false), R);
+  CHECK(T.find("primal    VACUOUS") != std::string::npos);
+  CHECK(T.find("1 passed, 0 failed, 1 vacuous, 0 skipped: CHECKS VACUOUS") !=
+        std::string::npos);
+  llvm::json::Object J = report(planWithReverse(false), R);
+  CHECK(J.getString("result") == "vacuous");
+  CHECK(J.getBoolean("passed") == false);
+  CHECK(J.getObject("summary")->getInteger("vacuous") == 1);
+  const llvm::json::Object &First = *(*J.getArray("checks"))[0].getAsObject();
+  CHECK(First.getString("result") == "VACUOUS");
+}
