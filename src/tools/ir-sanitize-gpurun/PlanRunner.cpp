@@ -114,8 +114,7 @@ void PlanRunner::fillGuards(uint8_t Fill) {
     }
 }
 
-void PlanRunner::launchChecked(KernelRole Role, uint8_t Fill) {
-  launch(Role);
+std::string PlanRunner::guardBreach(KernelRole Role, uint8_t Fill) {
   HostBuffer Zone(ElementType::U8, GuardBytes);
   for (size_t I = 0; I < P.Launch.Buffers.size(); ++I)
     for (bool IsShadow : {false, true})
@@ -124,11 +123,19 @@ void PlanRunner::launchChecked(KernelRole Role, uint8_t Fill) {
         Dev.download(Zone, Before ? Base - GuardBytes
                                   : Base + P.Launch.Buffers[I].sizeInBytes());
         if (auto B = findBreach(Zone.Bytes, Fill, Before)) {
-          fillGuards(GuardByte);
-          throw GuardBreachError(
-              describeBreach(*B, Role, P.Launch.Buffers[I].Name, IsShadow));
+          fillGuards(Fill); // the next launch is judged on its own
+          return describeBreach(*B, Role, P.Launch.Buffers[I].Name,
+                                IsShadow);
         }
       }
+  return "";
+}
+
+void PlanRunner::launchChecked(KernelRole Role, uint8_t Fill) {
+  launch(Role);
+  std::string Breach = guardBreach(Role, Fill);
+  if (!Breach.empty())
+    throw GuardBreachError(Breach);
 }
 
 BufferSet PlanRunner::readOutputs(bool FromShadow) {
@@ -238,6 +245,11 @@ Timing PlanRunner::time(KernelRole Role, unsigned Repeats, bool ColdL2) {
       Dev.flushL2();
     Ms.push_back(launch(Role, PerSample));
   }
+  // Timing launches are watched too (not per launch: the zones are read
+  // outside the timed events).
+  std::string Breach = guardBreach(Role);
+  if (!Breach.empty())
+    TimingBreaches.push_back(Breach + " (while timed)");
   SampleSummary S = summarize(std::move(Ms));
   Timing T;
   T.Role = Role;
@@ -319,6 +331,17 @@ RunResults PlanRunner::run(unsigned Repeats, L2Timing L2, double Budget) {
     for (const auto &W : irs::Vocabulary<KernelRole>::Words)
       if (P.kernel(W.Value))
         R.Timings.push_back(time(W.Value, Repeats, Cold));
+  }
+  if (!TimingBreaches.empty()) {
+    CheckResult C;
+    C.Name = "guards";
+    C.Ran = true;
+    C.Detail = TimingBreaches.front() +
+               (TimingBreaches.size() > 1
+                    ? " (and " + std::to_string(TimingBreaches.size() - 1) +
+                          " more)"
+                    : "");
+    R.Checks.push_back(C);
   }
   return R;
 }

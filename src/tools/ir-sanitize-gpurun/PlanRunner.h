@@ -73,9 +73,15 @@ private:
   float launch(KernelRole Role, unsigned Count = 1);
   /// Every guard zone filled with \p Fill.
   void fillGuards(uint8_t Fill);
-  /// One launch of a check: a write into a guard zone throws GuardBreach
-  /// (the zones are filled again first).
+  /// The first guard zone that does not hold \p Fill after a launch of
+  /// \p Role, described (then every zone is filled again), or "".
+  std::string guardBreach(KernelRole Role, uint8_t Fill = GuardByte);
+  /// One launch of a check: a write into a guard zone throws
+  /// GuardBreachError.
   void launchChecked(KernelRole Role, uint8_t Fill = GuardByte);
+  /// What launches outside the checks (timing) wrote outside the buffers:
+  /// a failed check of its own at the end.
+  std::vector<std::string> TimingBreaches;
   /// The original's outputs from \p Start (initial contents where it has
   /// none), with the guard zones holding \p Fill.
   BufferSet runOriginal(const BufferSet &Start, uint8_t Fill);
