@@ -30,13 +30,14 @@ CheckResult guarded(const char *Name, CheckFn Check) {
 }
 } // namespace
 
-PlanRunner::PlanRunner(const LoadedPlan &Plan, CudaDevice &Dev)
-    : P(Plan.P), Dev(Dev), Geometry(planGeometry(P)) {
+PlanRunner::PlanRunner(const LoadedPlan &Plan, CudaDevice &Dev, bool Guards)
+    : P(Plan.P), Dev(Dev), Geometry(planGeometry(P)), Guards(Guards) {
   loadKernels(Plan.PTX);
+  uint64_t Zone = Guards ? GuardBytes : 0;
   for (const LaunchBuffer &B : P.Launch.Buffers) {
-    size_t Bytes = B.sizeInBytes() + 2 * GuardBytes;
-    Primal.push_back(Dev.allocate(Bytes) + GuardBytes);
-    Shadow.push_back(Dev.allocate(Bytes) + GuardBytes);
+    size_t Bytes = B.sizeInBytes() + 2 * Zone;
+    Primal.push_back(Dev.allocate(Bytes) + Zone);
+    Shadow.push_back(Dev.allocate(Bytes) + Zone);
   }
   fillGuards(GuardByte);
   // Enzyme caches a loop's values in device-side malloc memory (reverse
@@ -104,7 +105,19 @@ float PlanRunner::launch(KernelRole Role, unsigned Count) {
   }
 }
 
+std::vector<DeviceBuffer> PlanRunner::deviceBuffers() const {
+  std::vector<DeviceBuffer> Out;
+  for (size_t I = 0; I < P.Launch.Buffers.size(); ++I) {
+    const LaunchBuffer &B = P.Launch.Buffers[I];
+    Out.push_back({B.Name, Primal[I], B.sizeInBytes()});
+    Out.push_back({B.Name + " (shadow)", Shadow[I], B.sizeInBytes()});
+  }
+  return Out;
+}
+
 void PlanRunner::fillGuards(uint8_t Fill) {
+  if (!Guards)
+    return;
   HostBuffer Zone(ElementType::U8, GuardBytes);
   std::fill(Zone.Bytes.begin(), Zone.Bytes.end(), Fill);
   for (size_t I = 0; I < P.Launch.Buffers.size(); ++I)
@@ -115,6 +128,8 @@ void PlanRunner::fillGuards(uint8_t Fill) {
 }
 
 std::string PlanRunner::guardBreach(KernelRole Role, uint8_t Fill) {
+  if (!Guards)
+    return "";
   HostBuffer Zone(ElementType::U8, GuardBytes);
   for (size_t I = 0; I < P.Launch.Buffers.size(); ++I)
     for (bool IsShadow : {false, true})
@@ -124,8 +139,7 @@ std::string PlanRunner::guardBreach(KernelRole Role, uint8_t Fill) {
                                   : Base + P.Launch.Buffers[I].sizeInBytes());
         if (auto B = findBreach(Zone.Bytes, Fill, Before)) {
           fillGuards(Fill); // the next launch is judged on its own
-          return describeBreach(*B, Role, P.Launch.Buffers[I].Name,
-                                IsShadow);
+          return describeBreach(*B, Role, P.Launch.Buffers[I].Name, IsShadow);
         }
       }
   return "";
@@ -191,7 +205,7 @@ std::vector<OutputCoverage> PlanRunner::coverage(const BufferSet &Original) {
 CheckResult PlanRunner::checkPrimal() {
   PrimalEvidence E;
   E.Original = runOriginal({}, GuardByte);
-  E.OtherGuards = runOriginal({}, OtherGuardByte);
+  E.OtherGuards = Guards ? runOriginal({}, OtherGuardByte) : E.Original;
   E.Coverage = coverage(E.Original);
   reset({}, {});
   launchChecked(KernelRole::Splat);
@@ -307,24 +321,7 @@ RunResults PlanRunner::run(unsigned Repeats, L2Timing L2, double Budget) {
   std::copy(Geometry.Grid, Geometry.Grid + 3, R.Grid);
   std::copy(Geometry.Block, Geometry.Block + 3, R.Block);
   R.Grids = chooseGrids();
-  R.Checks.push_back(guarded("primal", [&] { return checkPrimal(); }));
-  if (P.Launch.DerivativeChecks) {
-    BufferSet Jv, V;
-    R.Checks.push_back(guarded("forward", [&] { return checkForward(Jv, V); }));
-    if (Jv.empty() || V.empty()) {
-      CheckResult C; // a breach stopped the forward check before J v
-      C.Name = "reverse";
-      C.Detail = "not run: the forward check, which computes its J v, "
-                 "failed first";
-      R.Checks.push_back(C);
-    } else {
-      R.Checks.push_back(
-          guarded("reverse", [&] { return checkReverse(Jv, V); }));
-      checkOtherGrid(R, Jv, V);
-    }
-  } else {
-    addSkippedDerivativeChecks(R);
-  }
+  addChecks(R);
   for (bool Cold : {false, true}) {
     if (L2 != L2Timing::Both && Cold != (L2 == L2Timing::Cold))
       continue;
@@ -336,13 +333,49 @@ RunResults PlanRunner::run(unsigned Repeats, L2Timing L2, double Budget) {
     CheckResult C;
     C.Name = "guards";
     C.Ran = true;
-    C.Detail = TimingBreaches.front() +
-               (TimingBreaches.size() > 1
-                    ? " (and " + std::to_string(TimingBreaches.size() - 1) +
-                          " more)"
-                    : "");
+    C.Detail =
+        TimingBreaches.front() +
+        (TimingBreaches.size() > 1
+             ? " (and " + std::to_string(TimingBreaches.size() - 1) + " more)"
+             : "");
     R.Checks.push_back(C);
   }
+  return R;
+}
+
+void PlanRunner::addChecks(RunResults &R) {
+  R.Checks.push_back(guarded("primal", [&] { return checkPrimal(); }));
+  if (!P.Launch.DerivativeChecks)
+    return addSkippedDerivativeChecks(R);
+  BufferSet Jv, V;
+  R.Checks.push_back(guarded("forward", [&] { return checkForward(Jv, V); }));
+  if (Jv.empty() || V.empty()) {
+    CheckResult C; // a breach stopped the forward check before J v
+    C.Name = "reverse";
+    C.Detail = "not run: the forward check, which computes its J v, failed "
+               "first";
+    R.Checks.push_back(C);
+    return;
+  }
+  R.Checks.push_back(guarded("reverse", [&] { return checkReverse(Jv, V); }));
+  checkOtherGrid(R, Jv, V);
+}
+
+RunResults PlanRunner::runChecks() {
+  RunResults R;
+  R.Device = Dev.name();
+  std::copy(Geometry.Grid, Geometry.Grid + 3, R.Grid);
+  std::copy(Geometry.Block, Geometry.Block + 3, R.Block);
+  // Both versions of each kernel, the grid-stride one with every resident
+  // block: checkOtherGrid runs the one not chosen.
+  for (auto &[Role, RL] : Launches)
+    if (RL.Strided) {
+      GridChoice C;
+      C.Role = Role;
+      C.StridedBlocks = RL.StridedBlocks;
+      R.Grids.push_back(C);
+    }
+  addChecks(R);
   return R;
 }
 

@@ -28,6 +28,7 @@
 #include "Checks.h"
 #include "CudaDevice.h"
 #include "GuardZones.h"
+#include "Memcheck.h"
 #include "PlanLoader.h"
 #include "RunResults.h"
 
@@ -40,11 +41,18 @@ namespace gpurun {
 class PlanRunner {
 public:
   /// \p Plan as loadPlan checked it; its PTX text is loaded from there.
-  PlanRunner(const LoadedPlan &Plan, CudaDevice &Dev);
+  /// Without \p Guards each buffer is an allocation of its own size, with
+  /// no zones around it (for compute-sanitizer, Memcheck.h).
+  PlanRunner(const LoadedPlan &Plan, CudaDevice &Dev, bool Guards = true);
   /// Checks, then times each kernel in \p L2 with up to \p Repeats samples
   /// in about \p BudgetMs (planSamples) per kernel and L2 state.
   RunResults run(unsigned Repeats, L2Timing L2 = L2Timing::Both,
                  double BudgetMs = DefaultTimingBudgetMs);
+  /// The checks alone, each kernel and its grid-stride version (with every
+  /// resident block), nothing timed.
+  RunResults runChecks();
+  /// Where the buffers and their shadows lie.
+  std::vector<DeviceBuffer> deviceBuffers() const;
   /// The device-side malloc heap reserved for the plan's kernels; 0: they
   /// call no malloc and it was left as it was.
   uint64_t heapBytes() const { return HeapBytes; }
@@ -64,6 +72,7 @@ private:
   /// Device addresses, by buffer; GuardBytes before and after each.
   std::vector<uint64_t> Primal, Shadow;
   uint64_t HeapBytes = 0;
+  bool Guards = true;
 
   void loadKernels(const std::map<std::string, std::string> &PTX);
   /// Primal buffers to their initial contents except \p Overrides; shadows
@@ -100,6 +109,8 @@ private:
   /// Picks the fastest of each kernel and its grid-stride version's block
   /// counts.
   std::vector<GridChoice> chooseGrids();
+  /// The checks of run() and runChecks().
+  void addChecks(RunResults &R);
   /// The forward and reverse rows of a plan whose derivative checks were
   /// left out, with the plan's reason.
   void addSkippedDerivativeChecks(RunResults &R) const;

@@ -131,12 +131,12 @@ void printTable(std::ostream &OS, const RunPlan &P, const RunResults &R) {
   OS << "\n";
   OS << "check     result  value       tolerance  detail\n";
   for (const CheckResult &C : R.Checks) {
-    std::string Value = !C.Ran               ? "-"
-                        : C.Name == "primal" ? fmt("%.0f", C.Value)
-                                             : fmt("%.3e", C.Value);
-    std::string Tol = !C.Ran               ? "-"
-                      : C.Name == "primal" ? "0"
-                                           : fmt("%.1e", C.Tolerance);
+    // The primal check and memcheck count elements and errors.
+    bool Count = C.Name == "primal" || C.Name == "memcheck";
+    std::string Value = !C.Ran  ? "-"
+                        : Count ? fmt("%.0f", C.Value)
+                                : fmt("%.3e", C.Value);
+    std::string Tol = !C.Ran ? "-" : Count ? "0" : fmt("%.1e", C.Tolerance);
     char Line[512];
     std::snprintf(Line, sizeof(Line), "%-9s %-7s %-11s %-10s ", C.Name.c_str(),
                   verdict(C), Value.c_str(), Tol.c_str());

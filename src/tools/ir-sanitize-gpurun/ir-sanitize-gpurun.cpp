@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "Checks.h"
 #include "CudaDevice.h"
+#include "Memcheck.h"
 #include "PlanLoader.h"
 #include "PlanRunner.h"
 #include "Report.h"
@@ -18,11 +19,17 @@
 
 #include <cerrno>
 #include <climits>
+#include <optional>
+#include <vector>
+
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <spawn.h>
 #include <sstream>
 #include <string>
+#include <sys/wait.h>
+#include <unistd.h>
 
 using namespace gpurun;
 
@@ -47,6 +54,13 @@ options:
   --l2 STATE        time with the L2 cache warm (back-to-back launches),
                     cold (L2 flushed before each launch) or both (default)
   --device N        CUDA device ordinal (default 0)
+  --no-timing       run the checks only
+  --memcheck        also run every check once under compute-sanitizer's
+                    memcheck ($IRS_COMPUTE_SANITIZER, PATH or
+                    /usr/local/cuda/bin), each buffer an allocation of its
+                    own: a "memcheck" check fails with every invalid access,
+                    named by kernel and buffer (skipped where no
+                    compute-sanitizer is found)
   --validate-only   check the plan and its PTX files (every entry it
                     launches, with the parameters it passes), run nothing,
                     exit 0
@@ -78,6 +92,11 @@ struct Options {
   int Device = 0;
   bool Probe = false;
   bool ValidateOnly = false;
+  bool NoTiming = false;
+  bool Memcheck = false;
+  /// Internal (--memcheck's child under compute-sanitizer): buffers without
+  /// guard zones, their addresses printed, the checks only.
+  bool MemcheckChild = false;
 };
 
 int fail(int Code, const std::string &Message) {
@@ -119,6 +138,12 @@ bool parseArgs(int Argc, char **Argv, Options &O, std::string &Error) {
       return false;
     if (A == "--probe")
       O.Probe = true;
+    else if (A == "--no-timing")
+      O.NoTiming = true;
+    else if (A == "--memcheck")
+      O.Memcheck = true;
+    else if (A == "--memcheck-child")
+      O.MemcheckChild = true;
     else if (A == "--validate-only")
       O.ValidateOnly = true;
     else if (A == "--report" && HasValue)
@@ -173,6 +198,71 @@ std::string planPath(const std::string &Dir) {
   return Dir + "/" + irs::plan::FileName;
 }
 
+/// The last line of \p Text that is not empty, or "(no output)".
+std::string lastLine(const std::string &Text) {
+  size_t End = Text.find_last_not_of('\n');
+  if (End == std::string::npos)
+    return "(no output)";
+  size_t Start = Text.rfind('\n', End);
+  Start = Start == std::string::npos ? 0 : Start + 1;
+  return irs::keepOnOneLine(Text.substr(Start, End + 1 - Start));
+}
+
+/// Runs \p Argv with stdout and stderr into \p Output; its wait status, or
+/// -1 when it cannot be started.
+int runCapturing(const std::vector<std::string> &Argv, std::string &Output) {
+  char Path[] = "/tmp/ir-sanitize-gpurun-memcheck-XXXXXX";
+  int FD = ::mkstemp(Path);
+  if (FD < 0)
+    return -1;
+  ::unlink(Path); // read back through FD, gone whatever happens
+  posix_spawn_file_actions_t Actions;
+  posix_spawn_file_actions_init(&Actions);
+  posix_spawn_file_actions_adddup2(&Actions, FD, STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&Actions, FD, STDERR_FILENO);
+  std::vector<char *> Args;
+  for (const std::string &A : Argv)
+    Args.push_back(const_cast<char *>(A.c_str()));
+  Args.push_back(nullptr);
+  pid_t Pid;
+  int Err = posix_spawn(&Pid, Args[0], &Actions, nullptr, Args.data(), environ);
+  posix_spawn_file_actions_destroy(&Actions);
+  int Status = -1;
+  if (Err == 0)
+    while (::waitpid(Pid, &Status, 0) < 0 && errno == EINTR) {
+    }
+  ::lseek(FD, 0, SEEK_SET);
+  char Chunk[1 << 16];
+  for (ssize_t N; (N = ::read(FD, Chunk, sizeof(Chunk))) > 0;)
+    Output.append(Chunk, static_cast<size_t>(N));
+  ::close(FD);
+  return Err == 0 ? Status : -1;
+}
+
+/// The "memcheck" check: this runner's checks again, in a child under
+/// compute-sanitizer (Memcheck.h).
+CheckResult runUnderMemcheck(const Options &O) {
+  std::optional<std::string> Tool = findComputeSanitizer();
+  if (!Tool)
+    return memcheckCheck({}, "no compute-sanitizer (IRS_COMPUTE_SANITIZER, "
+                             "PATH, /usr/local/cuda/bin)");
+  // This very runner (/proc/self/exe would name compute-sanitizer there).
+  char Self[4096];
+  ssize_t Length = ::readlink("/proc/self/exe", Self, sizeof(Self) - 1);
+  if (Length <= 0)
+    return memcheckCheck({}, "cannot tell where this runner is");
+  std::string Output;
+  int Status =
+      runCapturing({*Tool, "--tool", "memcheck", "--print-limit", "100",
+                    std::string(Self, size_t(Length)), O.Dir,
+                    "--memcheck-child", "--device", std::to_string(O.Device)},
+                   Output);
+  if (Status < 0 || Output.find("ERROR SUMMARY") == std::string::npos)
+    return memcheckCheck({}, "compute-sanitizer did not run the checks: " +
+                                 lastLine(Output));
+  return memcheckCheck(parseMemcheck(Output), "");
+}
+
 int runPlan(const Options &O) {
   // The run relies on nothing --validate-only does not check.
   LoadedPlan Loaded;
@@ -192,15 +282,21 @@ int runPlan(const Options &O) {
   RunResults R;
   try {
     CudaDevice Dev(O.Device);
-    PlanRunner Runner(Loaded, Dev);
+    PlanRunner Runner(Loaded, Dev, /*Guards=*/!O.MemcheckChild);
+    if (O.MemcheckChild)
+      for (const DeviceBuffer &B : Runner.deviceBuffers())
+        std::cout << bufferLine(B) << "\n";
     if (uint64_t Heap = Runner.heapBytes())
       std::cout << "device heap: " << (Heap >> 20)
                 << " MiB for the kernels' malloc (Enzyme's cache of loop "
                    "values)\n";
-    R = Runner.run(O.Repeats, O.L2, O.BudgetMs);
+    R = O.NoTiming || O.MemcheckChild ? Runner.runChecks()
+                                      : Runner.run(O.Repeats, O.L2, O.BudgetMs);
   } catch (const std::exception &E) { // CudaError, or a bug
     return fail(Failed, planPath(O.Dir) + ": " + E.what());
   }
+  if (O.Memcheck)
+    R.Checks.push_back(runUnderMemcheck(O));
   printTable(std::cout, P, R);
   if (!O.ReportPath.empty() && !writeReport(O.ReportPath, P, R, Error))
     return fail(NoOutput, O.ReportPath + ": cannot write the report: " + Error);
