@@ -11,6 +11,7 @@
 #include "ir-sanitize/Enzyme/EnzymeRunner.h"
 #include "ir-sanitize/Enzyme/PluginLocator.h"
 #include "ir-sanitize/GPU/ArgumentPacking.h"
+#include "ir-sanitize/GPU/LaunchBounds.h"
 #include "ir-sanitize/Passes/PassRegistry.h"
 #include "ir-sanitize/Passes/Pipelines.h"
 #include "ir-sanitize/Support/AtomicDirectory.h"
@@ -111,6 +112,15 @@ struct CheckEnzyme {
 
 } // namespace
 
+/// \p Spec fits the checked kernel and its launch is proven in bounds
+/// (GPU/LaunchBounds.h): what every plan and --print-launch needs.
+static Error checkLaunch(const GPUCheckInput &In, const LaunchSpec &Spec,
+                         StringRef SpecName) {
+  if (Error E = validateSpec(Spec, In.Kernel, SpecName))
+    return E;
+  return proveLaunchInBounds(*In.Original, In.Kernel.Name, Spec, SpecName);
+}
+
 static Expected<GPUCheckInput> sanitizeForGPUCheck(Module &M,
                                                    const GPUCheckRequest &R) {
   Expected<Function *> Kernel = selectKernel(M, R);
@@ -178,7 +188,7 @@ static Expected<BuiltCheck> buildGPUCheck(GPUCheckInput &In, Module &Sanitized,
   G.Diags = &Diags;
   if (Error E = checkArch(G.PTX))
     return E;
-  if (Error E = validateSpec(Spec, In.Kernel, SpecName))
+  if (Error E = checkLaunch(In, Spec, SpecName))
     return E;
   CheckEnzyme Enzyme = locatePluginFor(Spec, R.PluginPath);
   G.EnzymePlugin = Enzyme.Plugin;
@@ -366,7 +376,7 @@ Expected<GPUCheckResult> runGPUCheck(const GPUCheckRequest &R,
   std::string SpecName =
       R.SpecPath.empty() ? R.InputPath + " (inferred launch)" : R.SpecPath;
   if (R.PrintStages || R.PrintLaunch) {
-    if (Error E = validateSpec(*Spec, Checked->Kernel, SpecName))
+    if (Error E = checkLaunch(*Checked, *Spec, SpecName))
       return E;
     if (R.PrintLaunch)
       return Result;

@@ -8,12 +8,15 @@
 // named `state`, and random --dims, --set and --wrt. Whatever the
 // inference answers, it never crashes; a launch it infers always passes the
 // spec validation against the kernel's leaves (no buffer smaller than what
-// its leaves declare) and survives a round trip through its JSON.
+// its leaves declare) and survives a round trip through its JSON; the proof
+// that gates every plan (GPU/LaunchBounds.h) decides on it without crashing
+// and refuses in one line.
 //
 //===----------------------------------------------------------------------===//
 #include "FuzzInput.h"
 
 #include "ir-sanitize/Analysis/AggregateLeaves.h"
+#include "ir-sanitize/GPU/LaunchBounds.h"
 #include "ir-sanitize/GPU/LaunchInference.h"
 
 #include "llvm/IR/IRBuilder.h"
@@ -275,5 +278,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   std::string Table;
   raw_string_ostream OS(Table);
   L->print(OS);
+  // The gate before any plan: the proof that the launch stays in its
+  // buffers. It decides without crashing, and a refusal is one line that
+  // names the access.
+  if (Error E = irs::proveLaunchInBounds(M, F->getName(), L->Spec,
+                                         "fuzz.ll (launch)")) {
+    std::string Why = toString(std::move(E));
+    if (Why.find('\n') != std::string::npos ||
+        Why.rfind("fuzz.ll (launch): ", 0) != 0)
+      irs::fuzz::fail("a launch refusal is not one line naming the input: " +
+                      Why);
+  }
   return 0;
 }

@@ -1,0 +1,572 @@
+//===- LaunchBounds.cpp - Every access of a launch inside its buffer ------===//
+#include "ir-sanitize/GPU/LaunchBounds.h"
+
+#include "ir-sanitize/Passes/PassRegistry.h"
+#include "ir-sanitize/Support/AnalysisManagers.h"
+#include "ir-sanitize/Support/MessageText.h"
+#include "ir-sanitize/Support/ToolError.h"
+#include "ir-sanitize/Transforms/KernelSplat.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Analysis/LazyValueInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/GetElementPtrTypeIterator.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/IR/MDBuilder.h"
+#include "llvm/IR/Operator.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+
+#include <optional>
+
+using namespace llvm;
+
+namespace irs {
+
+namespace {
+
+/// Signed 128-bit bounds [Lo, Hi] of a byte offset, or unbounded: 64-bit
+/// values times element sizes never wrap here, so no range looks small
+/// because it wrapped.
+struct Interval {
+  APInt Lo{128, 0}, Hi{128, 0};
+  bool Bounded = true;
+
+  static Interval exactly(int64_t V) {
+    Interval I;
+    I.Lo = I.Hi = APInt(128, V, /*isSigned=*/true);
+    return I;
+  }
+  static Interval unbounded() {
+    Interval I;
+    I.Bounded = false;
+    return I;
+  }
+  /// A range of a value of its own width, read as signed (GEP indices are
+  /// sign-extended).
+  static Interval of(const ConstantRange &R) {
+    if (R.isFullSet() || R.isEmptySet() || R.isSignWrappedSet())
+      return R.isEmptySet() ? exactly(0) : unbounded();
+    Interval I;
+    I.Lo = R.getSignedMin().sext(128);
+    I.Hi = R.getSignedMax().sext(128);
+    return I;
+  }
+  Interval plus(const Interval &O) const {
+    bool OvLo = false, OvHi = false;
+    Interval S;
+    S.Lo = Lo.sadd_ov(O.Lo, OvLo);
+    S.Hi = Hi.sadd_ov(O.Hi, OvHi);
+    S.Bounded = Bounded && O.Bounded && !OvLo && !OvHi;
+    return S;
+  }
+  Interval times(uint64_t Scale) const {
+    bool OvLo = false, OvHi = false;
+    Interval S;
+    APInt F(128, Scale);
+    S.Lo = Lo.smul_ov(F, OvLo);
+    S.Hi = Hi.smul_ov(F, OvHi);
+    S.Bounded = Bounded && !OvLo && !OvHi;
+    return S;
+  }
+  Interval join(const Interval &O) const {
+    Interval S;
+    S.Lo = Lo.slt(O.Lo) ? Lo : O.Lo;
+    S.Hi = Hi.sgt(O.Hi) ? Hi : O.Hi;
+    S.Bounded = Bounded && O.Bounded;
+    return S;
+  }
+};
+
+/// An address as a base and the offsets it may have from it.
+struct Address {
+  Value *Base = nullptr; ///< An argument, or what the walk stopped at.
+  Interval Offset;
+  /// A value the offset depends on that was loaded from memory: an index.
+  Value *LoadedIndex = nullptr;
+};
+
+/// A buffer a pointer leaf is bound to.
+struct BoundBuffer {
+  const BufferSpec *Spec = nullptr;
+  uint64_t Bytes = 0;
+};
+
+/// The launch's values put into a copy of the kernel.
+class LaunchedKernel {
+public:
+  LaunchedKernel(const LaunchSpec &Spec) : Spec(Spec) {}
+  /// Clones \p Original, splats kernel \p Name in the clone and puts the
+  /// launch's values in.
+  Error prepare(const Module &Original, StringRef Name, StringRef What);
+
+  std::unique_ptr<Module> M;
+  Function *F = nullptr;
+  DenseMap<const Argument *, BoundBuffer> Buffers;
+
+private:
+  const LaunchSpec &Spec;
+  void bindLeaves(const KernelManifest &K);
+  void setGeometry();
+  void inlineHelpers();
+};
+
+Constant *leafConstant(Type *T, const LeafValue *V) {
+  if (T->isIntegerTy())
+    return ConstantInt::get(T, V && V->K == LeafValue::Integer ? V->Int : 0,
+                            /*IsSigned=*/true);
+  if (T->isFloatingPointTy())
+    return ConstantFP::get(T, V && V->K == LeafValue::Float     ? V->Real
+                              : V && V->K == LeafValue::Integer ? double(V->Int)
+                                                                : 0.0);
+  if (T->isPointerTy()) // a pointer leaf the spec does not bind: zero
+    return ConstantPointerNull::get(cast<PointerType>(T));
+  return nullptr;
+}
+
+void LaunchedKernel::bindLeaves(const KernelManifest &K) {
+  for (const ManifestParam &P : K.Params) {
+    if (P.Index >= F->arg_size())
+      continue;
+    Argument *A = F->getArg(P.Index);
+    const LeafValue *V = Spec.findArg(P.pathString());
+    if (V && V->K == LeafValue::Buffer) {
+      if (const BufferSpec *B = Spec.findBuffer(V->BufferName))
+        Buffers[A] = {B, B->sizeInBytes()};
+      continue;
+    }
+    if (A->hasByValAttr() || A->hasByRefAttr())
+      continue; // left whole: what it holds stays unknown
+    if (Constant *C = leafConstant(A->getType(), V))
+      A->replaceAllUsesWith(C);
+  }
+}
+
+/// The launch's grid and block, three sizes each.
+void geometryOf(const LaunchSpec &S, uint64_t Grid[3], uint64_t Block[3]) {
+  for (int I = 0; I < 3; ++I) {
+    Grid[I] = S.Threads ? 1 : S.Grid[I];
+    Block[I] = S.Threads ? 1 : S.Block[I];
+  }
+  if (S.Threads) {
+    Grid[0] = plan::threadsLaunchGrid(S.Threads);
+    Block[0] = plan::threadsLaunchBlock(S.Threads);
+  }
+}
+
+void LaunchedKernel::setGeometry() {
+  uint64_t Grid[3], Block[3];
+  geometryOf(Spec, Grid, Block);
+  MDBuilder MDB(M->getContext());
+  SmallVector<IntrinsicInst *, 16> Reads;
+  for (Instruction &I : instructions(*F))
+    if (auto *II = dyn_cast<IntrinsicInst>(&I))
+      Reads.push_back(II);
+  for (IntrinsicInst *II : Reads) {
+    auto Size = [&](const uint64_t Of[3], unsigned D) {
+      return ConstantInt::get(II->getType(), Of[D]);
+    };
+    auto Range = [&](const uint64_t Of[3], unsigned D) {
+      II->setMetadata(LLVMContext::MD_range,
+                      MDB.createRange(APInt(32, 0), APInt(32, Of[D])));
+    };
+    switch (II->getIntrinsicID()) {
+    case Intrinsic::nvvm_read_ptx_sreg_ntid_x:
+    case Intrinsic::nvvm_read_ptx_sreg_ntid_y:
+    case Intrinsic::nvvm_read_ptx_sreg_ntid_z:
+      II->replaceAllUsesWith(Size(
+          Block, II->getIntrinsicID() - Intrinsic::nvvm_read_ptx_sreg_ntid_x));
+      break;
+    case Intrinsic::nvvm_read_ptx_sreg_nctaid_x:
+    case Intrinsic::nvvm_read_ptx_sreg_nctaid_y:
+    case Intrinsic::nvvm_read_ptx_sreg_nctaid_z:
+      II->replaceAllUsesWith(Size(
+          Grid, II->getIntrinsicID() - Intrinsic::nvvm_read_ptx_sreg_nctaid_x));
+      break;
+    case Intrinsic::nvvm_read_ptx_sreg_tid_x:
+    case Intrinsic::nvvm_read_ptx_sreg_tid_y:
+    case Intrinsic::nvvm_read_ptx_sreg_tid_z:
+      Range(Block, II->getIntrinsicID() - Intrinsic::nvvm_read_ptx_sreg_tid_x);
+      break;
+    case Intrinsic::nvvm_read_ptx_sreg_ctaid_x:
+    case Intrinsic::nvvm_read_ptx_sreg_ctaid_y:
+    case Intrinsic::nvvm_read_ptx_sreg_ctaid_z:
+      Range(Grid, II->getIntrinsicID() - Intrinsic::nvvm_read_ptx_sreg_ctaid_x);
+      break;
+    default:
+      break;
+    }
+  }
+}
+
+/// Every helper inlined, noinline ones too: their accesses are the
+/// kernel's, and a call would hide them.
+void LaunchedKernel::inlineHelpers() {
+  for (Function &G : *M)
+    if (&G != F && !G.isDeclaration()) {
+      G.removeFnAttr(Attribute::NoInline);
+      G.removeFnAttr(Attribute::OptimizeNone);
+      G.addFnAttr(Attribute::AlwaysInline);
+    }
+}
+
+Error LaunchedKernel::prepare(const Module &Original, StringRef Name,
+                              StringRef What) {
+  M = CloneModule(Original);
+  SplatOptions Opts;
+  Opts.Kernels = {Name.str()};
+  Expected<LaunchManifest> Splat = splatKernels(*M, Opts);
+  if (!Splat)
+    return Splat.takeError();
+  F = M->getFunction(Name);
+  if (!F || F->isDeclaration())
+    return makeToolError(ExitCode::BadInput,
+                         What + ": kernel " + escapeForMessage(Name) +
+                             " has no body to prove the launch on");
+  const KernelManifest *K = Splat->findKernel(Name);
+  bindLeaves(K ? *K : describeUnsplattedKernel(*F));
+  setGeometry();
+  inlineHelpers();
+  // The launch's constants folded through; the accesses are what remain.
+  return runPipeline(*M, "default<O1>");
+}
+
+/// The bounds of one launched kernel's accesses.
+class BoundsProof {
+public:
+  BoundsProof(LaunchedKernel &K, FunctionAnalysisManager &FAM)
+      : K(K), DL(K.M->getDataLayout()),
+        LVI(FAM.getResult<LazyValueAnalysis>(*K.F)),
+        SE(FAM.getResult<ScalarEvolutionAnalysis>(*K.F)) {}
+
+  /// Ranges on the integers loaded from buffers the kernel does not write:
+  /// what their init puts there.
+  void markIndexLoads();
+  /// Why the first access not proven in bounds is not, or "".
+  std::string firstUnproven();
+
+private:
+  LaunchedKernel &K;
+  const DataLayout &DL;
+  LazyValueInfo &LVI;
+  ScalarEvolution &SE;
+
+  Address addressOf(Value *P, Instruction *At, unsigned Depth = 0);
+  Address integerAddressOf(Value *V, Instruction *At, unsigned Depth);
+  Interval rangeOf(Value *V, Instruction *At, Value *&Loaded);
+  std::string judge(Instruction *I, Value *Ptr, Interval Size,
+                    const char *What);
+  std::string judgeCall(CallBase *CB);
+  /// "idx (its init: random)": where an index loaded from memory comes from.
+  std::string indexSource(Value *Loaded);
+};
+
+/// The integer \p V loaded from memory that \p V is computed from, if any
+/// (a few levels deep): the index an address takes from memory.
+Value *loadedSource(Value *V, unsigned Depth = 0) {
+  if (isa<LoadInst>(V))
+    return V;
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I || Depth > 6 || isa<PHINode>(I))
+    return nullptr;
+  for (Value *Op : I->operands())
+    if (Value *L = loadedSource(Op, Depth + 1))
+      return L;
+  return nullptr;
+}
+
+Interval BoundsProof::rangeOf(Value *V, Instruction *At, Value *&Loaded) {
+  if (auto *C = dyn_cast<ConstantInt>(V))
+    return Interval::exactly(C->getSExtValue());
+  if (!V->getType()->isIntegerTy())
+    return Interval::unbounded();
+  ConstantRange R = LVI.getConstantRange(V, At, /*UndefAllowed=*/false);
+  if (SE.isSCEVable(V->getType()))
+    R = R.intersectWith(SE.getSignedRange(SE.getSCEV(V)),
+                        ConstantRange::Signed);
+  Interval I = Interval::of(R);
+  if (!I.Bounded && !Loaded)
+    Loaded = loadedSource(V);
+  return I;
+}
+
+Address BoundsProof::integerAddressOf(Value *V, Instruction *At,
+                                      unsigned Depth) {
+  if (auto *A = dyn_cast<Argument>(V))
+    return {A, Interval::exactly(0), nullptr};
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I || Depth > 32)
+    return {V, Interval::unbounded(), nullptr};
+  if (auto *P2I = dyn_cast<PtrToIntInst>(I))
+    return addressOf(P2I->getPointerOperand(), At, Depth + 1);
+  if (I->getOpcode() == Instruction::Add ||
+      I->getOpcode() == Instruction::Sub) {
+    for (unsigned Side = 0; Side < 2; ++Side) {
+      if (I->getOpcode() == Instruction::Sub && Side == 1)
+        break; // base - offset only
+      Address Base = integerAddressOf(I->getOperand(Side), At, Depth + 1);
+      if (!isa<Argument>(Base.Base))
+        continue;
+      Value *Other = I->getOperand(1 - Side);
+      Interval O = rangeOf(Other, At, Base.LoadedIndex);
+      if (I->getOpcode() == Instruction::Sub)
+        O = Interval{-O.Hi, -O.Lo, O.Bounded};
+      Base.Offset = Base.Offset.plus(O);
+      return Base;
+    }
+  }
+  return {V, Interval::unbounded(), nullptr};
+}
+
+Address BoundsProof::addressOf(Value *P, Instruction *At, unsigned Depth) {
+  if (Depth > 32)
+    return {P, Interval::unbounded(), nullptr};
+  if (auto *GEP = dyn_cast<GEPOperator>(P)) {
+    Address A = addressOf(GEP->getPointerOperand(), At, Depth + 1);
+    for (gep_type_iterator GTI = gep_type_begin(GEP), E = gep_type_end(GEP);
+         GTI != E; ++GTI) {
+      Value *Idx = GTI.getOperand();
+      if (StructType *ST = GTI.getStructTypeOrNull()) {
+        unsigned Field = cast<ConstantInt>(Idx)->getZExtValue();
+        A.Offset = A.Offset.plus(
+            Interval::exactly(DL.getStructLayout(ST)->getElementOffset(Field)));
+        continue;
+      }
+      uint64_t Scale =
+          DL.getTypeAllocSize(GTI.getIndexedType()).getFixedValue();
+      A.Offset = A.Offset.plus(rangeOf(Idx, At, A.LoadedIndex).times(Scale));
+    }
+    return A;
+  }
+  if (auto *Cast = dyn_cast<Operator>(P))
+    if (Cast->getOpcode() == Instruction::BitCast ||
+        Cast->getOpcode() == Instruction::AddrSpaceCast)
+      return addressOf(Cast->getOperand(0), At, Depth + 1);
+  if (auto *I2P = dyn_cast<IntToPtrInst>(P))
+    return integerAddressOf(I2P->getOperand(0), At, Depth + 1);
+  if (auto *Op = dyn_cast<Operator>(P);
+      Op && Op->getOpcode() == Instruction::IntToPtr)
+    return integerAddressOf(Op->getOperand(0), At, Depth + 1);
+  if (auto *Phi = dyn_cast<PHINode>(P)) {
+    // Loops' pointers: ScalarEvolution has their trip counts.
+    const SCEV *S = SE.getSCEV(Phi);
+    const SCEV *Base = SE.getPointerBase(S);
+    if (auto *U = dyn_cast<SCEVUnknown>(Base))
+      return {U->getValue(),
+              Interval::of(SE.getSignedRange(SE.getMinusSCEV(S, Base))),
+              nullptr};
+  }
+  if (auto *Sel = dyn_cast<SelectInst>(P)) {
+    Address T = addressOf(Sel->getTrueValue(), At, Depth + 1);
+    Address F = addressOf(Sel->getFalseValue(), At, Depth + 1);
+    if (T.Base == F.Base) {
+      T.Offset = T.Offset.join(F.Offset);
+      T.LoadedIndex = T.LoadedIndex ? T.LoadedIndex : F.LoadedIndex;
+      return T;
+    }
+  }
+  return {P, Interval::exactly(0), nullptr};
+}
+
+/// Whether \p Base is memory that is not a buffer's: shared or private
+/// memory, the stack, a module global.
+bool notABuffer(const Value *Base) {
+  if (isa<AllocaInst>(Base) || isa<GlobalVariable>(Base))
+    return true;
+  if (auto *PT = dyn_cast<PointerType>(Base->getType()))
+    return PT->getAddressSpace() == 3 || PT->getAddressSpace() == 5;
+  return false;
+}
+
+/// "at FILE:LINE in FUNCTION", from the debug location, or "".
+std::string whereIs(const Instruction *I) {
+  const DebugLoc &DL = I->getDebugLoc();
+  if (!DL)
+    return "";
+  std::string S = " at " + escapeForMessage(DL->getFilename()) + ":" +
+                  std::to_string(DL.getLine());
+  if (const DISubprogram *SP = DL->getScope()->getSubprogram())
+    S += " (in " + escapeForMessage(SP->getName()) + ")";
+  return S;
+}
+
+std::string decimal(const APInt &V) { return llvm::toString(V, 10, true); }
+
+std::string BoundsProof::judge(Instruction *I, Value *Ptr, Interval Size,
+                               const char *What) {
+  Address A = addressOf(Ptr, I);
+  if (notABuffer(A.Base))
+    return "";
+  std::string Access = std::string("the ") + What + whereIs(I);
+  auto It = isa<Argument>(A.Base) ? K.Buffers.find(cast<Argument>(A.Base))
+                                  : K.Buffers.end();
+  if (It == K.Buffers.end())
+    return Access + " goes through an address that is in no buffer of the "
+                    "launch (a pointer leaf left zero, a pointer loaded from "
+                    "memory, or one the proof cannot follow): give a --spec "
+                    "that binds it";
+  const BoundBuffer &B = It->second;
+  std::string Name = escapeForMessage(B.Spec->Name);
+  Interval End = A.Offset.plus(Size);
+  if (A.Offset.Bounded && End.Bounded && !A.Offset.Lo.isNegative() &&
+      End.Hi.sle(APInt(128, B.Bytes)))
+    return "";
+  if (!A.Offset.Bounded || !End.Bounded) {
+    std::string Why =
+        Access + " into " + Name + " cannot be bounded at this launch";
+    if (A.LoadedIndex)
+      return Why + ": its index is loaded from " + indexSource(A.LoadedIndex) +
+             " (give --set NAME=ones|range|range1 for an index buffer, or a "
+             "--spec)";
+    return Why + " (give --set or a --spec that bounds its index)";
+  }
+  return Access + " may touch bytes " + decimal(A.Offset.Lo) + " to " +
+         decimal(End.Hi) + " of " + Name + ", which has " +
+         std::to_string(B.Bytes) +
+         " bytes: the launch is not proven in bounds (size " + Name +
+         " to what the launch touches, or bound the launch with --set or a "
+         "--spec)";
+}
+
+std::string BoundsProof::indexSource(Value *Loaded) {
+  if (auto *L = dyn_cast<LoadInst>(Loaded))
+    if (auto *A = dyn_cast<Argument>(addressOf(L->getPointerOperand(), L).Base))
+      if (auto It = K.Buffers.find(A); It != K.Buffers.end())
+        return escapeForMessage(It->second.Spec->Name) +
+               " (its init: " + spelling(It->second.Spec->Init) + ")";
+  return "memory that is not a buffer of the launch (shared memory, a "
+         "pointer loaded from memory)";
+}
+
+std::string BoundsProof::judgeCall(CallBase *CB) {
+  if (auto *MI = dyn_cast<MemIntrinsic>(CB)) {
+    Value *Unused = nullptr;
+    Interval Len = rangeOf(MI->getLength(), CB, Unused);
+    std::string Why = judge(CB, MI->getDest(), Len, "memory write");
+    if (Why.empty())
+      if (auto *MT = dyn_cast<MemTransferInst>(MI))
+        Why = judge(CB, MT->getSource(), Len, "memory copy's read");
+    return Why;
+  }
+  if (CB->doesNotAccessMemory() || CB->onlyAccessesInaccessibleMemory() ||
+      isa<DbgInfoIntrinsic>(CB) || CB->isLifetimeStartOrEnd())
+    return "";
+  for (Value *Arg : CB->args())
+    if (Arg->getType()->isPointerTy()) {
+      Address A = addressOf(Arg, CB);
+      if (isa<Argument>(A.Base) && K.Buffers.count(cast<Argument>(A.Base))) {
+        Function *Callee = CB->getCalledFunction();
+        return std::string("the call") + whereIs(CB) + " to " +
+               (Callee ? escapeForMessage(Callee->getName()) : "a pointer") +
+               " is given an address in " +
+               escapeForMessage(K.Buffers[cast<Argument>(A.Base)].Spec->Name) +
+               ", whose accesses the proof cannot see";
+      }
+    }
+  return "";
+}
+
+std::string BoundsProof::firstUnproven() {
+  for (Instruction &I : instructions(*K.F)) {
+    std::string Why;
+    auto Bytes = [&](Type *T) {
+      return Interval::exactly(DL.getTypeStoreSize(T).getFixedValue());
+    };
+    if (auto *L = dyn_cast<LoadInst>(&I))
+      Why = judge(L, L->getPointerOperand(), Bytes(L->getType()), "load");
+    else if (auto *S = dyn_cast<StoreInst>(&I))
+      Why = judge(S, S->getPointerOperand(),
+                  Bytes(S->getValueOperand()->getType()), "store");
+    else if (auto *RMW = dyn_cast<AtomicRMWInst>(&I))
+      Why = judge(RMW, RMW->getPointerOperand(),
+                  Bytes(RMW->getValOperand()->getType()), "atomic update");
+    else if (auto *X = dyn_cast<AtomicCmpXchgInst>(&I))
+      Why = judge(X, X->getPointerOperand(),
+                  Bytes(X->getNewValOperand()->getType()), "atomic update");
+    else if (auto *CB = dyn_cast<CallBase>(&I))
+      Why = judgeCall(CB);
+    if (!Why.empty())
+      return Why;
+  }
+  return "";
+}
+
+/// What the runner fills a buffer with, as the range of its integers: none
+/// for random contents.
+std::optional<ConstantRange> initRange(const BufferSpec &B, unsigned Bits) {
+  auto Range = [&](uint64_t Lo, uint64_t HiExclusive) {
+    return ConstantRange(APInt(Bits, Lo), APInt(Bits, HiExclusive));
+  };
+  switch (B.Init) {
+  case BufferInit::Zero:
+    return Range(0, 1);
+  case BufferInit::Ones:
+    return Range(1, 2);
+  case BufferInit::Range:
+    return B.Count ? std::optional<ConstantRange>(Range(0, B.Count))
+                   : std::nullopt;
+  case BufferInit::Range1:
+    return Range(1, B.Count + 1);
+  case BufferInit::Random:
+    break;
+  }
+  return std::nullopt;
+}
+
+void BoundsProof::markIndexLoads() {
+  SmallPtrSet<const Argument *, 8> Written;
+  for (Instruction &I : instructions(*K.F))
+    if (I.mayWriteToMemory())
+      for (Value *Op : I.operands())
+        if (Op->getType()->isPointerTy())
+          if (auto *A = dyn_cast<Argument>(addressOf(Op, &I).Base))
+            Written.insert(A);
+  MDBuilder MDB(K.M->getContext());
+  for (Instruction &I : instructions(*K.F)) {
+    auto *L = dyn_cast<LoadInst>(&I);
+    if (!L || !L->getType()->isIntegerTy() ||
+        L->getMetadata(LLVMContext::MD_range))
+      continue;
+    auto *A = dyn_cast<Argument>(addressOf(L->getPointerOperand(), L).Base);
+    auto It = A ? K.Buffers.find(A) : K.Buffers.end();
+    if (It == K.Buffers.end() || Written.count(A) ||
+        isFloatElement(It->second.Spec->Type) ||
+        8 * elementSize(It->second.Spec->Type) !=
+            L->getType()->getIntegerBitWidth())
+      continue;
+    unsigned Bits = L->getType()->getIntegerBitWidth();
+    if (std::optional<ConstantRange> R = initRange(*It->second.Spec, Bits))
+      if (!R->isFullSet() && !R->isEmptySet())
+        L->setMetadata(LLVMContext::MD_range,
+                       MDB.createRange(R->getLower(), R->getUpper()));
+  }
+}
+
+} // namespace
+
+Error proveLaunchInBounds(const Module &Original, StringRef Kernel,
+                          const LaunchSpec &Spec, StringRef What) {
+  LaunchedKernel K(Spec);
+  if (Error E = K.prepare(Original, Kernel, What))
+    return E;
+  PassBuilder PB;
+  AnalysisManagers AM(PB);
+  {
+    BoundsProof Marking(K, AM.FAM);
+    Marking.markIndexLoads();
+  }
+  AM.FAM.clear(); // the ranges just set are new facts
+  BoundsProof Proof(K, AM.FAM);
+  std::string Why = Proof.firstUnproven();
+  if (Why.empty())
+    return Error::success();
+  return makeToolError(ExitCode::BadInput, What + ": " + Why);
+}
+
+} // namespace irs
