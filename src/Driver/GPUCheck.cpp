@@ -319,6 +319,10 @@ JobFiles gpuCheckFiles(const GPUCheckRequest &R) {
 static Expected<InferredLaunch> inferGPULaunch(const GPUCheckInput &In,
                                                const GPUCheckRequest &R) {
   std::unique_ptr<Module> Copy = CloneModule(*In.Original);
+  // An array handed whole to a noinline helper is typed by the helper's
+  // loads and stores: inlined, they are the kernel's.
+  if (Function *K = kernelIn(*Copy, In.Kernel.Name))
+    inlineHelpersOf(*Copy, *K);
   if (Error E = runPipeline(*Copy, "default<O2>"))
     return E;
   Function *Kernel = kernelIn(*Copy, In.Kernel.Name);

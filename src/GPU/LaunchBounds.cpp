@@ -114,7 +114,6 @@ private:
   const LaunchSpec &Spec;
   void bindLeaves(const KernelManifest &K);
   void setGeometry();
-  void inlineHelpers();
 };
 
 Constant *leafConstant(Type *T, const LeafValue *V) {
@@ -205,17 +204,6 @@ void LaunchedKernel::setGeometry() {
   }
 }
 
-/// Every helper inlined, noinline ones too: their accesses are the
-/// kernel's, and a call would hide them.
-void LaunchedKernel::inlineHelpers() {
-  for (Function &G : *M)
-    if (&G != F && !G.isDeclaration()) {
-      G.removeFnAttr(Attribute::NoInline);
-      G.removeFnAttr(Attribute::OptimizeNone);
-      G.addFnAttr(Attribute::AlwaysInline);
-    }
-}
-
 Error LaunchedKernel::prepare(const Module &Original, StringRef Name,
                               StringRef What) {
   M = CloneModule(Original);
@@ -232,7 +220,7 @@ Error LaunchedKernel::prepare(const Module &Original, StringRef Name,
   const KernelManifest *K = Splat->findKernel(Name);
   bindLeaves(K ? *K : describeUnsplattedKernel(*F));
   setGeometry();
-  inlineHelpers();
+  inlineHelpersOf(*M, *F);
   // The launch's constants folded through; the accesses are what remain.
   return runPipeline(*M, "default<O1>");
 }
@@ -549,6 +537,15 @@ void BoundsProof::markIndexLoads() {
 }
 
 } // namespace
+
+void inlineHelpersOf(Module &M, const Function &Kernel) {
+  for (Function &G : M)
+    if (&G != &Kernel && !G.isDeclaration()) {
+      G.removeFnAttr(Attribute::NoInline);
+      G.removeFnAttr(Attribute::OptimizeNone);
+      G.addFnAttr(Attribute::AlwaysInline);
+    }
+}
 
 Error proveLaunchInBounds(const Module &Original, StringRef Kernel,
                           const LaunchSpec &Spec, StringRef What) {

@@ -573,10 +573,16 @@ Error Inference::checkUnsupported() {
 /// thread index with an integer parameter, that parameter must be set, and
 /// no larger than the buffers.
 Error Inference::checkExtents() {
-  if (none_of(L.Arrays, [](const LayoutArray &A) {
-        return A.Layout == LayoutArray::Raw;
-      }))
-    return Error::success();
+  // Raw pointers' extents are not beside them; device arrays' are, but an
+  // explicit `i <= n` bounds the kernel by n all the same (left at 1, the
+  // launch would idle).
+  bool Raw = any_of(L.Arrays, [](const LayoutArray &A) {
+    return A.Layout == LayoutArray::Raw;
+  });
+  const char *Bounds = Raw ? "bounds its raw pointers' indices by this "
+                             "integer"
+                           : "compares its thread index with this integer "
+                             "(a bound of its indices)";
   uint64_t Elements = elements();
   std::vector<int> Unset; // named together: the user sets them in one go
   for (unsigned Param : L.ExtentParams) {
@@ -591,8 +597,9 @@ Error Inference::checkExtents() {
     if (Given[Leaf]->K == LeafValue::Integer)
       V = Given[Leaf]->Int;
     if (!V || *V < 0 || static_cast<uint64_t>(*V) > Elements)
-      return refuse(Leaf, "bounds the raw pointers' indices, but " +
-                              Twine(V ? *V : -1) + " exceeds the " +
+      return refuse(Leaf, Twine(Raw ? "bounds the raw pointers' indices"
+                                    : "bounds the kernel's indices") +
+                              ", but " + Twine(V ? *V : -1) + " exceeds the " +
                               Twine(Elements) + " elements each buffer has");
   }
   if (Unset.empty())
@@ -606,8 +613,7 @@ Error Inference::checkExtents() {
              "=COUNT";
   }
   return refuse(Unset.front(),
-                Twine("the kernel bounds its raw pointers' indices by this "
-                      "integer") +
+                Twine("the kernel ") + Bounds +
                     (Unset.size() > 1
                          ? " and " + Twine(Unset.size() - 1) + " more"
                          : Twine()) +

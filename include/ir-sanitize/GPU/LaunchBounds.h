@@ -28,6 +28,12 @@
 
 namespace irs {
 
+/// Marks every function \p M defines but \p Kernel always-inline, noinline
+/// ones too, so that an analysis of the kernel after inlining sees its
+/// helpers' accesses (the launch inference and the proof below both need
+/// them: a call hides what the helper loads and stores).
+void inlineHelpersOf(llvm::Module &M, const llvm::Function &Kernel);
+
 /// Proves every access of kernel \p Kernel of \p Original (the module as
 /// given) inside its buffer at \p Spec's launch. Errors: a BadInput
 /// ToolError starting with \p What ("INPUT (inferred launch)") that names
