@@ -133,6 +133,16 @@ bool isKernel(const Function &F) {
   return F.getParent() && findAnnotatedKernels(*F.getParent()).count(&F);
 }
 
+bool looksLikeNVPTX(const Module &M) {
+  if (M.getNamedMetadata("nvvm.annotations"))
+    return true;
+  for (const Function &F : M)
+    if (F.getCallingConv() == CallingConv::PTX_Kernel ||
+        F.getName().starts_with("llvm.nvvm."))
+      return true;
+  return false;
+}
+
 SmallVector<Function *> findKernels(Module &M) {
   SmallPtrSet<const Function *, 8> Annotated = findAnnotatedKernels(M);
   SmallVector<Function *> Kernels;

@@ -16,6 +16,7 @@
 #include "ir-sanitize/Passes/Pipelines.h"
 #include "ir-sanitize/Support/AtomicDirectory.h"
 #include "ir-sanitize/Support/AtomicOutput.h"
+#include "ir-sanitize/Support/LLVMCompat.h"
 #include "ir-sanitize/Support/MessageText.h"
 #include "ir-sanitize/Support/ModuleReader.h"
 #include "ir-sanitize/Support/ModuleWriter.h"
@@ -111,6 +112,28 @@ struct CheckEnzyme {
 };
 
 } // namespace
+
+/// gpu-check runs NVPTX kernels: a module without a triple whose code is
+/// NVPTX (a bare `@device_code_llvm` dump) is taken as nvptx64-nvidia-cuda,
+/// with a note; one for another target is refused before anything else.
+static Error takeAsNVPTX(Module &M, StringRef Input, DiagnosticHandler &Diags) {
+  Triple TT = compat::moduleTriple(M);
+  if (TT.isNVPTX())
+    return Error::success();
+  std::string Name = escapeForMessage(Input);
+  if (!TT.str().empty() || !looksLikeNVPTX(M))
+    return makeToolError(
+        ExitCode::BadInput,
+        Name + ": not an NVPTX kernel (target '" + escapeForMessage(TT.str()) +
+            "'" + (TT.str().empty() ? ", and no NVPTX code in it" : "") +
+            "): gpu-check runs kernels for nvptx64-nvidia-cuda");
+  compat::setModuleTriple(M, Triple("nvptx64-nvidia-cuda"));
+  if (M.getDataLayoutStr().empty())
+    M.setDataLayout("e-i64:64-i128:128-v16:16-v32:32-n16:32:64");
+  Diags.note(Name + ": no target triple; taken as nvptx64-nvidia-cuda (its "
+                    "code is NVPTX)");
+  return Error::success();
+}
 
 /// \p Spec fits the checked kernel and its launch is proven in bounds
 /// (GPU/LaunchBounds.h): what every plan and --print-launch needs.
@@ -369,6 +392,8 @@ Expected<GPUCheckResult> runGPUCheck(const GPUCheckRequest &R,
   Expected<LoadedModule> In = readModule(R.InputPath, Ctx);
   if (!In)
     return In.takeError();
+  if (Error E = takeAsNVPTX(*In->M, R.InputPath, Diags))
+    return E;
   Expected<GPUCheckInput> Checked = sanitizeForGPUCheck(*In->M, R);
   if (!Checked)
     return Checked.takeError();

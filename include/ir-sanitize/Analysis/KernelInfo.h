@@ -45,6 +45,11 @@ bool isKernel(const llvm::Function &F);
 /// Every kernel defined (with a body) in \p M, in module order.
 llvm::SmallVector<llvm::Function *> findKernels(llvm::Module &M);
 
+/// Whether \p M holds NVPTX code whatever its triple says: a ptx_kernel
+/// function, an `llvm.nvvm.*` intrinsic or `!nvvm.annotations` (what
+/// `@device_code_llvm` prints by default has no triple and no data layout).
+bool looksLikeNVPTX(const llvm::Module &M);
+
 } // namespace irs
 
 #endif

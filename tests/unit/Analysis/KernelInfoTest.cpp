@@ -104,3 +104,20 @@ TEST_CASE("nvvm.annotations entries of a function are listed, copied, dropped",
   // The other function's entries, the copies and the malformed entry stay.
   CHECK(M->getNamedMetadata("nvvm.annotations")->getNumOperands() == 4);
 }
+
+TEST_CASE("looksLikeNVPTX: a ptx_kernel, an nvvm intrinsic or annotations",
+          "[KernelInfo]") {
+  LLVMContext Ctx;
+  auto Has = [&](const char *IR) {
+    SMDiagnostic Err;
+    std::unique_ptr<Module> M = parseAssemblyString(IR, Err, Ctx);
+    REQUIRE(M);
+    return looksLikeNVPTX(*M);
+  };
+  CHECK(Has("define ptx_kernel void @k() { ret void }"));
+  CHECK(Has("declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()"));
+  CHECK(Has("define void @k() { ret void }\n"
+            "!nvvm.annotations = !{!0}\n!0 = !{ptr @k, !\"kernel\", i32 1}"));
+  CHECK_FALSE(Has("define void @f() { ret void }"));
+  CHECK_FALSE(Has("define amdgpu_kernel void @k() { ret void }"));
+}
