@@ -76,6 +76,13 @@ struct Interval {
     S.Bounded = Bounded && !OvLo && !OvHi;
     return S;
   }
+  /// Bounded, and within 2^62 of zero: no buffer is larger. (LLVM 16's
+  /// LazyValueInfo gives an unknown i64 such bounds where later ones give
+  /// none.)
+  bool finite() const {
+    APInt Limit = APInt::getOneBitSet(128, 62);
+    return Bounded && Lo.sge(-Limit) && Hi.sle(Limit);
+  }
   Interval join(const Interval &O) const {
     Interval S;
     S.Lo = Lo.slt(O.Lo) ? Lo : O.Lo;
@@ -280,7 +287,7 @@ Interval BoundsProof::rangeOf(Value *V, Instruction *At, Value *&Loaded) {
     R = R.intersectWith(SE.getSignedRange(SE.getSCEV(V)),
                         ConstantRange::Signed);
   Interval I = Interval::of(R);
-  if (!I.Bounded && !Loaded)
+  if (!I.finite() && !Loaded)
     Loaded = loadedSource(V);
   return I;
 }
@@ -406,7 +413,7 @@ std::string BoundsProof::judge(Instruction *I, Value *Ptr, Interval Size,
   if (A.Offset.Bounded && End.Bounded && !A.Offset.Lo.isNegative() &&
       End.Hi.sle(APInt(128, B.Bytes)))
     return "";
-  if (!A.Offset.Bounded || !End.Bounded) {
+  if (!A.Offset.finite() || !End.finite()) {
     std::string Why =
         Access + " into " + Name + " cannot be bounded at this launch";
     if (A.LoadedIndex)

@@ -203,6 +203,7 @@ exit:
   CHECK(Gather(BufferInit::Range).find("may touch bytes -4 to") !=
         std::string::npos);
   std::string Random = Gather(BufferInit::Random);
+  INFO(Random);
   CHECK(Random.find("cannot be bounded at this launch: its index is loaded "
                     "from x (its init: random)") != std::string::npos);
 }
