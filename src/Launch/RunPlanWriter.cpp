@@ -172,11 +172,11 @@ void writeLaunch(JSONWriter &J, const KernelLaunch &L) {
       J.member(plan::key::Threads, L.Threads);
       return;
     }
-    for (auto [Key, Sizes] : {std::pair{plan::key::Grid, &L.Grid},
-                              std::pair{plan::key::Block, &L.Block}}) {
-      J.key(Key);
+    for (const auto &Dim : {std::pair{plan::key::Grid, &L.Grid},
+                            std::pair{plan::key::Block, &L.Block}}) {
+      J.key(Dim.first);
       J.array([&] {
-        for (unsigned N : *Sizes)
+        for (unsigned N : *Dim.second)
           J.value(N);
       });
     }
