@@ -1,5 +1,6 @@
 //===- FailureSignature.cpp - How an Enzyme run failed, comparably --------===//
 #include "ir-sanitize/Enzyme/FailureSignature.h"
+#include "ir-sanitize/Support/BoundedJSON.h"
 #include "ir-sanitize/Support/ToolError.h"
 
 #include "llvm/ADT/SmallVector.h"
@@ -132,9 +133,11 @@ Expected<FailureSignature> parseFailureSignature(StringRef JSON) {
   auto Bad = [](const Twine &Why) {
     return makeToolError(ExitCode::BadInput, "failure signature: " + Why);
   };
-  Expected<json::Value> V = json::parse(JSON);
+  // Bounded: the file is the user's, and JSON nested 100,000 deep would
+  // overflow the parser's stack.
+  Expected<json::Value> V = parseBoundedJSON(JSON, "failure signature");
   if (!V)
-    return Bad(toString(V.takeError()));
+    return V.takeError();
   const json::Object *O = V->getAsObject();
   if (!O)
     return Bad("not a JSON object");

@@ -82,6 +82,12 @@ TEST_CASE("signatures survive the JSON the interestingness test reads",
     CHECK_FALSE(static_cast<bool>(P));
     consumeError(P.takeError());
   }
+  // Nested past the JSON depth limit: refused in one line, no deep recursion.
+  Expected<FailureSignature> Deep = parseFailureSignature(
+      std::string(100000, '[') + std::string(100000, ']'));
+  REQUIRE_FALSE(static_cast<bool>(Deep));
+  std::string Why = toString(Deep.takeError());
+  CHECK(Why.find("failure signature: JSON nested deeper than") == 0);
 }
 
 TEST_CASE("a stack dump without llvm-symbolizer still names the plugin frame",
