@@ -155,61 +155,46 @@ void LaunchedKernel::bindLeaves(const KernelManifest &K) {
   }
 }
 
-/// The launch's grid and block, three sizes each.
-void geometryOf(const LaunchSpec &S, uint64_t Grid[3], uint64_t Block[3]) {
-  for (int I = 0; I < 3; ++I) {
-    Grid[I] = S.Threads ? 1 : S.Grid[I];
-    Block[I] = S.Threads ? 1 : S.Block[I];
-  }
-  if (S.Threads) {
-    Grid[0] = plan::threadsLaunchGrid(S.Threads);
-    Block[0] = plan::threadsLaunchBlock(S.Threads);
-  }
-}
+/// The special registers a launch fixes: the block and grid sizes become
+/// constants, the thread and block indices get their ranges.
+struct SpecialRegister {
+  Intrinsic::ID ID;
+  bool Index;  ///< An index (a range), else a size (a constant).
+  bool OfGrid; ///< Of the grid (blocks), else of a block (threads).
+  unsigned Dim;
+};
+constexpr SpecialRegister SpecialRegisters[] = {
+    {Intrinsic::nvvm_read_ptx_sreg_ntid_x, false, false, 0},
+    {Intrinsic::nvvm_read_ptx_sreg_ntid_y, false, false, 1},
+    {Intrinsic::nvvm_read_ptx_sreg_ntid_z, false, false, 2},
+    {Intrinsic::nvvm_read_ptx_sreg_nctaid_x, false, true, 0},
+    {Intrinsic::nvvm_read_ptx_sreg_nctaid_y, false, true, 1},
+    {Intrinsic::nvvm_read_ptx_sreg_nctaid_z, false, true, 2},
+    {Intrinsic::nvvm_read_ptx_sreg_tid_x, true, false, 0},
+    {Intrinsic::nvvm_read_ptx_sreg_tid_y, true, false, 1},
+    {Intrinsic::nvvm_read_ptx_sreg_tid_z, true, false, 2},
+    {Intrinsic::nvvm_read_ptx_sreg_ctaid_x, true, true, 0},
+    {Intrinsic::nvvm_read_ptx_sreg_ctaid_y, true, true, 1},
+    {Intrinsic::nvvm_read_ptx_sreg_ctaid_z, true, true, 2}};
 
 void LaunchedKernel::setGeometry() {
-  uint64_t Grid[3], Block[3];
-  geometryOf(Spec, Grid, Block);
+  auto [Grid, Block] = Spec.gridAndBlock();
   MDBuilder MDB(M->getContext());
   SmallVector<IntrinsicInst *, 16> Reads;
   for (Instruction &I : instructions(*F))
     if (auto *II = dyn_cast<IntrinsicInst>(&I))
       Reads.push_back(II);
-  for (IntrinsicInst *II : Reads) {
-    auto Size = [&](const uint64_t Of[3], unsigned D) {
-      return ConstantInt::get(II->getType(), Of[D]);
-    };
-    auto Range = [&](const uint64_t Of[3], unsigned D) {
-      II->setMetadata(LLVMContext::MD_range,
-                      MDB.createRange(APInt(32, 0), APInt(32, Of[D])));
-    };
-    switch (II->getIntrinsicID()) {
-    case Intrinsic::nvvm_read_ptx_sreg_ntid_x:
-    case Intrinsic::nvvm_read_ptx_sreg_ntid_y:
-    case Intrinsic::nvvm_read_ptx_sreg_ntid_z:
-      II->replaceAllUsesWith(Size(
-          Block, II->getIntrinsicID() - Intrinsic::nvvm_read_ptx_sreg_ntid_x));
-      break;
-    case Intrinsic::nvvm_read_ptx_sreg_nctaid_x:
-    case Intrinsic::nvvm_read_ptx_sreg_nctaid_y:
-    case Intrinsic::nvvm_read_ptx_sreg_nctaid_z:
-      II->replaceAllUsesWith(Size(
-          Grid, II->getIntrinsicID() - Intrinsic::nvvm_read_ptx_sreg_nctaid_x));
-      break;
-    case Intrinsic::nvvm_read_ptx_sreg_tid_x:
-    case Intrinsic::nvvm_read_ptx_sreg_tid_y:
-    case Intrinsic::nvvm_read_ptx_sreg_tid_z:
-      Range(Block, II->getIntrinsicID() - Intrinsic::nvvm_read_ptx_sreg_tid_x);
-      break;
-    case Intrinsic::nvvm_read_ptx_sreg_ctaid_x:
-    case Intrinsic::nvvm_read_ptx_sreg_ctaid_y:
-    case Intrinsic::nvvm_read_ptx_sreg_ctaid_z:
-      Range(Grid, II->getIntrinsicID() - Intrinsic::nvvm_read_ptx_sreg_ctaid_x);
-      break;
-    default:
-      break;
+  for (IntrinsicInst *II : Reads)
+    for (const SpecialRegister &R : SpecialRegisters) {
+      if (II->getIntrinsicID() != R.ID)
+        continue;
+      unsigned Size = (R.OfGrid ? Grid : Block)[R.Dim];
+      if (R.Index)
+        II->setMetadata(LLVMContext::MD_range,
+                        MDB.createRange(APInt(32, 0), APInt(32, Size)));
+      else
+        II->replaceAllUsesWith(ConstantInt::get(II->getType(), Size));
     }
-  }
 }
 
 Error LaunchedKernel::prepare(const Module &Original, StringRef Name,

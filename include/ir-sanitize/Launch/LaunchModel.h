@@ -16,6 +16,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace irs {
@@ -45,6 +46,11 @@ struct KernelLaunch {
   std::array<unsigned, 3> Block = {0, 0, 0};
   std::vector<LaunchBuffer> Buffers;
   bool DerivativeChecks = true; ///< Else the primal checks only.
+
+  /// The grid and block it runs: Grid and Block, or for a `threads` launch
+  /// the ones the plan schema derives from the count (RunPlanSchema.h).
+  std::pair<std::array<unsigned, 3>, std::array<unsigned, 3>>
+  gridAndBlock() const;
 };
 
 /// The step and tolerances of the derivative checks.

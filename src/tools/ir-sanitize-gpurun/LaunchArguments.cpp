@@ -10,16 +10,10 @@
 namespace gpurun {
 
 LaunchGeometry planGeometry(const RunPlan &P) {
-  LaunchGeometry G{{P.Launch.Grid[0], P.Launch.Grid[1], P.Launch.Grid[2]},
-                   {P.Launch.Block[0], P.Launch.Block[1], P.Launch.Block[2]}};
-  if (P.Launch.Threads) {
-    // The plan reader bounds Threads, so the grid fits CUDA's limit.
-    G = {
-        {static_cast<unsigned>(irs::plan::threadsLaunchGrid(P.Launch.Threads)),
-         1, 1},
-        {static_cast<unsigned>(irs::plan::threadsLaunchBlock(P.Launch.Threads)),
-         1, 1}};
-  }
+  auto [Grid, Block] = P.Launch.gridAndBlock();
+  LaunchGeometry G;
+  std::copy(Grid.begin(), Grid.end(), G.Grid);
+  std::copy(Block.begin(), Block.end(), G.Block);
   return G;
 }
 

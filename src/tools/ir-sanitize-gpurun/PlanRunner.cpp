@@ -115,16 +115,20 @@ std::vector<DeviceBuffer> PlanRunner::deviceBuffers() const {
   return Out;
 }
 
+uint64_t PlanRunner::guardZone(size_t I, bool IsShadow, bool Before) const {
+  uint64_t Base = IsShadow ? Shadow[I] : Primal[I];
+  return Before ? Base - GuardBytes : Base + P.Launch.Buffers[I].sizeInBytes();
+}
+
 void PlanRunner::fillGuards(uint8_t Fill) {
   if (!Guards)
     return;
   HostBuffer Zone(ElementType::U8, GuardBytes);
   std::fill(Zone.Bytes.begin(), Zone.Bytes.end(), Fill);
   for (size_t I = 0; I < P.Launch.Buffers.size(); ++I)
-    for (uint64_t Base : {Primal[I], Shadow[I]}) {
-      Dev.upload(Base - GuardBytes, Zone);
-      Dev.upload(Base + P.Launch.Buffers[I].sizeInBytes(), Zone);
-    }
+    for (bool IsShadow : {false, true})
+      for (bool Before : {true, false})
+        Dev.upload(guardZone(I, IsShadow, Before), Zone);
 }
 
 std::string PlanRunner::guardBreach(KernelRole Role, uint8_t Fill) {
@@ -134,9 +138,7 @@ std::string PlanRunner::guardBreach(KernelRole Role, uint8_t Fill) {
   for (size_t I = 0; I < P.Launch.Buffers.size(); ++I)
     for (bool IsShadow : {false, true})
       for (bool Before : {true, false}) {
-        uint64_t Base = IsShadow ? Shadow[I] : Primal[I];
-        Dev.download(Zone, Before ? Base - GuardBytes
-                                  : Base + P.Launch.Buffers[I].sizeInBytes());
+        Dev.download(Zone, guardZone(I, IsShadow, Before));
         if (auto B = findBreach(Zone.Bytes, Fill, Before)) {
           fillGuards(Fill); // the next launch is judged on its own
           return describeBreach(*B, Role, P.Launch.Buffers[I].Name, IsShadow);

@@ -80,6 +80,9 @@ private:
   void reset(const BufferSet &Overrides, const BufferSet &Shadows);
   /// Mean milliseconds per launch over \p Count launches.
   float launch(KernelRole Role, unsigned Count = 1);
+  /// The device address of buffer \p I's (or its shadow's) zone before
+  /// or after it.
+  uint64_t guardZone(size_t I, bool IsShadow, bool Before) const;
   /// Every guard zone filled with \p Fill.
   void fillGuards(uint8_t Fill);
   /// The first guard zone that does not hold \p Fill after a launch of

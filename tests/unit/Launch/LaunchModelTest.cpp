@@ -34,3 +34,20 @@ TEST_CASE("a launch buffer's size and activity", "[LaunchModel]") {
   B.Type = ElementType::U8;
   CHECK(B.sizeInBytes() == 3);
 }
+
+TEST_CASE("a launch's grid and block: its own, or derived from its threads",
+          "[LaunchModel]") {
+  KernelLaunch L;
+  L.Grid = {7, 1, 1};
+  L.Block = {32, 2, 1};
+  auto [Grid, Block] = L.gridAndBlock();
+  CHECK(Grid == std::array<unsigned, 3>{7, 1, 1});
+  CHECK(Block == std::array<unsigned, 3>{32, 2, 1});
+  L.Threads = 1000;
+  std::tie(Grid, Block) = L.gridAndBlock();
+  CHECK(Grid[0] == plan::threadsLaunchGrid(1000));
+  CHECK(Block[0] == plan::threadsLaunchBlock(1000));
+  CHECK(uint64_t(Grid[0]) * Block[0] >= 1000);
+  CHECK(Grid[1] == 1);
+  CHECK(Block[2] == 1);
+}
