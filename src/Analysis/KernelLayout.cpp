@@ -9,6 +9,8 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -268,6 +270,7 @@ private:
                  size_t Begin, size_t End);
   void describeKernelAbstractions();
   void describeThreads();
+  llvm::SmallPtrSet<const llvm::Value *, 8> loopExitConditions() const;
   void readJuliaElements(unsigned First);
 };
 
@@ -753,17 +756,44 @@ void LayoutBuilder::describeThreads() {
   if (Threads > 1024)
     L.FixedBlock = {0, 0, 0};
   SmallPtrSet<const Value *, 32> FromThreads = derivedFrom(Indices);
+  SmallPtrSet<const Value *, 8> LoopExits = loopExitConditions();
   for (const Argument &A : F.args()) {
     if (!A.getType()->isIntegerTy())
       continue;
+    bool Extent = false, LoopBound = false;
     for (const Value *V : derivedFrom({&A}))
       for (const User *U : V->users())
-        if (const auto *Cmp = dyn_cast<ICmpInst>(U))
-          if (FromThreads.count(Cmp->getOperand(0) == V ? Cmp->getOperand(1)
-                                                        : Cmp->getOperand(0)) &&
-              !is_contained(L.ExtentParams, A.getArgNo()))
-            L.ExtentParams.push_back(A.getArgNo());
+        if (const auto *Cmp = dyn_cast<ICmpInst>(U)) {
+          Extent |= FromThreads.count(Cmp->getOperand(0) == V
+                                          ? Cmp->getOperand(1)
+                                          : Cmp->getOperand(0)) != 0;
+          // The comparison, or a condition combined from it, leaves a loop.
+          LoopBound |= any_of(derivedFrom({Cmp}), [&](const Value *C) {
+            return LoopExits.count(C) != 0;
+          });
+        }
+    if (Extent)
+      L.ExtentParams.push_back(A.getArgNo());
+    else if (LoopBound)
+      L.LoopBoundParams.push_back(A.getArgNo());
   }
+}
+
+/// The conditions of the branches that leave a loop.
+SmallPtrSet<const Value *, 8> LayoutBuilder::loopExitConditions() const {
+  // LoopInfo reads the function; it changes nothing.
+  DominatorTree DT(const_cast<Function &>(F));
+  LoopInfo LI(DT);
+  SmallPtrSet<const Value *, 8> Conditions;
+  for (const Loop *Lp : LI.getLoopsInPreorder()) {
+    SmallVector<BasicBlock *, 4> Exiting;
+    Lp->getExitingBlocks(Exiting);
+    for (const BasicBlock *BB : Exiting)
+      if (const auto *Br = dyn_cast<BranchInst>(BB->getTerminator()))
+        if (Br->isConditional())
+          Conditions.insert(Br->getCondition());
+  }
+  return Conditions;
 }
 
 /// How a Julia argument or an LLVM parameter takes part in lining the two

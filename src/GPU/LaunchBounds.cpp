@@ -11,8 +11,10 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Analysis/LazyValueInfo.h"
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/GetElementPtrTypeIterator.h"
@@ -83,6 +85,22 @@ struct Interval {
     APInt Limit = APInt::getOneBitSet(128, 62);
     return Bounded && Lo.sge(-Limit) && Hi.sle(Limit);
   }
+  /// Both bounds: the tighter of each (what is known of a value twice).
+  Interval meet(const Interval &O) const {
+    if (!Bounded || !O.Bounded)
+      return Bounded ? *this : O;
+    Interval S;
+    S.Lo = Lo.sgt(O.Lo) ? Lo : O.Lo;
+    S.Hi = Hi.slt(O.Hi) ? Hi : O.Hi;
+    return S;
+  }
+  /// Bounded within the signed range of a \p Bits-bit integer: arithmetic
+  /// that stayed there did not wrap.
+  bool fitsIn(unsigned Bits) const {
+    return Bounded && Bits < 128 &&
+           Lo.sge(APInt::getSignedMinValue(Bits).sext(128)) &&
+           Hi.sle(APInt::getSignedMaxValue(Bits).sext(128));
+  }
   Interval join(const Interval &O) const {
     Interval S;
     S.Lo = Lo.slt(O.Lo) ? Lo : O.Lo;
@@ -96,8 +114,13 @@ struct Interval {
 struct Address {
   Value *Base = nullptr; ///< An argument, or what the walk stopped at.
   Interval Offset;
-  /// A value the offset depends on that was loaded from memory: an index.
-  Value *LoadedIndex = nullptr;
+};
+
+/// A value loaded from memory that an unbounded offset depends on, and
+/// whether through the bound of a loop (a per-row count) or the index.
+struct LoadedSource {
+  LoadInst *Load = nullptr;
+  bool LoopBound = false;
 };
 
 /// A buffer a pointer leaf is bound to.
@@ -224,7 +247,8 @@ public:
   BoundsProof(LaunchedKernel &K, FunctionAnalysisManager &FAM)
       : K(K), DL(K.M->getDataLayout()),
         LVI(FAM.getResult<LazyValueAnalysis>(*K.F)),
-        SE(FAM.getResult<ScalarEvolutionAnalysis>(*K.F)) {}
+        SE(FAM.getResult<ScalarEvolutionAnalysis>(*K.F)),
+        LI(FAM.getResult<LoopAnalysis>(*K.F)) {}
 
   /// Ranges on the integers loaded from buffers the kernel does not write:
   /// what their init puts there.
@@ -237,53 +261,143 @@ private:
   const DataLayout &DL;
   LazyValueInfo &LVI;
   ScalarEvolution &SE;
+  LoopInfo &LI;
 
   Address addressOf(Value *P, Instruction *At, unsigned Depth = 0);
   Address integerAddressOf(Value *V, Instruction *At, unsigned Depth);
-  Interval rangeOf(Value *V, Instruction *At, Value *&Loaded);
+  Address loopPointerAddress(PHINode *Phi, unsigned Depth);
+  Interval rangeOf(Value *V, Instruction *At, unsigned Depth = 0);
+  Interval composedRange(Value *V, Instruction *At, unsigned Depth);
   std::string judge(Instruction *I, Value *Ptr, Interval Size,
                     const char *What);
   std::string judgeCall(CallBase *CB);
   /// "idx (its init: random)": where an index loaded from memory comes from.
-  std::string indexSource(Value *Loaded);
+  std::string bufferOf(LoadInst *Loaded);
+  /// The load an unbounded \p V depends on: one that markIndexLoads could
+  /// not bound, reached through operands and, from a loop's induction
+  /// variable, through the conditions that leave the loop.
+  LoadedSource loadedSource(Value *V);
+  bool findLoaded(Value *V, SmallPtrSetImpl<Value *> &Seen, LoadedSource &Out,
+                  bool ViaExit, unsigned Depth);
 };
 
-/// The integer \p V loaded from memory that \p V is computed from, if any
-/// (a few levels deep): the index an address takes from memory.
-Value *loadedSource(Value *V, unsigned Depth = 0) {
-  if (isa<LoadInst>(V))
-    return V;
-  auto *I = dyn_cast<Instruction>(V);
-  if (!I || Depth > 6 || isa<PHINode>(I))
-    return nullptr;
-  for (Value *Op : I->operands())
-    if (Value *L = loadedSource(Op, Depth + 1))
-      return L;
-  return nullptr;
+LoadedSource BoundsProof::loadedSource(Value *V) {
+  SmallPtrSet<Value *, 32> Seen;
+  LoadedSource Out;
+  findLoaded(V, Seen, Out, false, 0);
+  return Out;
 }
 
-Interval BoundsProof::rangeOf(Value *V, Instruction *At, Value *&Loaded) {
+bool BoundsProof::findLoaded(Value *V, SmallPtrSetImpl<Value *> &Seen,
+                             LoadedSource &Out, bool ViaExit, unsigned Depth) {
+  if (Depth > 12 || !Seen.insert(V).second)
+    return false;
+  if (auto *L = dyn_cast<LoadInst>(V)) {
+    if (L->getMetadata(LLVMContext::MD_range)) // its init bounds it
+      return false;
+    Out = {L, ViaExit};
+    return true;
+  }
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I)
+    return false;
+  if (auto *Phi = dyn_cast<PHINode>(I))
+    if (Loop *Lp = LI.getLoopFor(Phi->getParent());
+        Lp && Lp->getHeader() == Phi->getParent()) {
+      SmallVector<BasicBlock *, 4> Exiting;
+      Lp->getExitingBlocks(Exiting);
+      for (BasicBlock *BB : Exiting)
+        if (auto *Br = dyn_cast<BranchInst>(BB->getTerminator()))
+          if (Br->isConditional() &&
+              findLoaded(Br->getCondition(), Seen, Out, true, Depth + 1))
+            return true;
+    }
+  for (Value *Op : I->operands())
+    if (findLoaded(Op, Seen, Out, ViaExit, Depth + 1))
+      return true;
+  return false;
+}
+
+Interval BoundsProof::rangeOf(Value *V, Instruction *At, unsigned Depth) {
   if (auto *C = dyn_cast<ConstantInt>(V))
     return Interval::exactly(C->getSExtValue());
   if (!V->getType()->isIntegerTy())
     return Interval::unbounded();
   ConstantRange R = LVI.getConstantRange(V, At, /*UndefAllowed=*/false);
+  // A value from before the loops around \p At: LazyValueInfo gives up on
+  // their back edges, so it is asked on the edges that enter them too,
+  // where the guards before a loop hold.
+  auto *Def = dyn_cast<Instruction>(V);
+  for (Loop *Lp = LI.getLoopFor(At->getParent());
+       Lp && !(Def && Lp->contains(Def)); Lp = Lp->getParentLoop())
+    if (BasicBlock *Pre = Lp->getLoopPredecessor())
+      R = R.intersectWith(LVI.getConstantRangeOnEdge(V, Pre, Lp->getHeader(),
+                                                     Pre->getTerminator()),
+                          ConstantRange::Signed);
   if (SE.isSCEVable(V->getType()))
     R = R.intersectWith(SE.getSignedRange(SE.getSCEV(V)),
                         ConstantRange::Signed);
-  Interval I = Interval::of(R);
-  if (!I.finite() && !Loaded)
-    Loaded = loadedSource(V);
-  return I;
+  return Interval::of(R).meet(composedRange(V, At, Depth));
+}
+
+/// The range of an index computed by adding and scaling, from its
+/// operands' ranges at \p At: `(k << 6) | i` with i < 64 from a guard is
+/// below 64 * (k + 1), where the whole value's range (LazyValueInfo's or
+/// ScalarEvolution's) forgets the guard. Unbounded where the arithmetic
+/// may wrap in the value's own width.
+Interval BoundsProof::composedRange(Value *V, Instruction *At, unsigned Depth) {
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I || Depth > 8)
+    return Interval::unbounded();
+  Interval Result = Interval::unbounded();
+  auto *Scale = dyn_cast<ConstantInt>(
+      I->getNumOperands() > 1 ? I->getOperand(1) : I->getOperand(0));
+  switch (I->getOpcode()) {
+  case Instruction::Add:
+    Result = rangeOf(I->getOperand(0), At, Depth + 1)
+                 .plus(rangeOf(I->getOperand(1), At, Depth + 1));
+    break;
+#if LLVM_VERSION_MAJOR >= 18 // `or disjoint` is an add
+  case Instruction::Or:
+    if (cast<PossiblyDisjointInst>(I)->isDisjoint())
+      Result = rangeOf(I->getOperand(0), At, Depth + 1)
+                   .plus(rangeOf(I->getOperand(1), At, Depth + 1));
+    break;
+#endif
+  case Instruction::Shl:
+    if (Scale && Scale->getZExtValue() < 62)
+      Result = rangeOf(I->getOperand(0), At, Depth + 1)
+                   .times(uint64_t(1) << Scale->getZExtValue());
+    break;
+  case Instruction::Mul:
+    if (Scale && !Scale->isNegative())
+      Result =
+          rangeOf(I->getOperand(0), At, Depth + 1).times(Scale->getZExtValue());
+    break;
+  case Instruction::SExt:
+    Result = rangeOf(I->getOperand(0), At, Depth + 1);
+    break;
+  case Instruction::ZExt: {
+    Interval Op = rangeOf(I->getOperand(0), At, Depth + 1);
+    if (Op.Bounded && !Op.Lo.isNegative())
+      Result = Op;
+    break;
+  }
+  default:
+    break;
+  }
+  return Result.fitsIn(V->getType()->getIntegerBitWidth())
+             ? Result
+             : Interval::unbounded();
 }
 
 Address BoundsProof::integerAddressOf(Value *V, Instruction *At,
                                       unsigned Depth) {
   if (auto *A = dyn_cast<Argument>(V))
-    return {A, Interval::exactly(0), nullptr};
+    return {A, Interval::exactly(0)};
   auto *I = dyn_cast<Instruction>(V);
   if (!I || Depth > 32)
-    return {V, Interval::unbounded(), nullptr};
+    return {V, Interval::unbounded()};
   if (auto *P2I = dyn_cast<PtrToIntInst>(I))
     return addressOf(P2I->getPointerOperand(), At, Depth + 1);
   if (I->getOpcode() == Instruction::Add ||
@@ -295,19 +409,19 @@ Address BoundsProof::integerAddressOf(Value *V, Instruction *At,
       if (!isa<Argument>(Base.Base))
         continue;
       Value *Other = I->getOperand(1 - Side);
-      Interval O = rangeOf(Other, At, Base.LoadedIndex);
+      Interval O = rangeOf(Other, At);
       if (I->getOpcode() == Instruction::Sub)
         O = Interval{-O.Hi, -O.Lo, O.Bounded};
       Base.Offset = Base.Offset.plus(O);
       return Base;
     }
   }
-  return {V, Interval::unbounded(), nullptr};
+  return {V, Interval::unbounded()};
 }
 
 Address BoundsProof::addressOf(Value *P, Instruction *At, unsigned Depth) {
   if (Depth > 32)
-    return {P, Interval::unbounded(), nullptr};
+    return {P, Interval::unbounded()};
   if (auto *GEP = dyn_cast<GEPOperator>(P)) {
     Address A = addressOf(GEP->getPointerOperand(), At, Depth + 1);
     for (gep_type_iterator GTI = gep_type_begin(GEP), E = gep_type_end(GEP);
@@ -321,7 +435,7 @@ Address BoundsProof::addressOf(Value *P, Instruction *At, unsigned Depth) {
       }
       uint64_t Scale =
           DL.getTypeAllocSize(GTI.getIndexedType()).getFixedValue();
-      A.Offset = A.Offset.plus(rangeOf(Idx, At, A.LoadedIndex).times(Scale));
+      A.Offset = A.Offset.plus(rangeOf(Idx, At).times(Scale));
     }
     return A;
   }
@@ -335,24 +449,44 @@ Address BoundsProof::addressOf(Value *P, Instruction *At, unsigned Depth) {
       Op && Op->getOpcode() == Instruction::IntToPtr)
     return integerAddressOf(Op->getOperand(0), At, Depth + 1);
   if (auto *Phi = dyn_cast<PHINode>(P)) {
+    if (Address A = loopPointerAddress(Phi, Depth); A.Base)
+      return A;
     // Loops' pointers: ScalarEvolution has their trip counts.
     const SCEV *S = SE.getSCEV(Phi);
     const SCEV *Base = SE.getPointerBase(S);
     if (auto *U = dyn_cast<SCEVUnknown>(Base))
       return {U->getValue(),
-              Interval::of(SE.getSignedRange(SE.getMinusSCEV(S, Base))),
-              nullptr};
+              Interval::of(SE.getSignedRange(SE.getMinusSCEV(S, Base)))};
   }
   if (auto *Sel = dyn_cast<SelectInst>(P)) {
     Address T = addressOf(Sel->getTrueValue(), At, Depth + 1);
     Address F = addressOf(Sel->getFalseValue(), At, Depth + 1);
     if (T.Base == F.Base) {
       T.Offset = T.Offset.join(F.Offset);
-      T.LoadedIndex = T.LoadedIndex ? T.LoadedIndex : F.LoadedIndex;
       return T;
     }
   }
-  return {P, Interval::exactly(0), nullptr};
+  return {P, Interval::exactly(0)};
+}
+
+/// A pointer a loop advances: where it enters the loop (bounded with the
+/// guards before the loop, which LazyValueInfo sees and ScalarEvolution's
+/// ranges do not) plus what the loop adds (ScalarEvolution: its trip count
+/// times its step). No base where it is not one.
+Address BoundsProof::loopPointerAddress(PHINode *Phi, unsigned Depth) {
+  Loop *Lp = LI.getLoopFor(Phi->getParent());
+  BasicBlock *Pre = Lp && Lp->getHeader() == Phi->getParent()
+                        ? Lp->getLoopPredecessor()
+                        : nullptr;
+  if (!Pre)
+    return {};
+  Value *Entry = Phi->getIncomingValueForBlock(Pre);
+  const SCEV *Advance = SE.getMinusSCEV(SE.getSCEV(Phi), SE.getSCEV(Entry));
+  if (isa<SCEVCouldNotCompute>(Advance))
+    return {};
+  Address A = addressOf(Entry, Pre->getTerminator(), Depth + 1);
+  A.Offset = A.Offset.plus(Interval::of(SE.getSignedRange(Advance)));
+  return A;
 }
 
 /// Whether \p Base is memory that is not a buffer's: shared or private
@@ -401,8 +535,10 @@ std::string BoundsProof::judge(Instruction *I, Value *Ptr, Interval Size,
   if (!A.Offset.finite() || !End.finite()) {
     std::string Why =
         Access + " into " + Name + " cannot be bounded at this launch";
-    if (A.LoadedIndex)
-      return Why + ": its index is loaded from " + indexSource(A.LoadedIndex) +
+    LoadedSource From = loadedSource(Ptr);
+    if (From.Load)
+      return Why + ": " + (From.LoopBound ? "a loop's bound" : "its index") +
+             " is loaded from " + bufferOf(From.Load) +
              " (give --set NAME=ones|range|range1 for an index buffer, or a "
              "--spec)";
     return Why + " (give --set or a --spec that bounds its index)";
@@ -415,20 +551,18 @@ std::string BoundsProof::judge(Instruction *I, Value *Ptr, Interval Size,
          "--spec)";
 }
 
-std::string BoundsProof::indexSource(Value *Loaded) {
-  if (auto *L = dyn_cast<LoadInst>(Loaded))
-    if (auto *A = dyn_cast<Argument>(addressOf(L->getPointerOperand(), L).Base))
-      if (auto It = K.Buffers.find(A); It != K.Buffers.end())
-        return escapeForMessage(It->second.Spec->Name) +
-               " (its init: " + spelling(It->second.Spec->Init) + ")";
+std::string BoundsProof::bufferOf(LoadInst *L) {
+  if (auto *A = dyn_cast<Argument>(addressOf(L->getPointerOperand(), L).Base))
+    if (auto It = K.Buffers.find(A); It != K.Buffers.end())
+      return escapeForMessage(It->second.Spec->Name) +
+             " (its init: " + spelling(It->second.Spec->Init) + ")";
   return "memory that is not a buffer of the launch (shared memory, a "
          "pointer loaded from memory)";
 }
 
 std::string BoundsProof::judgeCall(CallBase *CB) {
   if (auto *MI = dyn_cast<MemIntrinsic>(CB)) {
-    Value *Unused = nullptr;
-    Interval Len = rangeOf(MI->getLength(), CB, Unused);
+    Interval Len = rangeOf(MI->getLength(), CB);
     std::string Why = judge(CB, MI->getDest(), Len, "memory write");
     if (Why.empty())
       if (auto *MT = dyn_cast<MemTransferInst>(MI))

@@ -173,6 +173,7 @@ private:
   Error checkStaticNDRange();
   Error checkUnsupported();
   Error checkExtents();
+  std::string unsetBoundsMessage(ArrayRef<int> Unset, bool Raw) const;
   void nameBuffers();
   std::vector<uint64_t> workgroup() const;
   /// The elements --dims gives each array (parseDims bounded the product).
@@ -571,7 +572,8 @@ Error Inference::checkUnsupported() {
 
 /// A raw pointer's extent is not beside it: where the kernel compares a
 /// thread index with an integer parameter, that parameter must be set, and
-/// no larger than the buffers.
+/// no larger than the buffers. One that bounds a loop must be set too (at
+/// 1 the loop would barely run); the bounds proof checks what it reaches.
 Error Inference::checkExtents() {
   // Raw pointers' extents are not beside them; device arrays' are, but an
   // explicit `i <= n` bounds the kernel by n all the same (left at 1, the
@@ -579,31 +581,50 @@ Error Inference::checkExtents() {
   bool Raw = any_of(L.Arrays, [](const LayoutArray &A) {
     return A.Layout == LayoutArray::Raw;
   });
-  const char *Bounds = Raw ? "bounds its raw pointers' indices by this "
-                             "integer"
-                           : "compares its thread index with this integer "
-                             "(a bound of its indices)";
   uint64_t Elements = elements();
   std::vector<int> Unset; // named together: the user sets them in one go
-  for (unsigned Param : L.ExtentParams) {
+  auto Visit = [&](unsigned Param, bool Extent) -> Error {
     int Leaf = L.findLeaf(std::to_string(Param));
     if (Leaf < 0)
-      continue;
+      return Error::success();
     if (!Given[Leaf]) {
       Unset.push_back(Leaf);
-      continue;
+      return Error::success();
     }
     std::optional<int64_t> V;
     if (Given[Leaf]->K == LeafValue::Integer)
       V = Given[Leaf]->Int;
-    if (!V || *V < 0 || static_cast<uint64_t>(*V) > Elements)
+    if (Extent && (!V || *V < 0 || static_cast<uint64_t>(*V) > Elements))
       return refuse(Leaf, Twine(Raw ? "bounds the raw pointers' indices"
                                     : "bounds the kernel's indices") +
                               ", but " + Twine(V ? *V : -1) + " exceeds the " +
                               Twine(Elements) + " elements each buffer has");
-  }
+    return Error::success();
+  };
+  for (unsigned Param : L.ExtentParams)
+    if (Error E = Visit(Param, true))
+      return E;
+  for (unsigned Param : L.LoopBoundParams)
+    if (Error E = Visit(Param, false))
+      return E;
   if (Unset.empty())
     return Error::success();
+  return refuse(Unset.front(), unsetBoundsMessage(Unset, Raw));
+}
+
+/// "the kernel ... this integer: give --set n=COUNT ...", for the bounds
+/// left unset, the first one's reason first.
+std::string Inference::unsetBoundsMessage(ArrayRef<int> Unset, bool Raw) const {
+  auto IsExtent = [&](int Leaf) {
+    return is_contained(L.ExtentParams, L.Leaves[Leaf].Param);
+  };
+  bool FirstExtent = IsExtent(Unset.front());
+  const char *Reason =
+      !FirstExtent ? "bounds a loop by this integer (left at 1, the loop "
+                     "would barely run)"
+      : Raw        ? "bounds its raw pointers' indices by this integer"
+                   : "compares its thread index with this integer (a bound "
+                     "of its indices)";
   std::string Flags;
   for (int Leaf : Unset) {
     unsigned Param = L.Leaves[Leaf].Param;
@@ -612,15 +633,19 @@ Error Inference::checkExtents() {
                                                     : nameOf(Param)) +
              "=COUNT";
   }
-  return refuse(Unset.front(),
-                Twine("the kernel ") + Bounds +
-                    (Unset.size() > 1
-                         ? " and " + Twine(Unset.size() - 1) + " more"
-                         : Twine()) +
-                    ": give " + Flags +
-                    (Unset.size() > 1 ? " (each at most " : " (at most ") +
-                    Twine(Elements) +
-                    ", the elements --dims gives each buffer) or a --spec");
+  bool AllExtent = all_of(Unset, IsExtent);
+  std::string Limit;
+  if (any_of(Unset, IsExtent))
+    Limit = std::string(Unset.size() == 1 ? " (at most "
+                        : AllExtent       ? " (each at most "
+                                          : " (the index bounds at most ") +
+            std::to_string(elements()) +
+            ", the elements --dims gives each buffer)";
+  return "the kernel " + std::string(Reason) +
+         (Unset.size() > 1
+              ? " and " + std::to_string(Unset.size() - 1) + " more"
+              : "") +
+         ": give " + Flags + Limit + " or a --spec";
 }
 /// A whole named parameter's array is called by its Julia name; the others
 /// (and names taken twice) by their path.

@@ -122,6 +122,9 @@ struct KernelLayout {
   std::array<uint64_t, 3> FixedBlock = {0, 0, 0};
   /// Integer parameters the kernel compares a thread index against.
   llvm::SmallVector<unsigned, 2> ExtentParams;
+  /// The other integer parameters a loop's exit condition depends on
+  /// (a tile count, a row length): left at 1, the loop would barely run.
+  llvm::SmallVector<unsigned, 2> LoopBoundParams;
 
   int findLeaf(llvm::StringRef Path) const;
 };

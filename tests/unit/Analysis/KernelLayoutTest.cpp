@@ -137,6 +137,35 @@ define ptx_kernel void @k(ptr addrspace(1) %p, i64 %a, i64 %n, ptr %unused) {
   CHECK(L.ThreadDims == 1);
 }
 
+TEST_CASE("integers that bound a loop, apart from those a thread index is "
+          "compared with",
+          "[KernelLayout]") {
+  Described D(R"(
+define ptx_kernel void @k(ptr addrspace(1) %p, i64 %n, i64 %m, i64 %s) {
+entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %i = zext i32 %t to i64
+  %in = icmp ult i64 %i, %n
+  br i1 %in, label %loop, label %exit
+loop:
+  %k = phi i64 [ 0, %entry ], [ %k1, %loop ]
+  %a = add i64 %k, %s
+  %g = getelementptr float, ptr addrspace(1) %p, i64 %a
+  store float 0.0, ptr addrspace(1) %g
+  %k1 = add i64 %k, 1
+  %more = icmp ult i64 %k1, %m
+  %again = and i1 %more, true
+  br i1 %again, label %loop, label %exit
+exit:
+  ret void
+}
+)");
+  const KernelLayout &L = D.L;
+  CHECK(L.ExtentParams == SmallVector<unsigned, 2>{1});
+  // m leaves the loop through a combined condition; s only offsets.
+  CHECK(L.LoopBoundParams == SmallVector<unsigned, 2>{2});
+}
+
 TEST_CASE("an address inside an unknown aggregate is unknown; y thread "
           "indices make a 2-D kernel",
           "[KernelLayout]") {
