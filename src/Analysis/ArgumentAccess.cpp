@@ -288,7 +288,11 @@ struct PointerWalk {
          I != E; ++I) {
       if (isa<ConstantInt>(I.getOperand()) || I.isStruct())
         continue;
-      uint64_t Size = DL.getTypeAllocSize(I.getIndexedType()).getFixedValue();
+      Type *Indexed = I.getIndexedType();
+      if (Indexed->isFloatingPointTy() &&
+          !is_contained(Elements.IndexedFloats, Indexed))
+        Elements.IndexedFloats.push_back(Indexed);
+      uint64_t Size = DL.getTypeAllocSize(Indexed).getFixedValue();
       uint64_t Stride;
       if (__builtin_mul_overflow(Size, IndexMultiple().of(I.getOperand()),
                                  &Stride))
@@ -360,6 +364,9 @@ void mergeElements(ElementUse &Into, const ElementUse &From) {
   for (Type *T : From.Scalars)
     if (!is_contained(Into.Scalars, T))
       Into.Scalars.push_back(T);
+  for (Type *T : From.IndexedFloats)
+    if (!is_contained(Into.IndexedFloats, T))
+      Into.IndexedFloats.push_back(T);
   Into.Stride = std::max(Into.Stride, From.Stride);
   Into.AccessBytes = std::max(Into.AccessBytes, From.AccessBytes);
   Into.ValuesIndexAddresses |= From.ValuesIndexAddresses;

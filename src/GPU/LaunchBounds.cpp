@@ -253,6 +253,10 @@ public:
   /// Ranges on the integers loaded from buffers the kernel does not write:
   /// what their init puts there.
   void markIndexLoads();
+  /// Ranges on the integers loaded from shared memory: what the kernel
+  /// stores there (it reads what it wrote: reading shared memory no thread
+  /// wrote is a race, which compute-sanitizer's racecheck finds).
+  void markSharedLoads();
   /// Why the first access not proven in bounds is not, or "".
   std::string firstUnproven();
 
@@ -279,6 +283,9 @@ private:
   LoadedSource loadedSource(Value *V);
   bool findLoaded(Value *V, SmallPtrSetImpl<Value *> &Seen, LoadedSource &Out,
                   bool ViaExit, unsigned Depth);
+  /// Every store into the shared array \p L loads from, where it is one
+  /// and nothing else writes there.
+  std::optional<SmallVector<StoreInst *, 4>> storesInto(LoadInst *L);
 };
 
 LoadedSource BoundsProof::loadedSource(Value *V) {
@@ -295,6 +302,11 @@ bool BoundsProof::findLoaded(Value *V, SmallPtrSetImpl<Value *> &Seen,
   if (auto *L = dyn_cast<LoadInst>(V)) {
     if (L->getMetadata(LLVMContext::MD_range)) // its init bounds it
       return false;
+    // Staged through shared memory: the values stored there.
+    if (std::optional<SmallVector<StoreInst *, 4>> Stores = storesInto(L))
+      for (StoreInst *S : *Stores)
+        if (findLoaded(S->getValueOperand(), Seen, Out, ViaExit, Depth + 1))
+          return true;
     Out = {L, ViaExit};
     return true;
   }
@@ -538,9 +550,7 @@ std::string BoundsProof::judge(Instruction *I, Value *Ptr, Interval Size,
     LoadedSource From = loadedSource(Ptr);
     if (From.Load)
       return Why + ": " + (From.LoopBound ? "a loop's bound" : "its index") +
-             " is loaded from " + bufferOf(From.Load) +
-             " (give --set NAME=ones|range|range1 for an index buffer, or a "
-             "--spec)";
+             " is loaded from " + bufferOf(From.Load);
     return Why + " (give --set or a --spec that bounds its index)";
   }
   return Access + " may touch bytes " + decimal(A.Offset.Lo) + " to " +
@@ -552,12 +562,22 @@ std::string BoundsProof::judge(Instruction *I, Value *Ptr, Interval Size,
 }
 
 std::string BoundsProof::bufferOf(LoadInst *L) {
-  if (auto *A = dyn_cast<Argument>(addressOf(L->getPointerOperand(), L).Base))
-    if (auto It = K.Buffers.find(A); It != K.Buffers.end())
-      return escapeForMessage(It->second.Spec->Name) +
-             " (its init: " + spelling(It->second.Spec->Init) + ")";
-  return "memory that is not a buffer of the launch (shared memory, a "
-         "pointer loaded from memory)";
+  auto *A = dyn_cast<Argument>(addressOf(L->getPointerOperand(), L).Base);
+  auto It = A ? K.Buffers.find(A) : K.Buffers.end();
+  if (It == K.Buffers.end())
+    return "memory that is not a buffer of the launch (a pointer loaded from "
+           "memory, or shared memory written by a call): give a --spec";
+  const BufferSpec &B = *It->second.Spec;
+  std::string Name = escapeForMessage(B.Name);
+  if (isFloatElement(B.Type) ||
+      8 * elementSize(B.Type) != L->getType()->getIntegerBitWidth())
+    return Name + ", as an integer field of elements gpu-check fills as " +
+           spelling(B.Type) +
+           " (an array of structs: one element type a buffer), which no "
+           "--set bounds: the launch cannot be checked";
+  return Name + " (its init: " + spelling(B.Init) + "): give --set " + Name +
+         "=ones|range|range1 (every index 1, or counting from 0 or 1) or a "
+         "--spec";
 }
 
 std::string BoundsProof::judgeCall(CallBase *CB) {
@@ -663,6 +683,56 @@ void BoundsProof::markIndexLoads() {
   }
 }
 
+std::optional<SmallVector<StoreInst *, 4>>
+BoundsProof::storesInto(LoadInst *L) {
+  auto *G = dyn_cast<GlobalVariable>(addressOf(L->getPointerOperand(), L).Base);
+  if (!G || G->getAddressSpace() != 3)
+    return std::nullopt;
+  SmallVector<StoreInst *, 4> Stores;
+  for (Instruction &I : instructions(*K.F)) {
+    if (!I.mayWriteToMemory())
+      continue;
+    auto *S = dyn_cast<StoreInst>(&I);
+    Value *Ptr = S ? S->getPointerOperand() : nullptr;
+    if (!S) { // a call or an atomic that may write G: not followed
+      for (Value *Op : I.operands())
+        if (Op->getType()->isPointerTy() && addressOf(Op, &I).Base == G)
+          return std::nullopt;
+      if (isa<CallBase>(I) && !isa<IntrinsicInst>(I))
+        return std::nullopt; // a call writes what it likes
+      continue;
+    }
+    if (addressOf(Ptr, S).Base != G)
+      continue;
+    if (S->getValueOperand()->getType() != L->getType())
+      return std::nullopt;
+    Stores.push_back(S);
+  }
+  return Stores;
+}
+
+void BoundsProof::markSharedLoads() {
+  MDBuilder MDB(K.M->getContext());
+  for (Instruction &I : instructions(*K.F)) {
+    auto *L = dyn_cast<LoadInst>(&I);
+    if (!L || !L->getType()->isIntegerTy() ||
+        L->getMetadata(LLVMContext::MD_range))
+      continue;
+    std::optional<SmallVector<StoreInst *, 4>> Stores = storesInto(L);
+    if (!Stores || Stores->empty())
+      continue;
+    Interval Stored = rangeOf((*Stores)[0]->getValueOperand(), (*Stores)[0]);
+    for (StoreInst *S : drop_begin(*Stores))
+      Stored = Stored.join(rangeOf(S->getValueOperand(), S));
+    unsigned Bits = L->getType()->getIntegerBitWidth();
+    if (!Stored.fitsIn(Bits))
+      continue;
+    APInt Lo = Stored.Lo.trunc(Bits), Hi = Stored.Hi.trunc(Bits) + 1;
+    if (Lo != Hi)
+      L->setMetadata(LLVMContext::MD_range, MDB.createRange(Lo, Hi));
+  }
+}
+
 } // namespace
 
 void inlineHelpersOf(Module &M, const Function &Kernel) {
@@ -686,6 +756,11 @@ Error proveLaunchInBounds(const Module &Original, StringRef Kernel,
     Marking.markIndexLoads();
   }
   AM.FAM.clear(); // the ranges just set are new facts
+  {
+    BoundsProof Marking(K, AM.FAM);
+    Marking.markSharedLoads(); // from the buffers' ranges just set
+  }
+  AM.FAM.clear();
   BoundsProof Proof(K, AM.FAM);
   std::string Why = Proof.firstUnproven();
   if (Why.empty())

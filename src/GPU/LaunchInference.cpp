@@ -82,6 +82,29 @@ std::optional<ElementType> namedElement(const LayoutArray &A) {
   return std::nullopt;
 }
 
+/// An array's element type as something other than its accesses says it.
+struct DeclaredElement {
+  ElementType Type;
+  std::string Said; ///< "Float32 elements, as the kernel's name says"
+};
+
+/// The kernel's name, else the one floating-point type (f32, f64) its
+/// addresses' GEPs index by.
+std::optional<DeclaredElement> declaredElement(const LayoutArray &A) {
+  if (std::optional<ElementType> Named = namedElement(A))
+    return DeclaredElement{*Named, A.JuliaElement +
+                                       " elements, as the kernel's name says"};
+  const SmallVector<Type *, 1> &Indexed = A.Use.IndexedFloats;
+  if (Indexed.size() != 1 ||
+      !(Indexed[0]->isFloatTy() || Indexed[0]->isDoubleTy()))
+    return std::nullopt;
+  ElementType T = Indexed[0]->isFloatTy() ? ElementType::F32 : ElementType::F64;
+  return DeclaredElement{T, std::string(spelling(T)) +
+                                " elements, as its addresses "
+                                "(getelementptr " +
+                                printType(Indexed[0]) + ") say"};
+}
+
 /// "loads and stores half, float": what the kernel moves through an array.
 std::string describeScalars(const ElementUse &U) {
   std::string S = "loads and stores ";
@@ -416,16 +439,16 @@ Error Inference::typeArray(unsigned A) {
            : IntBits > 8  ? ElementType::I32
            : IntBits      ? ElementType::U8
                           : ElementType::F32;
-  if (std::optional<ElementType> Named = namedElement(Arr)) {
-    // The name fills in what the accesses do not show: no access, or floats
-    // moved as integers of their width (never an index array's values).
+  if (std::optional<DeclaredElement> Declared = declaredElement(Arr)) {
+    // The name or the address arithmetic fills in what the accesses do not
+    // show: no access, or floats moved as integers of their width (never
+    // an index array's values).
     bool Moved = !F64 && !F32 && IntBits &&
-                 IntBits == 8 * elementSize(*Named) && isFloatElement(*Named) &&
-                 !U.ValuesIndexAddresses;
+                 IntBits == 8 * elementSize(Declared->Type) &&
+                 isFloatElement(Declared->Type) && !U.ValuesIndexAddresses;
     if (U.Scalars.empty() || Moved) {
-      P.Type = *Named;
-      Notes.push_back("array " + Arr.Path + ": " + Arr.JuliaElement +
-                      " elements, as the kernel's name says" +
+      P.Type = Declared->Type;
+      Notes.push_back("array " + Arr.Path + ": " + Declared->Said +
                       (Moved ? " (it moves them as integers)" : ""));
     }
   } else if (U.Scalars.empty()) {
@@ -548,6 +571,17 @@ Error Inference::checkUnsupported() {
           "not know (parameter type " +
               escapeForMessage(printType(F.getArg(Leaf.Param)->getType())) +
               "): give a --spec");
+  }
+  if (!L.KernelAbstractions && L.ThreadDims > R.Dims.size()) {
+    static const char *const Axis[] = {"x", "y", "z"};
+    // Launched in fewer dimensions, its other indices would stay 0: the
+    // launch would cover a line or a plane of what it indexes.
+    return refuse(-1, "reads " + Twine(Axis[L.ThreadDims - 1]) +
+                          " thread or block indices (a " + Twine(L.ThreadDims) +
+                          "-D launch), but --dims gives " +
+                          Twine(R.Dims.size()) + " size(s): give --dims with " +
+                          Twine(L.ThreadDims) +
+                          " sizes, one per launch dimension, or a --spec");
   }
   if (!L.KernelAbstractions)
     return Error::success();

@@ -38,6 +38,10 @@ struct ElementUse {
   /// index shows (a GEP over `%Dual` or an i8 GEP by `i << 3`: 8); 0 where
   /// no variable index is seen.
   uint64_t Stride = 0;
+  /// The floating-point types the addresses' GEPs index by (`getelementptr
+  /// float` while the loads move i32: the optimiser moved the floats as
+  /// integers), each once.
+  llvm::SmallVector<llvm::Type *, 1> IndexedFloats;
   /// The largest single access in bytes.
   uint64_t AccessBytes = 0;
   /// An integer loaded through the address takes part in computing an

@@ -219,4 +219,10 @@ define void @k(ptr addrspace(1) %dual, ptr addrspace(1) %bytes,
   CHECK(A[2].Elements.at(0).Scalars[0]->isIntegerTy(64));
   CHECK_FALSE(A[3].Elements.at(0).ValuesIndexAddresses);
   CHECK(A[3].Elements.at(0).Stride == 4);
+  // The types the GEPs index by: floats (x), none for %Dual, i8 or i64.
+  REQUIRE(A[3].Elements.at(0).IndexedFloats.size() == 1);
+  CHECK(A[3].Elements.at(0).IndexedFloats[0]->isFloatTy());
+  CHECK(Dual.IndexedFloats.empty());
+  CHECK(A[1].Elements.at(0).IndexedFloats.empty());
+  CHECK(A[2].Elements.at(0).IndexedFloats.empty());
 }
