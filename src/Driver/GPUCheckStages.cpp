@@ -440,6 +440,7 @@ Expected<RunPlan> prepareGPUCheck(Module &Original, Module &Splatted,
   Plan.Settings = checkSettings(Spec);
   if (Spec.DerivativeChecks && !DerivativesSkipped.empty()) {
     Plan.Launch.DerivativeChecks = false;
+    Plan.Launch.ZeroDerivativeExpected = false;
     Plan.DerivativesSkipped = DerivativesSkipped.str();
   }
   S.Orig = packOriginalArgs(Manifest, Spec);

@@ -304,6 +304,14 @@ Expected<LaunchSpec> SpecParser::parse(const json::Value &V) {
   if (Checks != plan::ChecksAll && Checks != plan::ChecksPrimal)
     return specError(File, "'checks' must be \"all\" or \"primal\"");
   S.DerivativeChecks = Checks == plan::ChecksAll;
+  if (const json::Value *Zero = O->get(key::ZeroDerivative)) {
+    std::optional<bool> B = Zero->getAsBoolean();
+    if (!B)
+      return specError(File, "'zero_derivative' must be true or false");
+    if (*B && !S.DerivativeChecks)
+      return specError(File, "'zero_derivative' needs \"checks\": \"all\"");
+    S.ZeroDerivativeExpected = *B;
+  }
   if (Error E = parseTolerances(*O, S))
     return E;
   if (Error E = checkLaunchSpec(S, File))
@@ -396,6 +404,8 @@ json::Value LaunchSpec::toJSON() const {
     ArgValues[Path] = irs::toJSON(V);
   O[key::Args] = std::move(ArgValues);
   O[key::Checks] = DerivativeChecks ? plan::ChecksAll : plan::ChecksPrimal;
+  if (ZeroDerivativeExpected)
+    O[key::ZeroDerivative] = true;
   if (FdStep)
     O[key::FdStep] = *FdStep;
   json::Object Tolerance;

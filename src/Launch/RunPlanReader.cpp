@@ -356,6 +356,14 @@ void PlanReader::read(const json &Root) {
   if (Checks != plan::ChecksAll && Checks != plan::ChecksPrimal)
     throw PlanError(key::Checks, "must be \"all\" or \"primal\"");
   L.DerivativeChecks = Checks == plan::ChecksAll;
+  if (Root.contains(key::ZeroDerivative)) {
+    L.ZeroDerivativeExpected =
+        boolean(Root[key::ZeroDerivative], key::ZeroDerivative);
+    if (L.ZeroDerivativeExpected && !L.DerivativeChecks)
+      throw PlanError(key::ZeroDerivative,
+                      "a zero derivative expected in a plan with \"checks\": "
+                      "\"primal\"");
+  }
   if (Root.contains(key::Skipped)) {
     P.DerivativesSkipped = string(Root[key::Skipped], key::Skipped);
     if (L.DerivativeChecks)

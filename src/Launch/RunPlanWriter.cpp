@@ -253,6 +253,8 @@ std::string printRunPlan(const RunPlan &P) {
     writeLaunch(J, P.Launch);
     J.member(plan::key::Checks,
              P.Launch.DerivativeChecks ? plan::ChecksAll : plan::ChecksPrimal);
+    if (P.Launch.ZeroDerivativeExpected)
+      J.member(plan::key::ZeroDerivative, true);
     if (!P.DerivativesSkipped.empty())
       J.member(plan::key::Skipped, P.DerivativesSkipped);
     J.member(plan::key::FdStep, P.Settings.FdStep);

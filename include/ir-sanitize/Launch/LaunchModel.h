@@ -46,6 +46,10 @@ struct KernelLaunch {
   std::array<unsigned, 3> Block = {0, 0, 0};
   std::vector<LaunchBuffer> Buffers;
   bool DerivativeChecks = true; ///< Else the primal checks only.
+  /// The outputs do not depend on the differentiated inputs (a step
+  /// function, a comparison): a derivative that is zero on both sides of a
+  /// check passes instead of being VACUOUS.
+  bool ZeroDerivativeExpected = false;
 
   /// The grid and block it runs: Grid and Block, or for a `threads` launch
   /// the ones the plan schema derives from the count (RunPlanSchema.h).

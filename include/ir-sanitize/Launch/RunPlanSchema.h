@@ -182,6 +182,7 @@ namespace key {
 inline constexpr const char *Format = "format", *Version = "version",
                             *Kernel = "kernel", *Launch = "launch",
                             *Checks = "checks", *Skipped = "skipped",
+                            *ZeroDerivative = "zero_derivative",
                             *FdStep = "fd_step", *Tolerance = "tolerance",
                             *Buffers = "buffers", *Kernels = "kernels";
 // "launch": threads, or grid and block (three sizes each).
@@ -210,8 +211,9 @@ inline constexpr const char *Offset = "offset", *Buffer = "buffer",
 } // namespace key
 
 inline constexpr const char *PlanKeys[] = {
-    key::Format,  key::Version, key::Kernel,    key::Launch,  key::Checks,
-    key::Skipped, key::FdStep,  key::Tolerance, key::Buffers, key::Kernels};
+    key::Format,    key::Version,        key::Kernel,  key::Launch,
+    key::Checks,    key::ZeroDerivative, key::Skipped, key::FdStep,
+    key::Tolerance, key::Buffers,        key::Kernels};
 inline constexpr const char *LaunchKeys[] = {key::Threads, key::Grid,
                                              key::Block};
 inline constexpr const char *ToleranceKeys[] = {key::Forward, key::Reverse};
@@ -224,8 +226,8 @@ inline constexpr const char *KernelKeys[] = {
 /// The launch spec's keys: "threads" or "grid" and "block" at the top level
 /// (the plan nests them in "launch"), then as the plan, and "args".
 inline constexpr const char *SpecKeys[] = {
-    key::Threads, key::Grid,   key::Block,  key::Buffers,
-    key::Args,    key::Checks, key::FdStep, key::Tolerance};
+    key::Threads, key::Grid,   key::Block,     key::Buffers,       key::Args,
+    key::Checks,  key::FdStep, key::Tolerance, key::ZeroDerivative};
 inline constexpr const char *ParamKeys[] = {key::Size, key::Bytes, key::Relocs};
 inline constexpr const char *RelocKeys[] = {key::Offset, key::Buffer,
                                             key::Address, key::Access};

@@ -250,6 +250,17 @@ CheckResult compareDotProducts(const BufferSet &Jv, const BufferSet &W,
   return C;
 }
 
+CheckResult acceptExpectedZero(CheckResult C) {
+  if (!C.Vacuous)
+    return C;
+  C.Vacuous = false;
+  C.Passed = true;
+  std::string::size_type Cut = C.Detail.find("; VACUOUS: ");
+  C.Detail =
+      C.Detail.substr(0, Cut) + "; zero, as the plan expects (zero_derivative)";
+  return C;
+}
+
 CheckTally tally(const std::vector<CheckResult> &Checks) {
   CheckTally T;
   for (const CheckResult &C : Checks)

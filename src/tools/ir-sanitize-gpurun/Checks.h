@@ -102,6 +102,11 @@ CheckResult compareDotProducts(const BufferSet &Jv, const BufferSet &W,
                                const BufferSet &V, const BufferSet &Gradient,
                                double Tolerance);
 
+/// A derivative check that found zero on both sides, where the plan says
+/// the derivative is zero (`zero_derivative`): passed, and its detail says
+/// why; any other result is left as it is.
+CheckResult acceptExpectedZero(CheckResult C);
+
 /// |Diff| / |Reference|, exactly: infinite when only the reference is zero,
 /// NaN when either is not finite (a NaN never meets a tolerance).
 double relativeError(double Diff, double Reference);

@@ -67,6 +67,27 @@ TEST_CASE("a launch spec rejects malformed fields by name", "[LaunchSpec]") {
               R"({"threads": 1, "thread": 2, "buffers": {"a": {"type": "f32", "count": 1}}})")
               .takeError())
           .find("unknown field 'thread'") != std::string::npos);
+  // A zero derivative is expected of derivative checks only; it survives
+  // the round trip through the spec's JSON.
+  const char *ZeroPrimal =
+      R"({"threads": 4, "buffers": {"a": {"type": "f32", "count": 4}},
+          "checks": "primal", "zero_derivative": true})";
+  CHECK(errorOf(parse(ZeroPrimal).takeError())
+            .find("'zero_derivative' needs \"checks\": \"all\"") !=
+        std::string::npos);
+  CHECK(errorOf(parse(R"({"threads": 4, "buffers": {"a": {"type": "f32",
+                         "count": 4}}, "zero_derivative": 1})")
+                    .takeError())
+            .find("'zero_derivative' must be true or false") !=
+        std::string::npos);
+  Expected<LaunchSpec> Zero = parse(
+      R"({"threads": 4, "buffers": {"a": {"type": "f32", "count": 4}},
+          "zero_derivative": true})");
+  REQUIRE(bool(Zero));
+  CHECK(Zero->ZeroDerivativeExpected);
+  std::string Text;
+  raw_string_ostream(Text) << json::Value(Zero->toJSON());
+  CHECK(Text.find("\"zero_derivative\":true") != std::string::npos);
   std::string E =
       errorOf(LaunchSpec::readFile("/nonexistent/spec.json").takeError());
   CHECK(E.find("/nonexistent/spec.json: cannot read") == 0);

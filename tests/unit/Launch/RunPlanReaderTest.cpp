@@ -327,4 +327,16 @@ TEST_CASE("the runner rejects plans it would fail on at launch",
           "skipped: derivative checks skipped in a plan with \"checks\": "
           "\"all\"");
   Rejects(edited([](json::Object &P) { P["skipped"] = ""; }), "skipped: ");
+  // A zero derivative expected of a plan that checks the primal only.
+  Rejects(edited([](json::Object &P) {
+            P["checks"] = "primal";
+            P["zero_derivative"] = true;
+          }),
+          "zero_derivative: a zero derivative expected in a plan with "
+          "\"checks\": \"primal\"");
+  irs::RunPlan Zero;
+  CHECK(irs::parseRunPlan(
+      edited([](json::Object &P) { P["zero_derivative"] = true; }), Zero,
+      Error));
+  CHECK(Zero.Launch.ZeroDerivativeExpected);
 }

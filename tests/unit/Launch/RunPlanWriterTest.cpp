@@ -53,6 +53,7 @@ TEST_CASE("the sample plan writes every key of the schema, and only those",
   };
   irs::RunPlan P = samplePlan();
   P.DerivativesSkipped = "a reason";
+  P.Launch.ZeroDerivativeExpected = true;
   Expected<json::Value> Doc = json::parse(printed(P));
   REQUIRE(static_cast<bool>(Doc));
   Collect(*Doc);

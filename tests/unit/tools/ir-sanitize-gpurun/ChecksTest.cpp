@@ -344,6 +344,21 @@ TEST_CASE("reverse: the dot test, relative to the larger product", "[Checks]") {
   CHECK(C.Passed);
 }
 
+TEST_CASE("a zero derivative the plan expects passes; nothing else changes",
+          "[Checks]") {
+  CheckResult C = acceptExpectedZero(forward(f64({0, 0}), f64({0, 0})));
+  CHECK(C.Passed);
+  CHECK_FALSE(C.Vacuous);
+  CHECK(C.Detail.find("VACUOUS") == std::string::npos);
+  CHECK(C.Detail.find("zero, as the plan expects (zero_derivative)") !=
+        std::string::npos);
+  CHECK(acceptExpectedZero(reverse(0, 0)).Passed);
+  // A zero on one side only is still a wrong derivative.
+  CheckResult Wrong = acceptExpectedZero(forward(f64({0}), f64({1})));
+  CHECK_FALSE(Wrong.Passed);
+  CHECK_FALSE(acceptExpectedZero(reverse(1e-3, 0)).Passed);
+}
+
 TEST_CASE("reverse: zero, non-finite and extreme products", "[Checks]") {
   CheckResult C = reverse(0, 0);
   CHECK_FALSE(C.Passed);
