@@ -28,6 +28,14 @@ bool hasEnzymeCalls(const Module &M) {
   return false;
 }
 
+bool registersEnzymeRules(const Module &M) {
+  for (const GlobalVariable &G : M.globals())
+    if (G.getName().starts_with(RegisterDerivativePrefix) ||
+        G.getName().starts_with(RegisterGradientPrefix))
+      return true;
+  return false;
+}
+
 std::string primalCopyName(StringRef FnName) {
   return (FnName + ".primal").str();
 }

@@ -116,6 +116,7 @@ Expected<EnzymeInvocation> prepareEnzymeRun(Module &M, StringRef WorkDir,
   Inv.PluginPath = C.PluginPath;
   Inv.TimeoutSeconds = C.TimeoutSeconds;
   Inv.ExtraArgs = C.ExtraOptArgs;
+  Inv.ModuleRules = registersEnzymeRules(M);
   if (Error E =
           writeModule(M, Inv.InputPath, IRFormat::Text, DebugInfoForm::Records))
     return E;
@@ -425,11 +426,13 @@ Expected<DifferentiateConfig> jobConfig(const EnzymeRequest &Req) {
   return D;
 }
 
-/// Enzyme on \p From's module, into \p Name.
+/// Enzyme on \p From's module (which registers rules, \p ModuleRules), into
+/// \p Name.
 PipelineStage enzymeStage(StringRef Name, StringRef From,
-                          const DifferentiateConfig &D) {
+                          const DifferentiateConfig &D, bool ModuleRules) {
   EnzymeInvocation Inv;
   Inv.PluginPath = D.PluginPath;
+  Inv.ModuleRules = ModuleRules;
   Inv.TextOutput = true;
   Inv.ExtraArgs = D.ExtraOptArgs;
   return {Name.str(), From.str(), enzymeCommandLine(Inv), ""};
@@ -450,7 +453,8 @@ Error addOriginalStages(std::vector<PipelineStage> &Stages, Module &Original,
     Stages.push_back(std::move(*S));
   }
   Stages.push_back(enzymeStage("original.enzyme",
-                               Wrapper->empty() ? "INPUT" : "original", D));
+                               Wrapper->empty() ? "INPUT" : "original", D,
+                               registersEnzymeRules(Original)));
   Stages.back().Note = "the triage's verdict compares it with enzyme";
   return Error::success();
 }
@@ -477,7 +481,7 @@ Expected<std::vector<PipelineStage>> enzymeStages(const EnzymeRequest &Req,
       *LM->M, D, LM->DisplayName, Result->Manifest.findKernel(D.Fn));
   if (!Wrapper)
     return Wrapper.takeError();
-  std::string Text = sanitizePipeline(C.Policy, C.Splat, C.Kernels);
+  std::string Text = sanitizePipelineFor(*Original, C); // as it was read
   if (!Wrapper->empty())
     Text += "," + *Wrapper;
   std::vector<PipelineStage> Stages;
@@ -492,7 +496,8 @@ Expected<std::vector<PipelineStage>> enzymeStages(const EnzymeRequest &Req,
   Stages.push_back(std::move(*Sanitize));
   if (Req.WrapperOnly)
     return Stages;
-  Stages.push_back(enzymeStage("enzyme", "sanitize", D));
+  Stages.push_back(
+      enzymeStage("enzyme", "sanitize", D, registersEnzymeRules(*LM->M)));
   Expected<PipelineStage> Restore =
       optStage("OUTPUT", "enzyme", passname::BundleRestorePass);
   if (!Restore)

@@ -155,8 +155,7 @@ static Expected<GPUCheckInput> sanitizeForGPUCheck(Module &M,
   // One pipeline: the bundles, then the splat of the checked kernel only.
   SanitizeConfig Checked = R.Sanitize;
   Checked.Kernels = {Name};
-  In.Pipeline =
-      sanitizePipeline(Checked.Policy, Checked.Splat, Checked.Kernels);
+  In.Pipeline = sanitizePipelineFor(M, Checked);
   Expected<SanitizeResult> Sanitized = sanitizeModule(M, Checked);
   if (!Sanitized)
     return Sanitized.takeError();

@@ -251,6 +251,7 @@ Expected<DerivativeStages> derivativeStages(Module &M, const KernelManifest &K,
   S.Enzyme.PluginPath = Opts.EnzymePlugin;
   S.Enzyme.TimeoutSeconds = Opts.EnzymeTimeoutSeconds;
   S.Enzyme.TextOutput = true;
+  S.Enzyme.ModuleRules = registersEnzymeRules(M);
   S.PTX = Opts.PTX;
   S.PTX.Kernels = {S.Forward, S.Reverse};
   S.PTX.Derivatives = Opts.Derivatives;

@@ -7,6 +7,7 @@
 #include "ir-sanitize/Passes/Pipelines.h"
 #include "ir-sanitize/Transforms/KernelSplat.h"
 #include "ir-sanitize/Transforms/PassResults.h"
+#include "ir-sanitize/Transforms/WarpShuffleRules.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
@@ -54,6 +55,12 @@ void SanitizeResult::printReport(raw_ostream &OS, StringRef InputName,
   OS << "\n";
 }
 
+std::string sanitizePipelineFor(const Module &M, const SanitizeConfig &Config) {
+  bool WarpRules = Config.WarpRules && !findWarpIntrinsics(M).empty();
+  return sanitizePipeline(Config.Policy, WarpRules, Config.Splat,
+                          Config.Kernels);
+}
+
 Expected<SanitizeResult> sanitizeModule(Module &M,
                                         const SanitizeConfig &Config) {
   SanitizeResult Result;
@@ -63,8 +70,7 @@ Expected<SanitizeResult> sanitizeModule(Module &M,
   // an unknown kernel as an error with its exit code.
   PassResults Results;
   Results.get<BundleReport>().setSiteDetail(Config.ReportCallSites);
-  std::string Text =
-      sanitizePipeline(Config.Policy, Config.Splat, Config.Kernels);
+  std::string Text = sanitizePipelineFor(M, Config);
   if (Error E = runPipeline(M, Text, &Results))
     return E;
   Result.Bundles = std::move(Results.get<BundleReport>());
@@ -210,7 +216,7 @@ Expected<std::string> printSanitizePipeline(const SanitizeRequest &Req,
     if (Error E = summarizeSplat(*LM->M, Select).takeError())
       return E;
   }
-  return printedPipeline(sanitizePipeline(C.Policy, C.Splat, C.Kernels));
+  return printedPipeline(sanitizePipelineFor(*LM->M, C));
 }
 
 } // namespace irs

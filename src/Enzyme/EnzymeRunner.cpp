@@ -29,7 +29,8 @@ std::vector<std::string> enzymeOptArgs(const EnzymeInvocation &Inv) {
   // its passes; opt needs both.
   std::vector<std::string> Args = {
       Inv.InputPath, "-load-pass-plugin=" + Inv.PluginPath,
-      "-load=" + Inv.PluginPath, "-enzyme-preopt=false", "-passes=enzyme"};
+      "-load=" + Inv.PluginPath, "-enzyme-preopt=false",
+      Inv.ModuleRules ? "-passes=preserve-nvvm,enzyme" : "-passes=enzyme"};
   if (Inv.TextOutput)
     Args.push_back("-S");
   Args.push_back("-o");
@@ -174,8 +175,14 @@ EnzymeLogDiagnosis diagnoseEnzymeLog(StringRef Log) {
   static const Regex Unreachable("UNREACHABLE executed at (.*):([0-9]+)!");
   static const Regex Assertion(
       "^[^ ]*: (.*):([0-9]+): .*(Assertion `.*' failed\\.)");
-  for (StringRef L : Lines) {
-    L = L.rtrim();
+  // "Enzyme: ; Function Attrs ...": the message starts with a dump of the
+  // function; what Enzyme could not do follows it.
+  auto IsDump = [&] {
+    return StringRef(D.Message).starts_with("Enzyme: ;") ||
+           StringRef(D.Message).starts_with("Enzyme: define");
+  };
+  for (size_t I = 0; I < Lines.size(); ++I) {
+    StringRef L = Lines[I].rtrim();
     SmallVector<StringRef, 4> M;
     if (D.Frame.empty())
       if (auto F = pluginFrame(L))
@@ -185,6 +192,15 @@ EnzymeLogDiagnosis diagnoseEnzymeLog(StringRef Log) {
     if (D.Message.empty() && InFunction.match(L, &M)) {
       D.Function = originalName(M[1]);
       D.Message = M[2].str();
+    } else if (L.starts_with("cannot handle ") && IsDump()) {
+      // "cannot handle (reverse) unknown intrinsic", the callee's name,
+      // then the instruction.
+      D.Message = "Enzyme: " + squeeze(L);
+      if (I + 1 < Lines.size() && !Lines[I + 1].trim().empty() &&
+          !Lines[I + 1].starts_with(" "))
+        D.Message += " " + squeeze(Lines[++I]);
+      if (I + 1 < Lines.size() && Lines[I + 1].starts_with(" "))
+        D.Instruction = withoutAttachments(squeeze(Lines[++I]));
     } else if (L.contains("at context:") && D.Instruction.empty()) {
       D.Instruction =
           withoutAttachments(squeeze(L.split("at context:").second));

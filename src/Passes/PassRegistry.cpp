@@ -19,6 +19,7 @@
 #include "ir-sanitize/Transforms/NVPTXPrepare.h"
 #include "ir-sanitize/Transforms/PassResults.h"
 #include "ir-sanitize/Transforms/StoreSinkVersioning.h"
+#include "ir-sanitize/Transforms/WarpShuffleRules.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/DataLayout.h"

@@ -26,12 +26,15 @@ std::string enzymeCleanupPipeline() {
          ",simplifycfg)";
 }
 
-std::string sanitizePipeline(const BundlePolicy &Policy, bool Splat,
-                             ArrayRef<std::string> Kernels) {
+std::string sanitizePipeline(const BundlePolicy &Policy, bool WarpRules,
+                             bool Splat, ArrayRef<std::string> Kernels) {
   // Bundles first: Enzyme aborts on bundles other than jl_roots; then the
-  // splat gives Enzyme each leaf its own activity.
+  // warp shuffles it has no rule for; then the splat gives Enzyme each leaf
+  // its own activity.
   std::string Text =
       withParams(passname::BundleNormalizePass, Policy.toPassParameters());
+  if (WarpRules)
+    Text += std::string(",") + passname::WarpShuffleRulesPass;
   return Splat ? Text + "," + splatPipeline(Kernels) : Text;
 }
 

@@ -1,5 +1,6 @@
 //===- EnzymeSlice.cpp - What Enzyme's entry calls can reach --------------===//
 #include "ir-sanitize/Transforms/EnzymeSlice.h"
+#include "ir-sanitize/Analysis/EnzymeCalls.h"
 
 #include "ir-sanitize/Transforms/PassResults.h"
 
@@ -75,6 +76,11 @@ SliceStats sliceToEnzymeCalls(Module &M) {
   for (const Function &F : M)
     if (!F.isDeclaration() && callsEnzymeEntry(F))
       Roots.push_back(&F);
+  // The rules the module registers for Enzyme, with what they name.
+  for (const GlobalVariable &G : M.globals())
+    if (G.getName().starts_with(RegisterDerivativePrefix) ||
+        G.getName().starts_with(RegisterGradientPrefix))
+      Roots.push_back(&G);
   SliceStats Stats;
   if (Roots.empty())
     return Stats;

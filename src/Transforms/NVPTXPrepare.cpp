@@ -1,5 +1,6 @@
 //===- NVPTXPrepare.cpp - A module as NVPTX code generation wants it ------===//
 #include "ir-sanitize/Transforms/NVPTXPrepare.h"
+#include "ir-sanitize/Transforms/WarpShuffleRules.h"
 
 #include "ir-sanitize/Support/PassParameters.h"
 
@@ -40,6 +41,7 @@ PreservedAnalyses NVPTXPreparePass::run(Module &M, ModuleAnalysisManager &) {
       ++NumRenamed;
     }
   }
+  finalizeWarpRules(M); // Enzyme is done with them
   if (StripDebugInfo(M))
     ++NumDebugInfoStripped;
   for (Function &F : M)

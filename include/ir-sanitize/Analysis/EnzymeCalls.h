@@ -22,6 +22,18 @@ namespace irs {
 /// Enzyme entry point), i.e. it brings its own wrappers.
 bool hasEnzymeCalls(const llvm::Module &M);
 
+/// The prefixes of the globals that register a function's rules in a
+/// module (Enzyme's preserve-nvvm step reads them): [fn, forward rule] and
+/// [fn, augmented primal, gradient].
+inline constexpr const char *RegisterDerivativePrefix =
+    "__enzyme_register_derivative_";
+inline constexpr const char *RegisterGradientPrefix =
+    "__enzyme_register_gradient_";
+
+/// Whether \p M registers rules for Enzyme (a global named with one of the
+/// prefixes above): Enzyme then runs preserve-nvvm first.
+bool registersEnzymeRules(const llvm::Module &M);
+
 /// "NAME.fwd" / "NAME.rev".
 std::string wrapperName(llvm::StringRef FnName, DiffMode Mode);
 

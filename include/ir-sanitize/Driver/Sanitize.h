@@ -32,7 +32,10 @@
 namespace irs {
 
 struct SanitizeConfig {
-  BundlePolicy Policy;              ///< Step 1: what to do with each bundle.
+  BundlePolicy Policy; ///< Step 1: what to do with each bundle.
+  /// Between: the warp shuffles made differentiable, where the module calls
+  /// warp intrinsics (Transforms/WarpShuffleRules.h).
+  bool WarpRules = true;
   bool Splat = true;                ///< Step 2 at all.
   std::vector<std::string> Kernels; ///< Splat only these; empty: every one.
   /// Record every bundled call's function, callee and location for the
@@ -60,6 +63,11 @@ struct SanitizeResult {
   void printReport(llvm::raw_ostream &OS, llvm::StringRef InputName,
                    bool PerCallSite = true) const;
 };
+
+/// The sanitize pipeline \p Config gives for \p M: the warp rules only
+/// where \p M calls warp intrinsics.
+std::string sanitizePipelineFor(const llvm::Module &M,
+                                const SanitizeConfig &Config);
 
 /// Runs the sanitize steps on \p M. An unknown kernel in Config.Kernels is a
 /// ToolError with ExitCode::Usage. The module is not verified here:

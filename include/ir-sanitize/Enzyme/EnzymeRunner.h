@@ -30,6 +30,9 @@ struct EnzymeInvocation {
   std::string OptPath;    ///< Empty: opt from IRS_LLVM_TOOLS_DIR.
   unsigned TimeoutSeconds = 300; ///< 0: no limit.
   bool TextOutput = false;       ///< -S (else bitcode).
+  /// The module registers rules (registersEnzymeRules): Enzyme's
+  /// preserve-nvvm step, which reads them, runs first.
+  bool ModuleRules = false;
   /// Let a crashing opt run llvm-symbolizer on its stack dump. Off, the dump
   /// names exported symbols only (enough for the plugin frames) and a crash
   /// costs a fraction of the time: what a reduction running Enzyme hundreds

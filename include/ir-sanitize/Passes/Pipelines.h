@@ -18,10 +18,11 @@
 
 namespace irs {
 
-/// The sanitize steps: `ir-sanitize-bundles<POLICY>`, then (\p Splat)
-/// `ir-sanitize-splat<kernel=K;...>` for \p Kernels (empty: every kernel).
-std::string sanitizePipeline(const BundlePolicy &Policy, bool Splat,
-                             llvm::ArrayRef<std::string> Kernels);
+/// The sanitize steps: `ir-sanitize-bundles<POLICY>`, then (\p WarpRules)
+/// `ir-sanitize-warp-rules`, then (\p Splat) `ir-sanitize-splat<kernel=K;
+/// ...>` for \p Kernels (empty: every kernel).
+std::string sanitizePipeline(const BundlePolicy &Policy, bool WarpRules,
+                             bool Splat, llvm::ArrayRef<std::string> Kernels);
 
 /// The splat alone: `ir-sanitize-splat<kernel=K;...>` (empty: every kernel).
 std::string splatPipeline(llvm::ArrayRef<std::string> Kernels);

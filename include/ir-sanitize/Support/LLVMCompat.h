@@ -69,14 +69,15 @@ constexpr bool PassBuilderNamesLLVMPasses = LLVM_VERSION_MAJOR >= 19;
 constexpr bool HasBothDebugForms =
     LLVM_VERSION_MAJOR >= 19 && LLVM_VERSION_MAJOR < 21;
 
-/// The declaration of intrinsic \p ID (not overloaded) in \p M, added if
-/// missing (LLVM 20 renamed getDeclaration).
-inline llvm::Function *intrinsicDeclaration(llvm::Module &M,
-                                            llvm::Intrinsic::ID ID) {
+/// The declaration of intrinsic \p ID (overloaded on \p Types, if it is)
+/// in \p M, added if missing (LLVM 20 renamed getDeclaration).
+inline llvm::Function *
+intrinsicDeclaration(llvm::Module &M, llvm::Intrinsic::ID ID,
+                     llvm::ArrayRef<llvm::Type *> Types = {}) {
 #if LLVM_VERSION_MAJOR >= 20
-  return llvm::Intrinsic::getOrInsertDeclaration(&M, ID);
+  return llvm::Intrinsic::getOrInsertDeclaration(&M, ID, Types);
 #else
-  return llvm::Intrinsic::getDeclaration(&M, ID);
+  return llvm::Intrinsic::getDeclaration(&M, ID, Types);
 #endif
 }
 

@@ -6,8 +6,9 @@
 // can state (NVPTX would rename an entry with '.' in its name, and the run
 // plan names entries), debug info goes (the checks do not need it, and old
 // DI metadata, from LLVM 6 era CUDAnative dumps, trips NVPTX's DWARF
-// emission), and Julia's per-function target-cpu/-features go (--gpu-arch
-// decides).
+// emission), Julia's per-function target-cpu/-features go (--gpu-arch
+// decides), and the warp rules' helpers become inlinable again
+// (WarpShuffleRules.h: Enzyme is done with them).
 //
 //===----------------------------------------------------------------------===//
 #ifndef IR_SANITIZE_TRANSFORMS_NVPTXPREPARE_H

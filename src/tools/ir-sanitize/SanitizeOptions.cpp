@@ -18,6 +18,7 @@ SanitizeConfig sanitizeConfig(const SanitizeOptions &Opts) {
   Config.Policy = Opts.Policy;
   Config.Policy.Scope = *parseScopeName(Opts.Scope);
   Config.Splat = !Opts.NoSplat;
+  Config.WarpRules = !Opts.NoWarpRules;
   Config.Kernels = Opts.Kernels;
   return Config;
 }
@@ -55,6 +56,9 @@ void addSanitizeOptions(CLI::App &App, SanitizeOptions &Opts) {
       ->type_name("FILE");
   App.add_flag("-q,--quiet", Opts.Quiet, "no summary line on stderr");
   App.add_flag("--no-splat", Opts.NoSplat, "do not splat kernel parameters");
+  App.add_flag("--no-warp-rules", Opts.NoWarpRules,
+               "leave warp shuffles as they are (Enzyme has no rule for "
+               "them)");
   App.add_option("--kernel", Opts.Kernels,
                  "splat only this kernel (repeatable; default: all kernels)")
       ->type_name("NAME");

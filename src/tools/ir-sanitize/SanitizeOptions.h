@@ -29,6 +29,7 @@ struct SanitizeOptions {
   bool Quiet = false;           ///< -q: no summary on stderr.
   // Kernel splat.
   bool NoSplat = false;             ///< --no-splat
+  bool NoWarpRules = false;         ///< --no-warp-rules
   std::vector<std::string> Kernels; ///< --kernel NAME, repeatable.
   std::string ManifestPath;         ///< --manifest=FILE
 };

@@ -97,6 +97,29 @@ TEST_CASE("opt is run with both plugin flags and Enzyme's pass",
   CHECK(enzymeCommandLine(Inv) ==
         "opt -load-pass-plugin=/p/LLVMEnzyme-19.so -load=/p/LLVMEnzyme-19.so "
         "-enzyme-preopt=false -passes=enzyme -S -enzyme-max-type-depth=4");
+  // A module that registers rules: preserve-nvvm reads them first.
+  Inv.ModuleRules = true;
+  CHECK(enzymeOptArgs(Inv)[4] == "-passes=preserve-nvvm,enzyme");
+}
+
+TEST_CASE("an unknown intrinsic after a function dump is the message",
+          "[EnzymeRunner]") {
+  const char *Log =
+      "error: <unknown>:0:0: in function preprocess_k void (float): Enzyme: "
+      "; Function Attrs: mustprogress willreturn\n"
+      "define internal void @preprocess_k(float %v) {\n"
+      "}\n"
+      "\n"
+      "cannot handle (reverse) unknown intrinsic\n"
+      "llvm.nvvm.shfl.sync.down.f32\n"
+      "  %s = call float @llvm.nvvm.shfl.sync.down.f32(i32 -1, float %v, "
+      "i32 16, i32 31) #3\n";
+  EnzymeLogDiagnosis D = diagnoseEnzymeLog(Log);
+  CHECK(D.Function == "k");
+  CHECK(D.Message == "Enzyme: cannot handle (reverse) unknown intrinsic "
+                     "llvm.nvvm.shfl.sync.down.f32");
+  CHECK(D.Instruction == "%s = call float @llvm.nvvm.shfl.sync.down.f32(i32 "
+                         "-1, float %v, i32 16, i32 31) #3");
 }
 
 TEST_CASE("an unsupported-tag abort is diagnosed from Enzyme's log",

@@ -19,7 +19,7 @@ using namespace irs::test;
 
 TEST_CASE("every pass of PassRegistry.def parses by its name", "[Passes]") {
   const std::vector<RegisteredPass> &Passes = registeredPasses();
-  REQUIRE(Passes.size() == 12);
+  REQUIRE(Passes.size() == 13);
   for (const RegisteredPass &P : Passes) {
     INFO(P.Name);
     std::string Text = P.Name;
@@ -51,6 +51,7 @@ TEST_CASE("every pass of PassRegistry.def prints as the text it parses from",
   const std::vector<std::string> Texts = {
       "ir-sanitize-restore",
       "ir-sanitize-enzyme-slice",
+      "ir-sanitize-warp-rules",
       "ir-sanitize-bundles",
       "ir-sanitize-bundles<gc-transition=stash;jl_roots=drop;scope=all>",
       "ir-sanitize-bundles<odd%3Dtag%3B=keep>",
@@ -202,6 +203,7 @@ TEST_CASE("every pass of PassRegistry.def counts its work under its name",
        "BundleNormalize/plugin.ll"},
       {"ir-sanitize-splat", "KernelSplat/calls.ll"},
       {"ir-sanitize-enzyme-slice", "EnzymeSlice/slice.ll"},
+      {"ir-sanitize-warp-rules", "WarpShuffleRules/rules.ll"},
       {"ir-sanitize-grid-stride<reassociate-fp>",
        "GridStrideCoarsening/grid-stride-coarsening.ll"},
       {"ir-sanitize-nvptx-prepare<kernel=k.1;kernel=odd%2Cname>",

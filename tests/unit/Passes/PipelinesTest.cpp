@@ -9,14 +9,17 @@ using namespace irs::test;
 
 TEST_CASE("sanitizePipeline says what sanitizeModule runs", "[Pipelines]") {
   BundlePolicy Policy;
-  CHECK(sanitizePipeline(Policy, true, {}) ==
+  CHECK(sanitizePipeline(Policy, false, true, {}) ==
         "ir-sanitize-bundles,ir-sanitize-splat");
-  CHECK(sanitizePipeline(Policy, false, {}) == "ir-sanitize-bundles");
+  CHECK(sanitizePipeline(Policy, false, false, {}) == "ir-sanitize-bundles");
+  CHECK(sanitizePipeline(Policy, true, true, {}) ==
+        "ir-sanitize-bundles,ir-sanitize-warp-rules,ir-sanitize-splat");
   cantFail(Policy.applySetting("gc-transition=stash"));
   cantFail(Policy.applySetting("foo=drop"));
   Policy.Scope = BundleScope::All;
-  std::string Text = sanitizePipeline(Policy, true, {"k", "odd;name"});
+  std::string Text = sanitizePipeline(Policy, true, true, {"k", "odd;name"});
   CHECK(Text == "ir-sanitize-bundles<foo=drop;gc-transition=stash;scope=all>,"
+                "ir-sanitize-warp-rules,"
                 "ir-sanitize-splat<kernel=k;kernel=odd%3Bname>");
   CHECK(parses(Text));
 }
