@@ -9,6 +9,7 @@
 #include "ir-sanitize/Support/AtomicOutput.h"
 #include "ir-sanitize/Support/MessageText.h"
 #include "ir-sanitize/Support/ModuleReader.h"
+#include "ir-sanitize/Transforms/WarpShuffleRules.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -135,11 +136,47 @@ Expected<ProbeReport> probeModuleBundles(Module &M, BundleScope Scope,
   return probeBundles(bundleShapesIn(M, Scope), Opts);
 }
 
+/// The warp intrinsics Enzyme has no rule for (blocking: the shuffles of
+/// floats, whose derivative it would need), and those the default rewrite
+/// marks inactive.
+std::pair<CheckSection, CheckSection> collectWarpSections(const Module &M) {
+  CheckSection Blocking{"warp_shuffles",
+                        "warp shuffles of floats Enzyme has no rule for",
+                        true,
+                        {}};
+  CheckSection Inactive{
+      "warp_inactive", "warp intrinsics the rewrite marks inactive", false, {}};
+  for (const WarpIntrinsicUse &U : findWarpIntrinsics(M)) {
+    const char *Action = U.Action == WarpAction::Rule       ? "rules"
+                         : U.Action == WarpAction::Inactive ? "inactive"
+                                                            : "left";
+    const char *Does =
+        U.Action == WarpAction::Rule
+            ? "the default rewrite gives each a helper with registered "
+              "forward and reverse rules"
+        : U.Action == WarpAction::Inactive
+            ? "no derivative: the default rewrite marks them inactive"
+            : "a float's bits shuffled in a shape the rewrite does not "
+              "recognise: left, and Enzyme refuses it";
+    CheckFinding F;
+    F.Text = formatv("{0} call(s) to {1}: {2}", U.Calls, U.Intrinsic, Does);
+    F.Fields = {{"intrinsic", U.Intrinsic},
+                {"calls", static_cast<int64_t>(U.Calls)},
+                {"action", Action}};
+    (U.Action == WarpAction::Inactive ? Inactive : Blocking)
+        .Findings.push_back(std::move(F));
+  }
+  return {std::move(Blocking), std::move(Inactive)};
+}
+
 std::vector<CheckSection> collectCheckSections(Module &M,
                                                const CheckOptions &Opts) {
   std::vector<CheckSection> Sections;
   Sections.push_back(collectBundleSection(M, Opts));
   Sections.push_back(collectAcceptedSection(M, Opts));
+  auto [Shuffles, Inactive] = collectWarpSections(M);
+  Sections.push_back(std::move(Shuffles));
+  Sections.push_back(std::move(Inactive));
   Sections.push_back(collectKernelSection(M, Opts));
   return Sections;
 }
