@@ -75,7 +75,7 @@ run_case() {
   # LLVM 16 and 18 then refuse to read back and 19 and 22 read as constants.
   # The derivative-access passes, through the installed opt plugin.
   "$llvm_bin/opt" -load-pass-plugin="$W/prefix/lib/IRSanitize.so" -S "$c/restored.ll" \
-    -passes='function(ir-sanitize-store-sink-versioning,ir-sanitize-merge-accumulations<reassociate-fp>)' \
+    -passes='function(ir-sanitize-store-sink-versioning,ir-sanitize-merge-accumulations<reassociate-fp>,early-cse)' \
     -o "$cli/accesses.ll"
   for f in sanitized.ll restored.ll accesses.ll; do
     "$llvm_bin/opt" -S -o "$c/$f.dis" <"$c/$f"
