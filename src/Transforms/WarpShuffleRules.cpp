@@ -140,13 +140,15 @@ Value *shuffleValue(IRBuilder<> &B, ShuffleMode Mode, Value *Mask, Value *V,
     return B.CreateBitCast(B.CreateTrunc(S, B.getInt16Ty()), T);
   }
   assert(T->isDoubleTy() && "a type without a shuffle");
-  Value *Bits = B.CreateBitCast(V, B.getInt64Ty());
-  Value *Lo = shuffleWord(B, Mode, Mask, B.CreateTrunc(Bits, I32), Lane, C);
+  // In CUDA.jl's order (the high word first), so that the helper inlined
+  // is the code it replaced.
+  Type *I64 = B.getInt64Ty();
+  Value *Bits = B.CreateBitCast(V, I64);
   Value *Hi = shuffleWord(B, Mode, Mask,
                           B.CreateTrunc(B.CreateLShr(Bits, 32), I32), Lane, C);
-  Value *Joined = B.CreateOr(B.CreateShl(B.CreateZExt(Hi, B.getInt64Ty()), 32),
-                             B.CreateZExt(Lo, B.getInt64Ty()));
-  return B.CreateBitCast(Joined, T);
+  Value *High = B.CreateShl(B.CreateZExt(Hi, I64), 32);
+  Value *Lo = shuffleWord(B, Mode, Mask, B.CreateTrunc(Bits, I32), Lane, C);
+  return B.CreateBitCast(B.CreateOr(High, B.CreateZExt(Lo, I64)), T);
 }
 
 //===----------------------------------------------------------------------===//
