@@ -58,12 +58,13 @@ const char *IRSGetLLVMVersion(void);
 /** Releases a string this interface returned. NULL is allowed. */
 void IRSDisposeString(char *S);
 
-/** Normalises operand bundles that Enzyme aborts on (`ir-sanitize
- *  --no-splat`). Policy uses the pass-parameter syntax of
- *  `opt -passes='ir-sanitize-bundles<...>'`: ';'-separated `TAG=ACTION`
- *  (keep, drop, stash, lower) and `scope=ccalls|all`, e.g.
- *  "gc-transition=lower;scope=all"; NULL or "" means the defaults. The report
- *  is the JSON that `ir-sanitize --no-splat --report=FILE` writes, with
+/** Normalises operand bundles that Enzyme aborts on and, where the module
+ *  calls warp intrinsics, gives its warp shuffles rules Enzyme takes
+ *  (`ir-sanitize --no-splat`; docs/WarpRules.md). Policy uses the
+ * pass-parameter syntax of `opt -passes='ir-sanitize-bundles<...>'`:
+ * ';'-separated `TAG=ACTION` (keep, drop, stash, lower) and `scope=ccalls|all`,
+ * e.g. "gc-transition=lower;scope=all"; NULL or "" means the defaults. The
+ * report is the JSON that `ir-sanitize --no-splat --report=FILE` writes, with
  *  "input" naming the module identifier.
  *  The module is verified first (IRSStatusBadInput if it fails), and
  *  afterwards every function whose calls were rewritten is verified

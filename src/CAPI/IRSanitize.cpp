@@ -190,13 +190,17 @@ Expected<std::string> normalize(Module &M, const char *SettingsText,
   SanitizeConfig Config;
   Config.Policy = std::move(*Policy);
   Config.Splat = false;
-  // The output check finds the rewritten functions by the sites' names.
+  // The output check finds the rewritten functions by the sites' names;
+  // the warp rules (which run where the module calls warp intrinsics) add
+  // functions and rewrite others, so then the whole module is verified.
   Config.ReportCallSites = Settings.PerCallSiteReport || Settings.VerifyOutput;
   Expected<SanitizeResult> Result = sanitizeModule(M, Config);
   if (!Result)
     return Result.takeError();
   if (Settings.VerifyOutput)
-    if (Error E = verifyRewrittenFunctions(M, Result->Bundles))
+    if (Error E = Result->WarpRules
+                      ? verifyOutput(M)
+                      : verifyRewrittenFunctions(M, Result->Bundles))
       return E;
   Lost = Result->Bundles.numLost() != 0;
   std::string Report;

@@ -55,9 +55,14 @@ void SanitizeResult::printReport(raw_ostream &OS, StringRef InputName,
   OS << "\n";
 }
 
+namespace {
+bool runsWarpRules(const Module &M, const SanitizeConfig &Config) {
+  return Config.WarpRules && !findWarpIntrinsics(M).empty();
+}
+} // namespace
+
 std::string sanitizePipelineFor(const Module &M, const SanitizeConfig &Config) {
-  bool WarpRules = Config.WarpRules && !findWarpIntrinsics(M).empty();
-  return sanitizePipeline(Config.Policy, WarpRules, Config.Splat,
+  return sanitizePipeline(Config.Policy, runsWarpRules(M, Config), Config.Splat,
                           Config.Kernels);
 }
 
@@ -66,6 +71,7 @@ Expected<SanitizeResult> sanitizeModule(Module &M,
   SanitizeResult Result;
   Result.Scope = Config.Policy.Scope;
   Result.Splat = Config.Splat;
+  Result.WarpRules = runsWarpRules(M, Config);
   // The passes hand back their report, manifest and notes, and the splat
   // an unknown kernel as an error with its exit code.
   PassResults Results;

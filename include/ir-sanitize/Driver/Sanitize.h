@@ -46,7 +46,8 @@ struct SanitizeConfig {
 /// What the sanitize steps did.
 struct SanitizeResult {
   BundleScope Scope = BundleScope::CCalls;
-  bool Splat = true; ///< Whether the splat ran.
+  bool Splat = true;      ///< Whether the splat ran.
+  bool WarpRules = false; ///< Whether the warp rules ran (they changed M).
   BundleReport Bundles;
   /// The splatted kernels (none when the splat did not run).
   LaunchManifest Manifest;

@@ -187,6 +187,22 @@ TEST_CASE("C API: normalise, check and restore a host module", "[CAPI]") {
   LLVMContextDispose(Ctx);
 }
 
+TEST_CASE("C API: normalising gives warp shuffles their rules", "[CAPI]") {
+  LLVMContextRef Ctx = LLVMContextCreate();
+  const std::string Path = sourcePath("examples/kernels/sum_abs2_f64.ll");
+  LLVMModuleRef M = parseFile(Ctx, Path.c_str());
+  CHECK(check(M, nullptr).Status == IRSStatusFindings); // warp_shuffles
+  Call Done = normalize(M, nullptr);
+  REQUIRE(Done.Status == IRSStatusOk);
+  std::string Text = printed(M);
+  CHECK(Text.find("@__enzyme_register_gradient___irs_shfl_down_f64_") !=
+        std::string::npos);
+  CHECK(Text.find("call i32 @llvm.nvvm.shfl.sync.down.i32(i32 -1, i32 %w0") ==
+        std::string::npos);
+  CHECK(check(M, nullptr).Status == IRSStatusOk);
+  LLVMContextDispose(Ctx);
+}
+
 TEST_CASE("C API: bad arguments give a status and a message, never an abort",
           "[CAPI]") {
   LLVMContextRef Ctx = LLVMContextCreate();
