@@ -51,7 +51,8 @@ Names namesIn(StringRef Text) {
 
 /// The sanitize pipeline, then passes that take a kernel or a file.
 std::string pipelineFor(const Names &N) {
-  std::string Text = irs::sanitizePipeline(N.Policy, true, N.Kernels);
+  std::string Text = irs::sanitizePipeline(N.Policy, /*WarpRules=*/true,
+                                           /*Splat=*/true, N.Kernels);
   for (const std::string &K : N.Kernels)
     Text += ",ir-sanitize-nvptx-prepare<kernel=" + irs::escapePassParameter(K) +
             ">";
