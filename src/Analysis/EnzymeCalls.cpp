@@ -1,6 +1,7 @@
 //===- EnzymeCalls.cpp - Enzyme's entry points and wrapper names ----------===//
 #include "ir-sanitize/Analysis/EnzymeCalls.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/IR/InstrTypes.h"
 
 using namespace llvm;
@@ -28,12 +29,13 @@ bool hasEnzymeCalls(const Module &M) {
   return false;
 }
 
+bool isRuleRegistration(const GlobalVariable &G) {
+  return G.getName().starts_with(RegisterDerivativePrefix) ||
+         G.getName().starts_with(RegisterGradientPrefix);
+}
+
 bool registersEnzymeRules(const Module &M) {
-  for (const GlobalVariable &G : M.globals())
-    if (G.getName().starts_with(RegisterDerivativePrefix) ||
-        G.getName().starts_with(RegisterGradientPrefix))
-      return true;
-  return false;
+  return any_of(M.globals(), isRuleRegistration);
 }
 
 std::string primalCopyName(StringRef FnName) {

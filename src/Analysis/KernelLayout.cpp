@@ -270,7 +270,7 @@ private:
                  size_t Begin, size_t End);
   void describeKernelAbstractions();
   void describeThreads();
-  llvm::SmallPtrSet<const llvm::Value *, 8> loopExitConditions() const;
+  llvm::SmallPtrSet<const llvm::Value *, 8> loopExitComparisons() const;
   void readJuliaElements(unsigned First);
 };
 
@@ -629,6 +629,15 @@ bool isThreadIndex(const Value &V) {
   return Callee && Callee->getName().starts_with("llvm.nvvm.read.ptx.sreg.");
 }
 
+/// Whether \p V is computed from its operands alone: arithmetic, a cast, a
+/// phi, a select, a freeze or an intrinsic that touches no memory.
+bool computesFrom(const Value *V) {
+  const auto *Pure = dyn_cast<IntrinsicInst>(V);
+  return isa<BinaryOperator>(V) || isa<CastInst>(V) || isa<PHINode>(V) ||
+         isa<SelectInst>(V) || isa<FreezeInst>(V) ||
+         (Pure && !Pure->mayReadOrWriteMemory());
+}
+
 /// \p Roots and every value computed from them by arithmetic, casts, phis
 /// and selects (bounded).
 SmallPtrSet<const Value *, 32> derivedFrom(ArrayRef<const Value *> Roots) {
@@ -636,14 +645,9 @@ SmallPtrSet<const Value *, 32> derivedFrom(ArrayRef<const Value *> Roots) {
   SmallVector<const Value *, 32> Work(Roots.begin(), Roots.end());
   while (!Work.empty() && Seen.size() < 4096) {
     const Value *V = Work.pop_back_val();
-    for (const User *U : V->users()) {
-      const auto *Pure = dyn_cast<IntrinsicInst>(U);
-      if ((isa<BinaryOperator>(U) || isa<CastInst>(U) || isa<PHINode>(U) ||
-           isa<SelectInst>(U) || isa<FreezeInst>(U) ||
-           (Pure && !Pure->mayReadOrWriteMemory())) &&
-          Seen.insert(U).second)
+    for (const User *U : V->users())
+      if (computesFrom(U) && Seen.insert(U).second)
         Work.push_back(U);
-    }
   }
   return Seen;
 }
@@ -756,7 +760,7 @@ void LayoutBuilder::describeThreads() {
   if (Threads > 1024)
     L.FixedBlock = {0, 0, 0};
   SmallPtrSet<const Value *, 32> FromThreads = derivedFrom(Indices);
-  SmallPtrSet<const Value *, 8> LoopExits = loopExitConditions();
+  SmallPtrSet<const Value *, 8> LoopExits = loopExitComparisons();
   for (const Argument &A : F.args()) {
     if (!A.getType()->isIntegerTy())
       continue;
@@ -767,10 +771,7 @@ void LayoutBuilder::describeThreads() {
           Extent |= FromThreads.count(Cmp->getOperand(0) == V
                                           ? Cmp->getOperand(1)
                                           : Cmp->getOperand(0)) != 0;
-          // The comparison, or a condition combined from it, leaves a loop.
-          LoopBound |= any_of(derivedFrom({Cmp}), [&](const Value *C) {
-            return LoopExits.count(C) != 0;
-          });
+          LoopBound |= LoopExits.count(Cmp) != 0;
         }
     if (Extent)
       L.ExtentParams.push_back(A.getArgNo());
@@ -779,21 +780,33 @@ void LayoutBuilder::describeThreads() {
   }
 }
 
-/// The conditions of the branches that leave a loop.
-SmallPtrSet<const Value *, 8> LayoutBuilder::loopExitConditions() const {
+/// The comparisons a branch that leaves a loop decides by: its condition,
+/// or those it is computed from (computesFrom, bounded).
+SmallPtrSet<const Value *, 8> LayoutBuilder::loopExitComparisons() const {
   // LoopInfo reads the function; it changes nothing.
   DominatorTree DT(const_cast<Function &>(F));
   LoopInfo LI(DT);
-  SmallPtrSet<const Value *, 8> Conditions;
+  SmallPtrSet<const Value *, 32> Seen;
+  SmallVector<const Value *, 16> Work;
   for (const Loop *Lp : LI.getLoopsInPreorder()) {
     SmallVector<BasicBlock *, 4> Exiting;
     Lp->getExitingBlocks(Exiting);
     for (const BasicBlock *BB : Exiting)
       if (const auto *Br = dyn_cast<BranchInst>(BB->getTerminator()))
-        if (Br->isConditional())
-          Conditions.insert(Br->getCondition());
+        if (Br->isConditional() && Seen.insert(Br->getCondition()).second)
+          Work.push_back(Br->getCondition());
   }
-  return Conditions;
+  SmallPtrSet<const Value *, 8> Comparisons;
+  while (!Work.empty() && Seen.size() < 4096) {
+    const Value *V = Work.pop_back_val();
+    if (isa<ICmpInst>(V))
+      Comparisons.insert(V);
+    else if (computesFrom(V))
+      for (const Value *Op : cast<User>(V)->operands())
+        if (Seen.insert(Op).second)
+          Work.push_back(Op);
+  }
+  return Comparisons;
 }
 
 /// How a Julia argument or an LLVM parameter takes part in lining the two

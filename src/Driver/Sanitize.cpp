@@ -57,7 +57,7 @@ void SanitizeResult::printReport(raw_ostream &OS, StringRef InputName,
 
 namespace {
 bool runsWarpRules(const Module &M, const SanitizeConfig &Config) {
-  return Config.WarpRules && !findWarpIntrinsics(M).empty();
+  return Config.WarpRules && callsWarpIntrinsics(M);
 }
 } // namespace
 
@@ -76,7 +76,8 @@ Expected<SanitizeResult> sanitizeModule(Module &M,
   // an unknown kernel as an error with its exit code.
   PassResults Results;
   Results.get<BundleReport>().setSiteDetail(Config.ReportCallSites);
-  std::string Text = sanitizePipelineFor(M, Config);
+  std::string Text = sanitizePipeline(Config.Policy, Result.WarpRules,
+                                      Config.Splat, Config.Kernels);
   if (Error E = runPipeline(M, Text, &Results))
     return E;
   Result.Bundles = std::move(Results.get<BundleReport>());

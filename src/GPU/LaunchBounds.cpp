@@ -257,6 +257,10 @@ public:
   /// stores there (it reads what it wrote: reading shared memory no thread
   /// wrote is a race, which compute-sanitizer's racecheck finds).
   void markSharedLoads();
+  /// A !range on each integer load without one, where \p RangeOf gives
+  /// one that says something (not full, not empty).
+  void
+  setLoadRanges(function_ref<std::optional<ConstantRange>(LoadInst *)> RangeOf);
   /// Why the first access not proven in bounds is not, or "".
   std::string firstUnproven();
 
@@ -662,21 +666,27 @@ void BoundsProof::markIndexLoads() {
         if (Op->getType()->isPointerTy())
           if (auto *A = dyn_cast<Argument>(addressOf(Op, &I).Base))
             Written.insert(A);
+  setLoadRanges([&](LoadInst *L) -> std::optional<ConstantRange> {
+    auto *A = dyn_cast<Argument>(addressOf(L->getPointerOperand(), L).Base);
+    auto It = A ? K.Buffers.find(A) : K.Buffers.end();
+    unsigned Bits = L->getType()->getIntegerBitWidth();
+    if (It == K.Buffers.end() || Written.count(A) ||
+        isFloatElement(It->second.Spec->Type) ||
+        8 * elementSize(It->second.Spec->Type) != Bits)
+      return std::nullopt;
+    return initRange(*It->second.Spec, Bits);
+  });
+}
+
+void BoundsProof::setLoadRanges(
+    function_ref<std::optional<ConstantRange>(LoadInst *)> RangeOf) {
   MDBuilder MDB(K.M->getContext());
   for (Instruction &I : instructions(*K.F)) {
     auto *L = dyn_cast<LoadInst>(&I);
     if (!L || !L->getType()->isIntegerTy() ||
         L->getMetadata(LLVMContext::MD_range))
       continue;
-    auto *A = dyn_cast<Argument>(addressOf(L->getPointerOperand(), L).Base);
-    auto It = A ? K.Buffers.find(A) : K.Buffers.end();
-    if (It == K.Buffers.end() || Written.count(A) ||
-        isFloatElement(It->second.Spec->Type) ||
-        8 * elementSize(It->second.Spec->Type) !=
-            L->getType()->getIntegerBitWidth())
-      continue;
-    unsigned Bits = L->getType()->getIntegerBitWidth();
-    if (std::optional<ConstantRange> R = initRange(*It->second.Spec, Bits))
+    if (std::optional<ConstantRange> R = RangeOf(L))
       if (!R->isFullSet() && !R->isEmptySet())
         L->setMetadata(LLVMContext::MD_range,
                        MDB.createRange(R->getLower(), R->getUpper()));
@@ -712,25 +722,21 @@ BoundsProof::storesInto(LoadInst *L) {
 }
 
 void BoundsProof::markSharedLoads() {
-  MDBuilder MDB(K.M->getContext());
-  for (Instruction &I : instructions(*K.F)) {
-    auto *L = dyn_cast<LoadInst>(&I);
-    if (!L || !L->getType()->isIntegerTy() ||
-        L->getMetadata(LLVMContext::MD_range))
-      continue;
+  setLoadRanges([&](LoadInst *L) -> std::optional<ConstantRange> {
     std::optional<SmallVector<StoreInst *, 4>> Stores = storesInto(L);
     if (!Stores || Stores->empty())
-      continue;
+      return std::nullopt;
     Interval Stored = rangeOf((*Stores)[0]->getValueOperand(), (*Stores)[0]);
     for (StoreInst *S : drop_begin(*Stores))
       Stored = Stored.join(rangeOf(S->getValueOperand(), S));
     unsigned Bits = L->getType()->getIntegerBitWidth();
     if (!Stored.fitsIn(Bits))
-      continue;
+      return std::nullopt;
     APInt Lo = Stored.Lo.trunc(Bits), Hi = Stored.Hi.trunc(Bits) + 1;
-    if (Lo != Hi)
-      L->setMetadata(LLVMContext::MD_range, MDB.createRange(Lo, Hi));
-  }
+    if (Lo == Hi) // every value of the width
+      return std::nullopt;
+    return ConstantRange(Lo, Hi);
+  });
 }
 
 } // namespace

@@ -78,8 +78,7 @@ SliceStats sliceToEnzymeCalls(Module &M) {
       Roots.push_back(&F);
   // The rules the module registers for Enzyme, with what they name.
   for (const GlobalVariable &G : M.globals())
-    if (G.getName().starts_with(RegisterDerivativePrefix) ||
-        G.getName().starts_with(RegisterGradientPrefix))
+    if (isRuleRegistration(G))
       Roots.push_back(&G);
   SliceStats Stats;
   if (Roots.empty())

@@ -333,6 +333,21 @@ Value *readLane(IRBuilder<> &B) {
       compat::intrinsicDeclaration(M, Intrinsic::nvvm_read_ptx_sreg_laneid));
 }
 
+/// The lane that \p Lane reads in \p Mode (up, down or bfly) by \p BVal,
+/// before the segment and the clamp: lane - b, lane + b, lane ^ b.
+Value *laneRead(IRBuilder<> &B, ShuffleMode Mode, Value *Lane, Value *BVal) {
+  switch (Mode) {
+  case ShuffleMode::Up:
+    return B.CreateSub(Lane, BVal);
+  case ShuffleMode::Down:
+    return B.CreateAdd(Lane, BVal);
+  case ShuffleMode::Bfly:
+    return B.CreateXor(Lane, BVal);
+  default:
+    llvm_unreachable("idx reads a lane, not an offset");
+  }
+}
+
 /// Whether lane \p Lane (below 32) is in \p Mask.
 Value *inMask(IRBuilder<> &B, Value *Mask, Value *Lane) {
   Value *Bit = B.CreateAnd(B.CreateLShr(Mask, B.CreateAnd(Lane, 31)), 1);
@@ -350,26 +365,12 @@ void RuleBuilder::emitGradient(IRBuilder<> &B, const HelperKey &K,
   Value *Seg = B.CreateAnd(B.CreateLShr(Ops.C, 8), 31);
   Value *MinLane = B.CreateAnd(Lane, Seg);
   Value *MaxLane = B.CreateOr(MinLane, B.CreateAnd(CVal, B.CreateNot(Seg)));
-  Value *J = nullptr, *Valid = nullptr;
-  switch (K.Mode) {
-  case ShuffleMode::Up:
-    J = B.CreateSub(Lane, BVal);
-    Valid = B.CreateICmpSGE(J, MaxLane);
-    break;
-  case ShuffleMode::Down:
-    J = B.CreateAdd(Lane, BVal);
-    Valid = B.CreateICmpSLE(J, MaxLane);
-    break;
-  case ShuffleMode::Bfly:
-    J = B.CreateXor(Lane, BVal);
-    Valid = B.CreateICmpSLE(J, MaxLane);
-    break;
-  case ShuffleMode::Idx:
-  case ShuffleMode::None:
-    J = B.CreateOr(MinLane, B.CreateAnd(BVal, B.CreateNot(Seg)));
-    Valid = B.CreateICmpSLE(J, MaxLane);
-    break;
-  }
+  // Up's bound is below the lane (the segment's start), the others' above.
+  Value *J = K.Mode == ShuffleMode::Idx
+                 ? B.CreateOr(MinLane, B.CreateAnd(BVal, B.CreateNot(Seg)))
+                 : laneRead(B, K.Mode, Lane, BVal);
+  Value *Valid = K.Mode == ShuffleMode::Up ? B.CreateICmpSGE(J, MaxLane)
+                                           : B.CreateICmpSLE(J, MaxLane);
   Value *Src = B.CreateSelect(Valid, J, Lane);
   Value *Zero = ConstantFP::get(K.T, 0.0);
   Value *Self = B.CreateICmpEQ(Src, Lane);
@@ -428,21 +429,11 @@ Value *RuleBuilder::transposeUniform(IRBuilder<> &B, ShuffleMode Transpose,
   // at most 31 (clamp 31); bfly lane ^ b, always a lane.
   Value *Clamp = B.getInt32(Transpose == ShuffleMode::Up ? 0 : 31);
   Value *R = shuffleValue(B, Transpose, Ops.Mask, Send, BVal, Clamp);
-  Value *Peer, *Exists;
-  switch (Transpose) {
-  case ShuffleMode::Up:
-    Peer = B.CreateSub(Lane, BVal);
-    Exists = B.CreateICmpUGE(Lane, BVal);
-    break;
-  case ShuffleMode::Down:
-    Peer = B.CreateAdd(Lane, BVal);
-    Exists = B.CreateICmpULE(Peer, B.getInt32(31));
-    break;
-  default:
-    Peer = B.CreateXor(Lane, BVal);
-    Exists = B.getTrue();
-    break;
-  }
+  Value *Peer = laneRead(B, Transpose, Lane, BVal);
+  Value *Exists = Transpose == ShuffleMode::Up ? B.CreateICmpUGE(Lane, BVal)
+                  : Transpose == ShuffleMode::Down
+                      ? B.CreateICmpULE(Peer, B.getInt32(31))
+                      : B.getTrue();
   Value *Counts = B.CreateAnd(Exists, inMask(B, Ops.Mask, Peer));
   return B.CreateSelect(Counts, R, ConstantFP::get(Send->getType(), 0.0));
 }
@@ -681,6 +672,13 @@ bool isHelper(const Function &F) {
   return F.getName().starts_with(HelperPrefix);
 }
 
+/// A call of a shuffle or of another intrinsic of WarpIntrinsics.def.
+bool isWarpIntrinsicCall(const Instruction &I) {
+  const auto *Call = dyn_cast<CallInst>(&I);
+  return Call && (asShuffle(Call) ||
+                  isInactiveWarpIntrinsic(Call->getCalledFunction()));
+}
+
 /// The integer shuffles of \p F that shuffle a float as words.
 SmallPtrSet<const Value *, 8> groupedWords(const Function &F) {
   SmallPtrSet<const Value *, 8> Words;
@@ -700,19 +698,26 @@ SmallPtrSet<const Value *, 8> groupedWords(const Function &F) {
 bool finalizeWarpRules(Module &M) {
   bool Changed = false;
   for (GlobalVariable &G : make_early_inc_range(M.globals()))
-    if ((G.getName().starts_with(RegisterDerivativePrefix) ||
-         G.getName().starts_with(RegisterGradientPrefix)) &&
-        G.getName().contains(HelperPrefix)) {
+    if (isRuleRegistration(G) && G.getName().contains(HelperPrefix)) {
       G.eraseFromParent();
       Changed = true;
     }
   for (Function &F : M)
-    if (F.getName().starts_with(HelperPrefix) && !F.isDeclaration()) {
+    if (isHelper(F) && !F.isDeclaration()) {
       F.removeFnAttr(Attribute::NoInline);
       F.setLinkage(GlobalValue::InternalLinkage);
       Changed = true;
     }
   return Changed;
+}
+
+bool callsWarpIntrinsics(const Module &M) {
+  for (const Function &F : M)
+    if (!F.isDeclaration() && !isHelper(F))
+      for (const Instruction &I : instructions(F))
+        if (isWarpIntrinsicCall(I))
+          return true;
+  return false;
 }
 
 std::vector<WarpIntrinsicUse> findWarpIntrinsics(const Module &M) {
@@ -722,11 +727,11 @@ std::vector<WarpIntrinsicUse> findWarpIntrinsics(const Module &M) {
       continue;
     SmallPtrSet<const Value *, 8> Grouped = groupedWords(F);
     for (const Instruction &I : instructions(F)) {
-      const auto *Call = dyn_cast<CallInst>(&I);
-      const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
-      std::optional<Shuffle> S = Call ? asShuffle(Call) : std::nullopt;
-      if (!S && !isInactiveWarpIntrinsic(Callee))
+      if (!isWarpIntrinsicCall(I))
         continue;
+      const auto *Call = cast<CallInst>(&I);
+      const Function *Callee = Call->getCalledFunction();
+      std::optional<Shuffle> S = asShuffle(Call);
       WarpAction A = S && (S->OfFloat || Grouped.count(Call)) ? WarpAction::Rule
                      : S && holdsFloatBits(S->Val)            ? WarpAction::Left
                                                    : WarpAction::Inactive;

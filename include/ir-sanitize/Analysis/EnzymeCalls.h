@@ -30,8 +30,12 @@ inline constexpr const char *RegisterDerivativePrefix =
 inline constexpr const char *RegisterGradientPrefix =
     "__enzyme_register_gradient_";
 
-/// Whether \p M registers rules for Enzyme (a global named with one of the
-/// prefixes above): Enzyme then runs preserve-nvvm first.
+/// Whether \p G registers a function's rules (is named with one of the
+/// prefixes above).
+bool isRuleRegistration(const llvm::GlobalVariable &G);
+
+/// Whether \p M registers rules for Enzyme (has a rule registration):
+/// Enzyme then runs preserve-nvvm first.
 bool registersEnzymeRules(const llvm::Module &M);
 
 /// "NAME.fwd" / "NAME.rev".

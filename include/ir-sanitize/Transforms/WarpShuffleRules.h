@@ -78,6 +78,10 @@ struct WarpIntrinsicUse {
 /// the pass would do; empty where it calls none.
 std::vector<WarpIntrinsicUse> findWarpIntrinsics(const llvm::Module &M);
 
+/// Whether \p M calls a warp intrinsic outside the pass's helpers (what
+/// findWarpIntrinsics finds, without classifying it): the pass has work.
+bool callsWarpIntrinsics(const llvm::Module &M);
+
 /// After Enzyme, before code generation: the registrations erased and the
 /// helpers and rules internal and inlinable again (preserve-nvvm makes
 /// them external). Returns whether anything changed.
