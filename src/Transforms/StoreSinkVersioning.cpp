@@ -210,18 +210,35 @@ Type *accessedType(Instruction *I) {
   return getLoadStoreType(I);
 }
 
+/// Whether load \p L reads what it would at the run's start: no write of
+/// the run before it may overlap it (so an index loaded before the run's
+/// first store, as a gather's reverse loads idx[i], can be tested on).
+bool readsAsAtStart(LoadInst *L, const Run &R, BatchAAResults &AA) {
+  for (Instruction *I : R.Insts) {
+    if (I == L)
+      return true;
+    if (isAccess(kindOf(*I)) && writes(I) &&
+        AA.alias(MemoryLocation::get(I), MemoryLocation::get(L)) !=
+            AliasResult::NoAlias)
+      return false;
+  }
+  llvm_unreachable("the load is in the run");
+}
+
 /// Moves the run's instructions that compute \p Addr up to the run's start,
 /// so that the check can use it; false when \p Addr depends on an access of
-/// the run.
-bool hoistAddress(Value *Addr, const Run &R,
+/// the run other than a load that reads there what it reads at the start.
+bool hoistAddress(Value *Addr, const Run &R, BatchAAResults &AA,
                   SmallSetVector<Instruction *, 16> &Hoisted) {
   auto *I = dyn_cast<Instruction>(Addr);
   if (!I || !is_contained(R.Insts, I) || Hoisted.count(I))
     return true;
-  if (kindOf(*I) != Kind::Pure)
+  auto *L = dyn_cast<LoadInst>(I);
+  if (kindOf(*I) != Kind::Pure &&
+      !(L && kindOf(*L) == Kind::Load && readsAsAtStart(L, R, AA)))
     return false;
   for (Value *Op : I->operands())
-    if (!hoistAddress(Op, R, Hoisted))
+    if (!hoistAddress(Op, R, AA, Hoisted))
       return false;
   Hoisted.insert(I); // After its operands: a valid order to move them in.
   return true;
@@ -645,8 +662,8 @@ transformNextRun(BasicBlock::iterator From, AAResults &AAR,
   auto Hoist = [&](ArrayRef<AccessPair> Checked) {
     return all_of(Checked, [&](AccessPair P) {
       return addressOf(P.first)->getType() == addressOf(P.second)->getType() &&
-             hoistAddress(addressOf(P.first), *R, Hoisted) &&
-             hoistAddress(addressOf(P.second), *R, Hoisted);
+             hoistAddress(addressOf(P.first), *R, AA, Hoisted) &&
+             hoistAddress(addressOf(P.second), *R, AA, Hoisted);
     });
   };
   if (!Hoist(*Pairs)) {

@@ -53,9 +53,12 @@
 // form one run. Only what one thread does is reordered, so nothing about the
 // launch (which arrays alias, which indices threads use) is assumed. A run is a
 // maximal sequence of simple loads and stores, monotonic atomicrmw and
-// side-effect free, non-convergent instructions within one block; a run whose
-// addresses depend on its own loads, mixes address spaces alias analysis cannot
-// separate, or moves a must-alias pair is left alone.
+// side-effect free, non-convergent instructions within one block. An address
+// may come from the run's own loads (a gather's reverse accumulates into
+// d_x[idx[i]]) where no write of the run before such a load may overlap what
+// it reads: the load then moves before the test, reading what it read. A run
+// with an address loaded after a write it may overlap, with address spaces
+// alias analysis cannot separate, or moving a must-alias pair is left alone.
 //
 // opt: -passes=ir-sanitize-store-sink-versioning
 //

@@ -127,8 +127,37 @@ entry:
   ret void
 }
 
+; A gather's reverse: the accumulation's address comes from an index the
+; run loads before its first write, so the load moves before the test and
+; the run is versioned like any other (the index is what it would be there).
+; CHECK-LABEL: define void @gather_reverse(
+; CHECK:         %j = load i64, ptr addrspace(1) %idx.addr
+; CHECK-NEXT:    %dx.addr = getelementptr inbounds float, ptr addrspace(1) %dx, i64 %j
+; CHECK:         %accesses.disjoint =
+; CHECK:         br i1 %accesses.disjoint, label %entry.fast, label %entry.inplace.test
+; CHECK:       entry.fast:
+; CHECK-NEXT:    load float, ptr addrspace(1) %dout.addr
+; CHECK-NEXT:    atomicrmw fadd ptr addrspace(1) %dx.addr
+; CHECK-NEXT:    store float 0.000000e+00, ptr addrspace(1) %dout.addr
+; CHECK:       entry.ordered:
+; CHECK-NEXT:    load float, ptr addrspace(1) %dout.addr
+; CHECK-NEXT:    store float 0.000000e+00, ptr addrspace(1) %dout.addr
+; CHECK-NEXT:    atomicrmw fadd ptr addrspace(1) %dx.addr
+define void @gather_reverse(ptr addrspace(1) %idx, ptr addrspace(1) %dout,
+                            ptr addrspace(1) %dx, i64 %i) {
+entry:
+  %idx.addr = getelementptr inbounds i64, ptr addrspace(1) %idx, i64 %i
+  %j = load i64, ptr addrspace(1) %idx.addr, align 8
+  %dout.addr = getelementptr inbounds float, ptr addrspace(1) %dout, i64 %i
+  %g = load float, ptr addrspace(1) %dout.addr, align 4
+  store float 0.0, ptr addrspace(1) %dout.addr, align 4
+  %dx.addr = getelementptr inbounds float, ptr addrspace(1) %dx, i64 %j
+  %old = atomicrmw fadd ptr addrspace(1) %dx.addr, float %g monotonic, align 4
+  ret void
+}
+
 ; Left alone: the same address stored and accumulated (must alias), an
-; address loaded within the run, a barrier between the accesses, a seq_cst
+; address loaded within the run after a write it may overlap, a barrier between the accesses, a seq_cst
 ; atomic, a volatile store.
 ; CHECK-LABEL: define void @same_address(
 ; CHECK-NOT:     disjoint
