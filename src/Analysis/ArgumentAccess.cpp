@@ -7,6 +7,7 @@
 #include "llvm/IR/GetElementPtrTypeIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Module.h"
 
 #include <numeric>
@@ -224,8 +225,25 @@ struct PointerWalk {
     if (GEP || isa<BinaryOperator>(U) || isa<CastInst>(U) || isa<PHINode>(U) ||
         isa<SelectInst>(U) || (Pure && !Pure->mayReadOrWriteMemory()))
       push(&U);
-    else if (!isa<ICmpInst>(U))
+    else if (!isa<ICmpInst>(U) && !isLaneMatch(U))
       Known = false;
+  }
+
+  /// A warp's lanes grouped by the value (AccumulationAggregation groups
+  /// them by address): a lane mask comes back, like a comparison's result.
+  static bool isLaneMatch(const User &U) {
+    const auto *I = dyn_cast<IntrinsicInst>(&U);
+    if (!I)
+      return false;
+    switch (I->getIntrinsicID()) {
+    case Intrinsic::nvvm_match_any_sync_i32:
+    case Intrinsic::nvvm_match_any_sync_i64:
+    case Intrinsic::nvvm_match_all_sync_i32p:
+    case Intrinsic::nvvm_match_all_sync_i64p:
+      return true;
+    default:
+      return false;
+    }
   }
 
   void visit(const User &U, const Value *V) {

@@ -18,6 +18,7 @@
 #include "ir-sanitize/Support/ModuleVerifier.h"
 #include "ir-sanitize/Support/ToolError.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -233,13 +234,14 @@ Expected<DerivativeAccessOptions> parseDerivativeOptions(StringRef Options) {
   for (StringRef Setting : Settings) {
     if (Setting == "order=versioned" || Setting == "order=generated")
       Opts.SinkStores = Setting == "order=versioned";
-    else if (Setting == "accumulation=merged" ||
-             Setting == "accumulation=separate")
-      Opts.MergeAccumulations = Setting == "accumulation=merged";
-    else
+    else if (StringRef Mode = Setting; !Mode.consume_front("accumulation=") ||
+                                       !setAccumulationMode(Opts, Mode))
       return usage("IRSOptimizeDerivativeAccesses: unknown option '" + Setting +
                    "' (expected order=versioned|generated or "
-                   "accumulation=merged|separate)");
+                   "accumulation=" +
+                   join(std::begin(AccumulationModes),
+                        std::end(AccumulationModes), "|") +
+                   ")");
   }
   return Opts;
 }
@@ -367,6 +369,12 @@ IRSStatus IRSOptimizeDerivativeAccesses(LLVMModuleRef MRef, const char *Options,
     const AccumulationMergingStats &S = Stats.Merge;
     for (auto &KV :
          json::Object{IRS_ACCUMULATION_MERGING_COUNTERS(IRS_COUNTER_JSON)})
+      Doc[KV.first] = std::move(KV.second);
+  }
+  {
+    const AccumulationAggregationStats &S = Stats.Aggregate;
+    for (auto &KV :
+         json::Object{IRS_ACCUMULATION_AGGREGATION_COUNTERS(IRS_COUNTER_JSON)})
       Doc[KV.first] = std::move(KV.second);
   }
   return succeed(IRSStatusOk, toJSONText(std::move(Doc)), OutStatsJSON,

@@ -15,7 +15,8 @@ optimizeDerivativeAccesses(Module &M, const DerivativeAccessOptions &Opts) {
   if (!Text.empty()) // registered names: the text always parses
     cantFail(runPipeline(M, Text, &Results));
   return {Results.get<StoreSinkStats>(),
-          Results.get<AccumulationMergingStats>()};
+          Results.get<AccumulationMergingStats>(),
+          Results.get<AccumulationAggregationStats>()};
 }
 
 } // namespace irs

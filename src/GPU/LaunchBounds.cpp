@@ -648,6 +648,7 @@ std::optional<ConstantRange> initRange(const BufferSpec &B, unsigned Bits) {
   case BufferInit::Ones:
     return Range(1, 2);
   case BufferInit::Range:
+  case BufferInit::Segments:
     return B.Count ? std::optional<ConstantRange>(Range(0, B.Count))
                    : std::nullopt;
   case BufferInit::Range1:

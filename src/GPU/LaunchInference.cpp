@@ -278,7 +278,7 @@ Inference::arraysNamed(const std::string &Flag, StringRef Selector) const {
 }
 
 /// --set NAME=VALUE: an array's shape (NAME.dims=AxB) or contents
-/// (NAME=zero|random|range|range1|ones), or one leaf's number.
+/// (NAME=zero|random|range|range1|ones|segments), or one leaf's number.
 Error Inference::applySet(StringRef Set) {
   auto [Name, Value] = Set.split('=');
   std::string Flag = "--set " + escapeForMessage(Set);

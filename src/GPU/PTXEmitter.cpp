@@ -3,6 +3,7 @@
 
 #include "ir-sanitize/Passes/PassRegistry.h"
 #include "ir-sanitize/Passes/Pipelines.h"
+#include "ir-sanitize/Support/GPUArch.h"
 #include "ir-sanitize/Support/LLVMCompat.h"
 #include "ir-sanitize/Support/ModuleVerifier.h"
 #include "ir-sanitize/Support/PassParameters.h"
@@ -173,6 +174,10 @@ std::string ptxPipeline(const PTXOptions &Opts, StringRef DataLayout) {
   DerivativePipelineOptions D = *Opts.Derivatives;
   if (!D.ThreadsPerMultiprocessor)
     D.ThreadsPerMultiprocessor = maxThreadsPerMultiprocessor(Opts.Arch);
+  // The aggregation groups lanes with match.any.sync.
+  if (std::optional<unsigned> SM = smNumber(Opts.Arch);
+      !SM || *SM < FirstSMWithMatch)
+    D.Accesses.AggregateAccumulations = false;
   std::string Last = derivativePipeline(D);
   if (!Last.empty())
     Text += "," + Last;

@@ -6,6 +6,7 @@
 #include "ir-sanitize/Support/Diagnostics.h"
 #include "ir-sanitize/Support/LLVMCompat.h"
 #include "ir-sanitize/Support/PassParameters.h"
+#include "ir-sanitize/Transforms/AccumulationAggregation.h"
 #include "ir-sanitize/Transforms/AccumulationMerging.h"
 #include "ir-sanitize/Transforms/AddDerivativeWrapper.h"
 #include "ir-sanitize/Transforms/BundleNormalize.h"
@@ -50,7 +51,7 @@ std::optional<StringRef> passParameters(StringRef Name, StringRef PassName) {
 }
 
 /// `reassociate-fp` or nothing.
-Expected<bool> parseMergeParams(StringRef Params) {
+Expected<bool> parseReassociateParams(StringRef Params) {
   if (!Params.empty() && Params != "reassociate-fp")
     return paramError("unknown parameter '" + Params +
                       "' (expected reassociate-fp)");

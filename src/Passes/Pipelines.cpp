@@ -56,6 +56,14 @@ std::string derivativeWrapperPipeline(StringRef Fn, DiffMode Mode,
          ">";
 }
 
+bool setAccumulationMode(DerivativeAccessOptions &Opts, StringRef Mode) {
+  if (!is_contained(AccumulationModes, Mode))
+    return false;
+  Opts.MergeAccumulations = Mode != "separate";
+  Opts.AggregateAccumulations = Mode == "aggregated";
+  return true;
+}
+
 std::string derivativePipeline(const DerivativePipelineOptions &Opts) {
   std::vector<std::string> Function, Module;
   // Merging after sinking: its test and branch would end the runs that
@@ -70,21 +78,27 @@ std::string derivativePipeline(const DerivativePipelineOptions &Opts) {
   // arithmetic, the 2-D broadcast's index division) becomes common.
   if (Opts.Accesses.SinkStores)
     Function.push_back("early-cse");
-  if (!Function.empty())
-    Module.push_back("function(" + join(Function, ",") + ")");
   // After them: it holds the accumulations they leave, and relies on the
   // disjointness the fast versions state. Then the divisions its loop
   // repeats by a kernel parameter (a 2-D index's row count) become
   // multiplications.
   if (Opts.GridStride) {
+    if (!Function.empty())
+      Module.push_back("function(" + join(Function, ",") + ")");
     std::string Params = "reassociate-fp";
     if (Opts.ThreadsPerMultiprocessor)
       Params += ";threads-per-multiprocessor=" +
                 std::to_string(Opts.ThreadsPerMultiprocessor);
     Module.push_back(withParams(passname::GridStrideCoarseningPass, Params));
-    Module.push_back(std::string("function(") +
-                     passname::InvariantDivisionPass + ")");
+    Function = {passname::InvariantDivisionPass};
   }
+  // Last: the grid-stride loop takes no convergent call, and the atomics it
+  // leaves (its sums go out with them) are aggregated too.
+  if (Opts.Accesses.AggregateAccumulations)
+    Function.push_back(
+        withParams(passname::AccumulationAggregationPass, "reassociate-fp"));
+  if (!Function.empty())
+    Module.push_back("function(" + join(Function, ",") + ")");
   return join(Module, ",");
 }
 

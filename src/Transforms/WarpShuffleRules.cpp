@@ -1,6 +1,8 @@
 //===- WarpShuffleRules.cpp - Warp shuffles Enzyme can differentiate ------===//
 #include "ir-sanitize/Transforms/WarpShuffleRules.h"
 
+#include "WarpLanes.h"
+
 #include "ir-sanitize/Analysis/EnzymeCalls.h"
 #include "ir-sanitize/Support/LLVMCompat.h"
 
@@ -115,40 +117,13 @@ bool holdsFloatBits(const llvm::Value *V, unsigned Depth = 0) {
 }
 
 //===----------------------------------------------------------------------===//
-// Emitting shuffles of half, float, double and i32 values.
+// Shuffles by mode (WarpLanes.h emits them word by word).
 //===----------------------------------------------------------------------===//
 
-Value *shuffleWord(IRBuilder<> &B, ShuffleMode Mode, Value *Mask, Value *V,
-                   Value *Lane, Value *C) {
-  const ShuffleIntrinsic &S = intrinsicFor(Mode);
-  Module &M = *B.GetInsertBlock()->getModule();
-  Intrinsic::ID ID = V->getType()->isFloatTy() ? S.F32 : S.I32;
-  return B.CreateCall(compat::intrinsicDeclaration(M, ID), {Mask, V, Lane, C});
-}
-
-/// \p V shuffled as CUDA.jl does: float and i32 in one shuffle, double as
-/// two words, half as one zero-extended word.
 Value *shuffleValue(IRBuilder<> &B, ShuffleMode Mode, Value *Mask, Value *V,
                     Value *Lane, Value *C) {
-  Type *T = V->getType();
-  Type *I32 = B.getInt32Ty();
-  if (T->isFloatTy() || T->isIntegerTy(32))
-    return shuffleWord(B, Mode, Mask, V, Lane, C);
-  if (T->isHalfTy()) {
-    Value *Word = B.CreateZExt(B.CreateBitCast(V, B.getInt16Ty()), I32);
-    Value *S = shuffleWord(B, Mode, Mask, Word, Lane, C);
-    return B.CreateBitCast(B.CreateTrunc(S, B.getInt16Ty()), T);
-  }
-  assert(T->isDoubleTy() && "a type without a shuffle");
-  // In CUDA.jl's order (the high word first), so that the helper inlined
-  // is the code it replaced.
-  Type *I64 = B.getInt64Ty();
-  Value *Bits = B.CreateBitCast(V, I64);
-  Value *Hi = shuffleWord(B, Mode, Mask,
-                          B.CreateTrunc(B.CreateLShr(Bits, 32), I32), Lane, C);
-  Value *High = B.CreateShl(B.CreateZExt(Hi, I64), 32);
-  Value *Lo = shuffleWord(B, Mode, Mask, B.CreateTrunc(Bits, I32), Lane, C);
-  return B.CreateBitCast(B.CreateOr(High, B.CreateZExt(Lo, I64)), T);
+  const ShuffleIntrinsic &S = intrinsicFor(Mode);
+  return irs::shuffleValue(B, S.F32, S.I32, Mask, V, Lane, C);
 }
 
 //===----------------------------------------------------------------------===//
@@ -327,12 +302,6 @@ void RuleBuilder::registerRules(Function *Helper,
   Register(RegisterGradientPrefix, Gradient);
 }
 
-Value *readLane(IRBuilder<> &B) {
-  Module &M = *B.GetInsertBlock()->getModule();
-  return B.CreateCall(
-      compat::intrinsicDeclaration(M, Intrinsic::nvvm_read_ptx_sreg_laneid));
-}
-
 /// The lane that \p Lane reads in \p Mode (up, down or bfly) by \p BVal,
 /// before the segment and the clamp: lane - b, lane + b, lane ^ b.
 Value *laneRead(IRBuilder<> &B, ShuffleMode Mode, Value *Lane, Value *BVal) {
@@ -389,8 +358,8 @@ void RuleBuilder::emitGradient(IRBuilder<> &B, const HelperKey &K,
     Value *First = B.CreateCall(
         compat::intrinsicDeclaration(M, Intrinsic::cttz, {B.getInt32Ty()}),
         {Ops.Mask, B.getTrue()});
-    Value *FirstB =
-        shuffleWord(B, ShuffleMode::Idx, Ops.Mask, BVal, First, B.getInt32(31));
+    Value *FirstB = shuffleValue(B, ShuffleMode::Idx, Ops.Mask, BVal, First,
+                                 B.getInt32(31));
     Value *Uniform = B.CreateCall(
         compat::intrinsicDeclaration(M, Intrinsic::nvvm_vote_all_sync),
         {Ops.Mask, B.CreateICmpEQ(BVal, FirstB)});

@@ -252,9 +252,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   for (unsigned I = 0, E = Rank < 128 ? 1 : 1 + Rank % 3; I < E; ++I)
     R.Dims.push_back(1 + B.next() % 64);
   for (unsigned I = 0, E = B.next() % 8 / 5; I < E; ++I)
-    R.Sets.push_back(word(B, K,
-                          {"=1", "=0.5", "=ones", "=range", "=range1",
-                           ".dims=4", ".dims=2x2", "=", "=1e999", "=-3"}));
+    R.Sets.push_back(
+        word(B, K,
+             {"=1", "=0.5", "=ones", "=range", "=range1", "=segments",
+              ".dims=4", ".dims=2x2", "=", "=1e999", "=-3"}));
   if (B.next() % 4 == 0)
     R.Wrt = std::vector<std::string>{word(B, K, {"", "", ",all", ".0"})};
   Expected<irs::InferredLaunch> L = irs::inferLaunch(*F, R, "fuzz.ll");

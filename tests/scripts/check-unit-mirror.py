@@ -17,6 +17,8 @@ import sys
 # Source files without a unit test file, and why.
 EXCEPTIONS = {
     # Passes are tested the LLVM way: opt with the plugin, in lit.
+    "src/Transforms/AccumulationAggregation.cpp":
+        "lit: tests/lit/Transforms/AccumulationAggregation",
     "src/Transforms/AccumulationMerging.cpp":
         "lit: tests/lit/Transforms/AccumulationMerging",
     "src/Transforms/GridStrideCoarsening.cpp":

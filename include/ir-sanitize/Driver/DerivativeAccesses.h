@@ -10,6 +10,7 @@
 #define IR_SANITIZE_DRIVER_DERIVATIVEACCESSES_H
 
 #include "ir-sanitize/Passes/DerivativeAccesses.h"
+#include "ir-sanitize/Transforms/AccumulationAggregation.h"
 #include "ir-sanitize/Transforms/AccumulationMerging.h"
 #include "ir-sanitize/Transforms/StoreSinkVersioning.h"
 
@@ -20,6 +21,7 @@ namespace irs {
 struct DerivativeAccessStats {
   StoreSinkStats Sink;
   AccumulationMergingStats Merge;
+  AccumulationAggregationStats Aggregate;
 };
 
 /// Runs them on every function \p M defines, with LLVM's default alias

@@ -8,7 +8,7 @@
 // { "threads": N                      or "grid": [x,y,z], "block": [x,y,z]
 //   "buffers": [ { "name": NAME, "type": "f32"|"f64"|"i32"|"i64"|"u8",
 //                  "count": N,
-//                  "init": "zero"|"random"|"range"|"range1"|"ones",
+//                  "init": "zero"|"random"|"range"|"range1"|"ones"|"segments",
 //                  "seed": S, "output": bool, "wrt": bool } ],
 //              (the plan's shape; the earlier { NAME: {...} } is read too)
 //   "args": { "2.0.1.0.0": "buffer:NAME" | INTEGER | FLOAT },

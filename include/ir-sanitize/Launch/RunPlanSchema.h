@@ -22,7 +22,7 @@ namespace irs {
 
 enum class ElementType { F32, F64, I32, I64, U8 };
 /// Range: 0, 1, 2, ...; Range1: 1, 2, 3, ... (Julia's 1-based indices).
-enum class BufferInit { Zero, Random, Range, Range1, Ones };
+enum class BufferInit { Zero, Random, Range, Range1, Ones, Segments };
 /// The kernels of a plan: the original (baseline), the splatted one, and
 /// the forward and reverse derivative wrappers.
 enum class KernelRole { Original, Splat, Forward, Reverse };
@@ -69,11 +69,9 @@ template <> struct Vocabulary<ElementType> {
 template <> struct Vocabulary<BufferInit> {
   static constexpr const char *What = "init";
   static constexpr EnumSpelling<BufferInit> Words[] = {
-      {BufferInit::Zero, "zero"},
-      {BufferInit::Random, "random"},
-      {BufferInit::Range, "range"},
-      {BufferInit::Range1, "range1"},
-      {BufferInit::Ones, "ones"}};
+      {BufferInit::Zero, "zero"},   {BufferInit::Random, "random"},
+      {BufferInit::Range, "range"}, {BufferInit::Range1, "range1"},
+      {BufferInit::Ones, "ones"},   {BufferInit::Segments, "segments"}};
 };
 
 template <> struct Vocabulary<KernelRole> {
@@ -124,7 +122,7 @@ template <typename Enum> std::string spellingList() {
   return L;
 }
 
-/// "zero|random|range|range1|ones", for usage lines.
+/// "zero|random|range|range1|ones|segments", for usage lines.
 template <typename Enum> std::string spellingAlternatives() {
   std::string L;
   for (const auto &W : Vocabulary<Enum>::Words)

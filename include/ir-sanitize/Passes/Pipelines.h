@@ -53,7 +53,21 @@ struct DerivativeAccessOptions {
   /// ir-sanitize-merge-accumulations: two atomic additions into one element
   /// become one (floating-point sums reassociated).
   bool MergeAccumulations = true;
+  /// ir-sanitize-aggregate-accumulations, last: the lanes of a warp that
+  /// accumulate into one element sum first, one of them does the atomic
+  /// (floating-point sums reassociated; needs sm_70's match.any).
+  bool AggregateAccumulations = true;
 };
+
+/// How a derivative kernel accumulates, by name (gpu-check's
+/// --accumulation, the C interface's accumulation=): "aggregated" (the
+/// default: merged, then summed across a warp), "merged" (two atomic
+/// additions into one element one), "separate" (as Enzyme emits them).
+inline constexpr const char *AccumulationModes[] = {"aggregated", "merged",
+                                                    "separate"};
+/// Sets \p Opts' accumulation passes for \p Mode; false if it is none of
+/// AccumulationModes.
+bool setAccumulationMode(DerivativeAccessOptions &Opts, llvm::StringRef Mode);
 
 /// What runs after the optimisation pipeline of a derivative kernel: the one
 /// set of switches gpu-check, the PTX pipeline and the C interface share.

@@ -90,6 +90,7 @@ double unitRandom(uint64_t &State) {
 HostBuffer initialContents(const LaunchBuffer &B) {
   HostBuffer H(B.Type, B.Count);
   uint64_t State = B.Seed;
+  uint64_t Segment = 0, SegmentLeft = 0;
   for (uint64_t I = 0; I < B.Count; ++I) {
     switch (B.Init) {
     case BufferInit::Zero:
@@ -102,6 +103,17 @@ HostBuffer initialContents(const LaunchBuffer &B) {
       break;
     case BufferInit::Range1:
       H.set(I, static_cast<double>(I) + 1);
+      break;
+    case BufferInit::Segments:
+      // Sorted indices, each repeated 4 to 64 times (an embedding's tokens
+      // sorted, a CSR matrix's row of each entry): 0 first, each value at
+      // most its position, so in [0, count).
+      if (!SegmentLeft) {
+        Segment += I != 0;
+        SegmentLeft = 4 + nextRandom(State) % 61;
+      }
+      --SegmentLeft;
+      H.set(I, static_cast<double>(Segment));
       break;
     case BufferInit::Random:
       // Floats in [0.5, 1.5) stay away from zero (log, division); integers

@@ -43,7 +43,7 @@ struct GPUCheckArguments {
   bool NoRun = false;
   bool Force = false;
   std::string DerivativeOrder = "versioned";
-  std::string Accumulation = "merged";
+  std::string Accumulation = AccumulationModes[0];
   bool DropPrimalOutputs = false;
   bool NoGridStride = false;
   bool PrintPipeline = false;
@@ -119,11 +119,14 @@ void GPUCheckCommand::addOptions(CLI::App &App) {
       ->check(CLI::IsMember({"versioned", "generated"}))
       ->type_name("ORDER");
   App.add_option("--accumulation", O.Accumulation,
-                 "merged (default): two atomic additions into one element of "
-                 "a shadow (an array passed twice) become one, their sum "
-                 "reassociated; separate: one atomic per accumulation, as "
-                 "Enzyme emits them")
-      ->check(CLI::IsMember({"merged", "separate"}))
+                 "aggregated (default): as merged, then the lanes of a warp "
+                 "that accumulate into one element sum first and one of them "
+                 "does the atomic (sm_70 and later); merged: two atomic "
+                 "additions into one element of a shadow (an array passed "
+                 "twice) become one, their sum reassociated; separate: one "
+                 "atomic per accumulation, as Enzyme emits them")
+      ->check(CLI::IsMember(std::vector<std::string>(
+          std::begin(AccumulationModes), std::end(AccumulationModes))))
       ->type_name("HOW");
   App.add_flag("--no-grid-stride", O.NoGridStride,
                "one block of work per thread in every derivative kernel; by "
@@ -182,7 +185,7 @@ GPUCheckRequest GPUCheckCommand::request() const {
   G.PTX.PTXVersion = O.PTXVersion;
   G.EnzymeTimeoutSeconds = O.EnzymeTimeout;
   G.Derivatives.Accesses.SinkStores = O.DerivativeOrder == "versioned";
-  G.Derivatives.Accesses.MergeAccumulations = O.Accumulation == "merged";
+  setAccumulationMode(G.Derivatives.Accesses, O.Accumulation);
   G.DropPrimalOutputs = O.DropPrimalOutputs;
   G.Derivatives.GridStride = !O.NoGridStride;
   R.PrintStages = O.PrintPipeline;

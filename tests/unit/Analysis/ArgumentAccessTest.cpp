@@ -44,6 +44,23 @@ define void @k(ptr addrspace(1) %in, ptr addrspace(1) %out,
   CHECK(A[7].at(0) == MemoryAccess::None); // an integer never made a pointer
 }
 
+TEST_CASE("an address matched across a warp is still followed",
+          "[ArgumentAccess]") {
+  // AccumulationAggregation groups lanes by address: the match returns a
+  // lane mask, which says nothing about the memory.
+  std::vector<ArgumentAccess> A = accessOf(R"(
+declare i32 @llvm.nvvm.match.any.sync.i64(i32, i64)
+define void @k(ptr addrspace(1) %acc, float %v) {
+  %a = ptrtoint ptr addrspace(1) %acc to i64
+  %peers = call i32 @llvm.nvvm.match.any.sync.i64(i32 -1, i64 %a)
+  %old = atomicrmw fadd ptr addrspace(1) %acc, float %v monotonic
+  ret void
+}
+)");
+  REQUIRE(A.size() == 2);
+  CHECK(A[0].at(0) == MemoryAccess::ReadWrite);
+}
+
 TEST_CASE("pointers inside aggregate arguments are found at their offsets",
           "[ArgumentAccess]") {
   // GPUCompiler's CuDeviceArray and a Broadcasted holding two of them.

@@ -12,7 +12,8 @@ using namespace irs::test;
 
 namespace {
 
-/// Three accumulations into one element: AccumulationMerging makes them one.
+/// Three accumulations into one element: AccumulationMerging makes them one,
+/// AccumulationAggregation sums it across a warp.
 constexpr const char *ThreeAccumulations = R"(
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
@@ -41,15 +42,20 @@ TEST_CASE("optimizeDerivativeAccesses runs the passes it is asked for",
   LLVMContext Ctx;
   auto M = parseModule(Ctx, ThreeAccumulations);
   DerivativeAccessOptions Off;
-  Off.SinkStores = Off.MergeAccumulations = false;
+  Off.SinkStores = Off.MergeAccumulations = Off.AggregateAccumulations = false;
   DerivativeAccessStats None = optimizeDerivativeAccesses(*M, Off);
   CHECK(None.Merge.Merged == 0);
+  CHECK(None.Aggregate.Aggregated == 0);
   CHECK(atomics(*M) == 3);
 
   DerivativeAccessStats Stats =
       optimizeDerivativeAccesses(*M, DerivativeAccessOptions());
   CHECK(Stats.Merge.Merged == 2);
   CHECK(Stats.Merge.Guarded == 0);
+  // The one left goes to an argument's element, the same in every lane: it
+  // is summed across the warp and done by one lane.
+  CHECK(Stats.Aggregate.Aggregated == 1);
+  CHECK(Stats.Aggregate.Uniform == 1);
   CHECK(atomics(*M) == 1);
   CHECK_FALSE(verifyModule(*M, &errs()));
 }

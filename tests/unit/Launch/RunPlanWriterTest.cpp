@@ -31,7 +31,7 @@ TEST_CASE("every word of the plan vocabulary spells and parses back",
   RoundTrips(irs::KernelRole());
   RoundTrips(irs::AddressKind());
   CHECK(allOf<irs::ElementType>().size() == 5);
-  CHECK(allOf<irs::BufferInit>().size() == 5);
+  CHECK(allOf<irs::BufferInit>().size() == 6);
   CHECK(allOf<irs::KernelRole>().size() == 4);
   CHECK(irs::spellingList<irs::ElementType>() == "f32, f64, i32, i64 or u8");
 }

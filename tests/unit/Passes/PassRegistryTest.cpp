@@ -19,7 +19,7 @@ using namespace irs::test;
 
 TEST_CASE("every pass of PassRegistry.def parses by its name", "[Passes]") {
   const std::vector<RegisteredPass> &Passes = registeredPasses();
-  REQUIRE(Passes.size() == 13);
+  REQUIRE(Passes.size() == 14);
   for (const RegisteredPass &P : Passes) {
     INFO(P.Name);
     std::string Text = P.Name;
@@ -72,6 +72,8 @@ TEST_CASE("every pass of PassRegistry.def prints as the text it parses from",
       "function(ir-sanitize-store-sink-versioning,ir-sanitize-invariant-"
       "division,ir-sanitize-merge-accumulations)",
       "function(ir-sanitize-merge-accumulations<reassociate-fp>)",
+      "function(ir-sanitize-aggregate-accumulations,ir-sanitize-aggregate-"
+      "accumulations<reassociate-fp>)",
       // Among LLVM's passes, which print by their own names.
       "ir-sanitize-bundles,function(sroa<modify-cfg>,ir-sanitize-invariant-"
       "division),globaldce",
@@ -106,7 +108,7 @@ TEST_CASE("every pass of PassRegistry.def prints on one line", "[Passes]") {
   CHECK(
       StringRef(Text).starts_with("Module passes:\n  ir-sanitize-restore - "));
   CHECK(StringRef(Text).contains("\nFunction passes with params:\n  "
-                                 "ir-sanitize-merge-accumulations<"
+                                 "ir-sanitize-aggregate-accumulations<"
                                  "[reassociate-fp]> - "));
 }
 
@@ -219,6 +221,8 @@ TEST_CASE("every pass of PassRegistry.def counts its work under its name",
        "InvariantDivision/invariant-division.ll"},
       {"function(ir-sanitize-merge-accumulations<reassociate-fp>)",
        "AccumulationMerging/accumulation-merging.ll"},
+      {"function(ir-sanitize-aggregate-accumulations<reassociate-fp>)",
+       "AccumulationAggregation/accumulation-aggregation.ll"},
   };
   EnableStatistics(/*DoPrintOnExit=*/false);
   ResetStatistics();

@@ -43,8 +43,14 @@ TEST_CASE("derivativePipeline orders the derivative passes", "[Pipelines]") {
   DerivativePipelineOptions O;
   CHECK(O.Accesses.SinkStores);
   CHECK(O.Accesses.MergeAccumulations);
+  CHECK(O.Accesses.AggregateAccumulations);
   CHECK(O.GridStride); // what gpu-check runs by default
   O.GridStride = false;
+  CHECK(derivativePipeline(O) ==
+        "function(ir-sanitize-store-sink-versioning,ir-sanitize-merge-"
+        "accumulations<reassociate-fp>,early-cse,ir-sanitize-aggregate-"
+        "accumulations<reassociate-fp>)");
+  O.Accesses.AggregateAccumulations = false;
   CHECK(derivativePipeline(O) ==
         "function(ir-sanitize-store-sink-versioning,ir-sanitize-merge-"
         "accumulations<reassociate-fp>,early-cse)");
@@ -61,8 +67,25 @@ TEST_CASE("derivativePipeline orders the derivative passes", "[Pipelines]") {
   CHECK(derivativePipeline(O) == "ir-sanitize-grid-stride<reassociate-fp>,"
                                  "function(ir-sanitize-invariant-division)");
   O.ThreadsPerMultiprocessor = 1536;
+  O.Accesses.AggregateAccumulations = true;
   CHECK(derivativePipeline(O) ==
         "ir-sanitize-grid-stride<reassociate-fp;threads-per-multiprocessor="
-        "1536>,function(ir-sanitize-invariant-division)");
+        "1536>,function(ir-sanitize-invariant-division,ir-sanitize-aggregate-"
+        "accumulations<reassociate-fp>)");
   CHECK(parses(derivativePipeline(O)));
+}
+
+TEST_CASE("accumulation modes set the accumulation passes", "[Pipelines]") {
+  DerivativeAccessOptions O;
+  REQUIRE(setAccumulationMode(O, "separate"));
+  CHECK(!O.MergeAccumulations);
+  CHECK(!O.AggregateAccumulations);
+  REQUIRE(setAccumulationMode(O, "merged"));
+  CHECK(O.MergeAccumulations);
+  CHECK(!O.AggregateAccumulations);
+  REQUIRE(setAccumulationMode(O, AccumulationModes[0]));
+  CHECK(O.MergeAccumulations);
+  CHECK(O.AggregateAccumulations);
+  CHECK(!setAccumulationMode(O, "aggregate"));
+  CHECK(O.AggregateAccumulations); // unchanged
 }

@@ -26,6 +26,22 @@ TEST_CASE("buffer initialisation is deterministic and as declared",
   R.Init = BufferInit::Range1;
   CHECK(initialContents(R).get(0) == 1);
   CHECK(initialContents(R).get(4) == 5);
+  LaunchBuffer S{"s",  ElementType::I64, 5000, BufferInit::Segments, 2, false,
+                 false};
+  HostBuffer Seg = initialContents(S);
+  CHECK(Seg.get(0) == 0);
+  uint64_t Run = 1;
+  for (uint64_t I = 1; I < Seg.count(); ++I) {
+    double Step = Seg.get(I) - Seg.get(I - 1);
+    REQUIRE((Step == 0 || Step == 1));
+    if (Step == 1) {
+      CHECK(Run >= 4);
+      CHECK(Run <= 64);
+      Run = 0;
+    }
+    ++Run;
+  }
+  CHECK(Seg.get(Seg.count() - 1) > 5000 / 64);
   LaunchBuffer O{"o", ElementType::F64, 3, BufferInit::Ones, 0, false, false};
   CHECK(initialContents(O).get(2) == 1.0);
   LaunchBuffer Z{"z", ElementType::U8, 3, BufferInit::Zero, 0, false, false};

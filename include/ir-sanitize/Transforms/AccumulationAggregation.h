@@ -1,0 +1,106 @@
+//===- AccumulationAggregation.h - One atomic per address per warp -*- C++ -*-//
+//
+// Reverse kernels accumulate with atomics, and where the lanes of a warp add
+// into one element the atomics serialise in L2: the bias gradient of a dense
+// layer (`out[i,j] = v[j] * w[i,j]`: every thread of a column adds into
+// d_v[j]) ran at 30x the primal on an H200, and a gather with repeated
+// indices (an embedding's backward, d_x[idx[i]]) at 27x, its Float32 sum of
+// two million additions into one element failing the reverse check's
+// tolerance. CUB's warp-aggregated atomics, Dr.Jit and PyTorch's scatter_add
+// sum within the warp first; Enzyme does not. This pass does, for each
+// atomic accumulation (AccumulationMerging's: add or sub, fadd or fsub with
+// ReassociateFP; at most monotonic; its old value unused) of a 32- or 64-bit
+// integer or a half, float or double in global or generic memory:
+//
+//   %active = activemask
+//   %peers  = match.any.sync(%active, address)   ; lanes with my address
+//   %shared = ballot.sync(%active, %peers != 1 << lane)
+//   br %shared != 0, label %sum, label %plain   ; the same in every lane
+//   plain:  the atomic as it was
+//   sum:    each group of peers sums its values in a tree of shfl.sync.idx
+//           (at most 5 rounds: Westphal's reduce_peers, the one CUDA's
+//           "warp-aggregated atomics" write-up uses), then its first lane
+//           does the atomic with the sum
+//
+// Where the address is the same in every lane (computed from arguments and
+// block indices: a column index uniform per block), the ballot and the plain
+// path go; the groups still come from the match, since which lanes run the
+// atomic together is the hardware's choice. Where the address is an
+// injective function of the lane (base + f(tid.x), f built of additions,
+// extensions, GEPs and constant multiplications, the rest uniform: `x .+ y`'s
+// d_x[i]), lanes never share it and the atomic is left alone, so that such
+// kernels run exactly as before. Where a select on a uniform condition
+// chooses between such an address and another (a broadcast's Extruded index:
+// i where the array is kept, its default where it is extruded), a branch on
+// that condition keeps the plain atomic on the distinct side and aggregates
+// on the other. All of this is read from how the address is
+// computed (LLVM's UniformityAnalysis takes every call for divergent on
+// NVPTX, the block index's too); they choose code, never change what it
+// computes. A lane that shares no address with another pays the match and
+// the ballot.
+//
+// Why this is sound: the lanes' atomics are unordered with each other (no
+// happens-before between threads of a launch), so one atomic of their sum is
+// an outcome the original allows where the operation reassociates: exactly
+// for integers; for floating point the sum is reassociated, as the order of
+// the original atomics already leaves open (the rule of AccumulationMerging
+// and GridStrideCoarsening, docs/DerivativePasses.md). All the new code's
+// warp operations take the lanes activemask found and every such lane runs
+// the same rounds (the loop's condition is a vote), so no lane waits for one
+// that does not come. match.any needs sm_70: a function whose target-cpu is
+// an older sm_NN is left alone. The atomics the pass emits are marked, so a
+// second run changes nothing.
+//
+// opt: -passes='function(ir-sanitize-aggregate-accumulations<reassociate-fp>)'
+//
+//===----------------------------------------------------------------------===//
+#ifndef IR_SANITIZE_TRANSFORMS_ACCUMULATIONAGGREGATION_H
+#define IR_SANITIZE_TRANSFORMS_ACCUMULATIONAGGREGATION_H
+
+#include "ir-sanitize/Transforms/PassCounters.h"
+
+#include "llvm/IR/PassManager.h"
+
+namespace irs {
+
+/// The counters of the pass (Transforms/PassCounters.h).
+#define IRS_ACCUMULATION_AGGREGATION_COUNTERS(X)                               \
+  X(Aggregated, NumAggregated, "aggregated_accumulations",                     \
+    "Atomics summed first across the lanes that share their address")          \
+  X(Uniform, NumUniform, "uniform_accumulations",                              \
+    "Of them, with an address uniform across the warp (no match)")             \
+  X(Conditional, NumConditional, "conditionally_distinct_accumulations",       \
+    "Of them, plain where a uniform condition makes the address distinct")     \
+  X(LaneDistinct, NumLaneDistinct, "lane_distinct_accumulations",              \
+    "Atomics left alone: their address differs in every lane")
+
+struct AccumulationAggregationStats {
+  IRS_ACCUMULATION_AGGREGATION_COUNTERS(IRS_COUNTER_FIELD)
+
+  AccumulationAggregationStats &
+  operator+=(const AccumulationAggregationStats &O) {
+    IRS_ACCUMULATION_AGGREGATION_COUNTERS(IRS_COUNTER_ADD)
+    return *this;
+  }
+};
+
+/// Adds what it did to the run's AccumulationAggregationStats
+/// (Transforms/PassResults.h) and its STATISTICs.
+class AccumulationAggregationPass
+    : public llvm::PassInfoMixin<AccumulationAggregationPass> {
+public:
+  explicit AccumulationAggregationPass(bool ReassociateFP)
+      : ReassociateFP(ReassociateFP) {}
+  llvm::PreservedAnalyses run(llvm::Function &F,
+                              llvm::FunctionAnalysisManager &FAM);
+  void printPipeline(llvm::raw_ostream &OS,
+                     llvm::function_ref<llvm::StringRef(llvm::StringRef)>
+                         MapClassName2PassName);
+
+private:
+  bool ReassociateFP;
+};
+
+} // namespace irs
+
+#endif

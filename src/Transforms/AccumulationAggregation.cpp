@@ -1,0 +1,454 @@
+//===- AccumulationAggregation.cpp - One atomic per address per warp ------===//
+#include "ir-sanitize/Transforms/AccumulationAggregation.h"
+
+#include "Accumulation.h"
+#include "WarpLanes.h"
+
+#include "ir-sanitize/Support/GPUArch.h"
+#include "ir-sanitize/Support/PassParameters.h"
+#include "ir-sanitize/Transforms/PassResults.h"
+
+#include "llvm/ADT/Statistic.h"
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/IR/GetElementPtrTypeIterator.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Operator.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+
+using namespace llvm;
+
+#define DEBUG_TYPE "ir-sanitize-aggregate-accumulations"
+
+IRS_ACCUMULATION_AGGREGATION_COUNTERS(IRS_COUNTER_STATISTIC)
+
+namespace irs {
+namespace {
+
+/// Marks the atomics the pass emitted (and the plain path's original): a
+/// second run leaves them alone.
+constexpr const char AggregatedMark[] = "irs.aggregated";
+
+/// The address spaces whose atomics meet in L2: generic and global.
+bool inGlobalMemory(const AtomicRMWInst &A) {
+  unsigned AS = A.getPointerAddressSpace();
+  return AS == 0 || AS == 1;
+}
+
+bool isCandidate(const AtomicRMWInst &A, bool ReassociateFP) {
+  return isAccumulation(A, ReassociateFP) && A.use_empty() &&
+         inGlobalMemory(A) && isShuffleable(A.getValOperand()->getType()) &&
+         !A.getMetadata(AggregatedMark);
+}
+
+/// Whether \p F is compiled for an sm_NN without match.any.sync, as its
+/// target-cpu says; without one, the caller chose the target.
+bool targetLacksMatch(const Function &F) {
+  std::optional<unsigned> SM =
+      smNumber(F.getFnAttribute("target-cpu").getValueAsString());
+  return SM && *SM < FirstSMWithMatch;
+}
+
+/// Whether \p V reads this thread's x index or lane: the values that differ
+/// between the lanes of a warp in a one-dimensional block.
+bool isLaneIndex(const Value *V) {
+  const auto *II = dyn_cast<IntrinsicInst>(V);
+  return II && (II->getIntrinsicID() == Intrinsic::nvvm_read_ptx_sreg_tid_x ||
+                II->getIntrinsicID() == Intrinsic::nvvm_read_ptx_sreg_laneid);
+}
+
+/// Whether \p V reads a value every thread of a block shares: its block's
+/// index, the block and grid sizes.
+bool isBlockConstant(const Value *V) {
+  const auto *II = dyn_cast<IntrinsicInst>(V);
+  if (!II)
+    return false;
+  switch (II->getIntrinsicID()) {
+  case Intrinsic::nvvm_read_ptx_sreg_ctaid_x:
+  case Intrinsic::nvvm_read_ptx_sreg_ctaid_y:
+  case Intrinsic::nvvm_read_ptx_sreg_ctaid_z:
+  case Intrinsic::nvvm_read_ptx_sreg_ntid_x:
+  case Intrinsic::nvvm_read_ptx_sreg_ntid_y:
+  case Intrinsic::nvvm_read_ptx_sreg_ntid_z:
+  case Intrinsic::nvvm_read_ptx_sreg_nctaid_x:
+  case Intrinsic::nvvm_read_ptx_sreg_nctaid_y:
+  case Intrinsic::nvvm_read_ptx_sreg_nctaid_z:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// Whether integer operation \p BO is injective in its operand \p Varying
+/// for the other operand fixed: addition and subtraction modulo 2^n, xor, a
+/// multiplication or left shift by a constant that cannot wrap (or a
+/// multiplication by an odd constant, a bijection modulo 2^n).
+bool injectiveIn(const BinaryOperator &BO, unsigned Varying) {
+  const auto *C = dyn_cast<ConstantInt>(BO.getOperand(1 - Varying));
+  bool NoWrap = BO.hasNoUnsignedWrap() || BO.hasNoSignedWrap();
+  switch (BO.getOpcode()) {
+  case Instruction::Add:
+  case Instruction::Sub:
+  case Instruction::Xor:
+    return true;
+  case Instruction::Mul:
+    return C && !C->isZero() && (C->getValue()[0] || NoWrap);
+  case Instruction::Shl:
+    return C && Varying == 0 && NoWrap;
+  default:
+    return false;
+  }
+}
+
+/// Where the lanes of a warp may share an address, told from how it is
+/// computed. LLVM's UniformityAnalysis is no help here: NVPTX's TTI takes
+/// every call, the block index's too, for divergent. These answers only
+/// choose the code (a plain atomic left, a test dropped), never change what
+/// it computes, so they may be optimistic: a phi of uniform values counts
+/// as uniform (a grid-stride loop's block index) although a divergent
+/// branch could join there.
+class LaneSharing {
+public:
+  /// The same value in every lane: constants, arguments, block constants
+  /// and what pure instructions make of them.
+  bool uniform(const Value *V, unsigned Depth = 0) {
+    if (isa<Constant>(V) || isa<Argument>(V) || isBlockConstant(V))
+      return true;
+    const auto *I = dyn_cast<Instruction>(V);
+    if (!I || Depth > MaxDepth || I->mayReadOrWriteMemory() ||
+        I->mayHaveSideEffects() || isa<CallBase>(I))
+      return false;
+    if (const auto *Phi = dyn_cast<PHINode>(I)) {
+      if (!InProgress.insert(Phi).second)
+        return true; // a cycle: uniform if the rest is
+      bool All = all_of(Phi->incoming_values(), [&](const Value *In) {
+        return uniform(In, Depth + 1);
+      });
+      InProgress.erase(Phi);
+      return All;
+    }
+    return all_of(I->operands(),
+                  [&](const Value *Op) { return uniform(Op, Depth + 1); });
+  }
+
+  /// A condition all lanes compute alike, and whether it must hold.
+  using Literal = std::pair<Value *, bool>;
+
+  /// A different value in every lane where the literals it adds to \p When
+  /// hold: the x index through injective steps, every other operand
+  /// uniform; a select on a uniform condition picks per warp (an Extruded
+  /// broadcast's index: i where the array is kept, its default where it is
+  /// extruded). A block whose x extent is below 32 puts lanes with one x
+  /// index in a warp; they then keep separate atomics.
+  bool injective(Value *V, SmallVectorImpl<Literal> &When, unsigned Depth = 0) {
+    if (isLaneIndex(V))
+      return true;
+    auto *I = dyn_cast<Instruction>(V);
+    if (!I || Depth > MaxDepth)
+      return false;
+    auto Next = [&](Value *Op) { return injective(Op, When, Depth + 1); };
+    if (isa<ZExtInst>(I) || isa<SExtInst>(I) || isa<BitCastInst>(I) ||
+        isa<PtrToIntInst>(I) || isa<IntToPtrInst>(I) ||
+        isa<AddrSpaceCastInst>(I))
+      return Next(I->getOperand(0));
+    if (auto *BO = dyn_cast<BinaryOperator>(I))
+      return any_of(std::initializer_list<unsigned>{0, 1}, [&](unsigned Vary) {
+        return injectiveIn(*BO, Vary) && uniform(BO->getOperand(1 - Vary)) &&
+               Next(BO->getOperand(Vary));
+      });
+    if (auto *Sel = dyn_cast<SelectInst>(I))
+      return injectiveSelect(*Sel, When, Depth);
+    auto *GEP = dyn_cast<GetElementPtrInst>(I);
+    return GEP && GEP->isInBounds() && injectiveGEP(*GEP, When, Depth);
+  }
+
+private:
+  /// Injective where its condition picks an injective side (both sides:
+  /// always, given theirs).
+  bool injectiveSelect(SelectInst &Sel, SmallVectorImpl<Literal> &When,
+                       unsigned Depth) {
+    Value *C = Sel.getCondition();
+    if (!uniform(C))
+      return false;
+    SmallVector<Literal, 2> IfTrue, IfFalse;
+    bool T = injective(Sel.getTrueValue(), IfTrue, Depth + 1);
+    bool F = injective(Sel.getFalseValue(), IfFalse, Depth + 1);
+    if (!T && !F)
+      return false;
+    append_range(When, IfTrue);
+    append_range(When, IfFalse);
+    if (!T || !F)
+      When.push_back({C, T});
+    return true;
+  }
+
+  /// One varying operand: the base, or an index into a sized element
+  /// (inbounds: its scaled offset does not wrap).
+  bool injectiveGEP(GetElementPtrInst &GEP, SmallVectorImpl<Literal> &When,
+                    unsigned Depth) {
+    Value *Varying = nullptr;
+    bool Sized = true;
+    const DataLayout &DL = GEP.getModule()->getDataLayout();
+    if (!uniform(GEP.getPointerOperand()))
+      Varying = GEP.getPointerOperand();
+    for (auto It = gep_type_begin(&GEP); It != gep_type_end(&GEP); ++It) {
+      if (uniform(It.getOperand()))
+        continue;
+      if (Varying || It.isStruct())
+        return false;
+      Varying = It.getOperand();
+      Sized = !DL.getTypeAllocSize(It.getIndexedType()).isZero();
+    }
+    return Varying && Sized && injective(Varying, When, Depth + 1);
+  }
+
+  static constexpr unsigned MaxDepth = 16;
+  SmallPtrSet<const PHINode *, 8> InProgress;
+};
+
+/// Where lanes of a warp may share \p A's address: Uniform, every lane;
+/// Varying, some; Distinct, none (where the literals DistinctWhen lists
+/// hold, all lanes alike; none: always).
+enum class Sharing { Distinct, Varying, Uniform };
+
+struct AddressSharing {
+  Sharing S = Sharing::Varying;
+  SmallVector<LaneSharing::Literal, 2> DistinctWhen;
+};
+
+AddressSharing sharingOf(AtomicRMWInst &A) {
+  LaneSharing L;
+  AddressSharing R;
+  if (L.uniform(A.getPointerOperand()))
+    R.S = Sharing::Uniform;
+  else if (L.injective(A.getPointerOperand(), R.DistinctWhen))
+    R.S = Sharing::Distinct;
+  else
+    R.DistinctWhen.clear();
+  return R;
+}
+
+Value *callNVVM(IRBuilderBase &B, Intrinsic::ID ID, ArrayRef<Value *> Args,
+                const Twine &Name = "") {
+  Module &M = *B.GetInsertBlock()->getModule();
+  return B.CreateCall(compat::intrinsicDeclaration(M, ID), Args, Name);
+}
+
+Value *ballot(IRBuilderBase &B, Value *Mask, Value *Pred, const Twine &Name) {
+  return callNVVM(B, Intrinsic::nvvm_vote_ballot_sync, {Mask, Pred}, Name);
+}
+
+/// The lowest set bit's index of nonzero \p X.
+Value *firstLane(IRBuilderBase &B, Value *X) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  return B.CreateCall(
+      compat::intrinsicDeclaration(M, Intrinsic::cttz, {B.getInt32Ty()}),
+      {X, B.getTrue()});
+}
+
+/// What the lanes of a warp know before they sum.
+struct WarpState {
+  Value *Active, *Lane, *Peers;
+};
+
+/// The sum, over \p W.Peers, of \p V in the first peer (Westphal's
+/// reduce_peers): in round r a lane adds the value of the next peer above
+/// it that is still in; then the peers whose rank among the peers has bit r
+/// set are out. After the last round (a vote: every active lane runs it)
+/// the first peer holds the group's sum. Leaves \p B in the block after.
+Value *sumPeers(IRBuilderBase &B, const AtomicRMWInst &A, const WarpState &W,
+                Value *V) {
+  Value *Me = B.CreateShl(B.getInt32(1), W.Lane);
+  Value *Above =
+      B.CreateAnd(W.Peers, B.CreateShl(B.getInt32(~1u), W.Lane), "peers.above");
+  Value *Rank = B.CreateUnaryIntrinsic(
+      Intrinsic::ctpop, B.CreateAnd(W.Peers, B.CreateSub(Me, B.getInt32(1))),
+      nullptr, "rank");
+  BasicBlock *Pre = B.GetInsertBlock();
+  BasicBlock *After = SplitBlock(Pre, &*B.GetInsertPoint(),
+                                 static_cast<DominatorTree *>(nullptr), nullptr,
+                                 nullptr, Pre->getName() + ".summed");
+  BasicBlock *Round = BasicBlock::Create(
+      B.getContext(), Pre->getName() + ".round", Pre->getParent(), After);
+  Pre->getTerminator()->eraseFromParent();
+  B.SetInsertPoint(Pre);
+  B.CreateBr(Round);
+  B.SetInsertPoint(Round);
+  PHINode *Sum = B.CreatePHI(V->getType(), 2, "partial");
+  PHINode *In = B.CreatePHI(B.getInt32Ty(), 2, "peers.in");
+  PHINode *Bits = B.CreatePHI(B.getInt32Ty(), 2, "rank.bits");
+  Value *HasNext = B.CreateICmpNE(In, B.getInt32(0));
+  Value *Next = B.CreateSelect(HasNext, firstLane(B, In), W.Lane);
+  Value *Theirs = shuffleValue(B, Intrinsic::nvvm_shfl_sync_idx_f32,
+                               Intrinsic::nvvm_shfl_sync_idx_i32, W.Active, Sum,
+                               Next, B.getInt32(31));
+  Value *Added = B.CreateSelect(HasNext, accumulate(B, A, Sum, Theirs), Sum);
+  Value *Out = ballot(B, W.Active, B.CreateTrunc(Bits, B.getInt1Ty()), "out");
+  Value *StillIn = B.CreateAnd(In, B.CreateNot(Out));
+  Value *More = callNVVM(B, Intrinsic::nvvm_vote_any_sync,
+                         {W.Active, B.CreateICmpNE(StillIn, B.getInt32(0))});
+  Value *NextBits = B.CreateLShr(Bits, 1);
+  B.CreateCondBr(More, Round, After);
+  Sum->addIncoming(V, Pre);
+  Sum->addIncoming(Added, Round);
+  In->addIncoming(Above, Pre);
+  In->addIncoming(StillIn, Round);
+  Bits->addIncoming(Rank, Pre);
+  Bits->addIncoming(NextBits, Round);
+  B.SetInsertPoint(&*After->getFirstInsertionPt());
+  return Added;
+}
+
+MDNode *aggregatedMark(LLVMContext &Ctx) { return MDNode::get(Ctx, {}); }
+
+/// Replaces \p A by the aggregation (the header's picture). Without
+/// \p Uniform, warps whose lanes share nothing keep the plain atomic. The
+/// groups come from match.any either way: which lanes run the atomic
+/// together is the hardware's choice, so a uniform address only means that
+/// the lanes there share it.
+void aggregate(AtomicRMWInst &A, bool Uniform) {
+  IRBuilder<> B(&A);
+  WarpState W;
+  W.Active = callNVVM(B, Intrinsic::nvvm_activemask, {}, "active");
+  W.Lane = readLane(B);
+  const DataLayout &DL = A.getModule()->getDataLayout();
+  Type *IntPtr = DL.getIntPtrType(A.getPointerOperand()->getType());
+  Value *Addr = B.CreatePtrToInt(A.getPointerOperand(), IntPtr);
+  W.Peers =
+      callNVVM(B,
+               IntPtr->isIntegerTy(64) ? Intrinsic::nvvm_match_any_sync_i64
+                                       : Intrinsic::nvvm_match_any_sync_i32,
+               {W.Active, Addr}, "peers");
+  Instruction *Plain = nullptr;
+  if (!Uniform) {
+    Value *Alone = B.CreateICmpEQ(W.Peers, B.CreateShl(B.getInt32(1), W.Lane));
+    Value *Sharing = B.CreateICmpNE(
+        ballot(B, W.Active, B.CreateNot(Alone), "sharing"), B.getInt32(0));
+    Instruction *Then = nullptr;
+    SplitBlockAndInsertIfThenElse(Sharing, &A, &Then, &Plain);
+    B.SetInsertPoint(Then);
+  }
+  Value *Sum = sumPeers(B, A, W, A.getValOperand());
+  Value *First = B.CreateICmpEQ(W.Lane, firstLane(B, W.Peers), "first");
+  Instruction *Leader = SplitBlockAndInsertIfThen(First, &*B.GetInsertPoint(),
+                                                  /*Unreachable=*/false);
+  auto *Summed = cast<AtomicRMWInst>(A.clone());
+  Summed->setOperand(1, Sum);
+  Summed->insertBefore(Leader);
+  Summed->setMetadata(AggregatedMark, aggregatedMark(A.getContext()));
+  if (Plain) {
+    A.moveBefore(Plain);
+    A.setMetadata(AggregatedMark, aggregatedMark(A.getContext()));
+  } else {
+    A.eraseFromParent();
+  }
+}
+
+/// Before \p A, a branch on \p When's literals (uniform) to a plain copy of
+/// \p A where they hold; \p A goes to the other path.
+void branchWhereDistinct(AtomicRMWInst &A,
+                         ArrayRef<LaneSharing::Literal> When) {
+  IRBuilder<> B(&A);
+  Value *All = nullptr;
+  for (auto [C, Holds] : When) {
+    Value *L = Holds ? C : B.CreateNot(C);
+    All = All ? B.CreateAnd(All, L) : L;
+  }
+  All->setName("lanes.distinct");
+  Instruction *Distinct = nullptr, *Else = nullptr;
+  SplitBlockAndInsertIfThenElse(All, &A, &Distinct, &Else);
+  Instruction *Plain = A.clone();
+  Plain->insertBefore(Distinct);
+  Plain->setMetadata(AggregatedMark, aggregatedMark(A.getContext()));
+  A.moveBefore(Else);
+}
+
+/// Says what becomes of \p A.
+void remark(OptimizationRemarkEmitter &ORE, AtomicRMWInst &A,
+            const AddressSharing &Sh) {
+  Sharing S = Sh.S;
+  if (S == Sharing::Distinct && !Sh.DistinctWhen.empty()) {
+    ORE.emit([&] {
+      return OptimizationRemark(DEBUG_TYPE, "Aggregated", &A)
+             << "an atomic accumulation stays plain where a condition the "
+                "lanes share makes its address differ in every lane, and is "
+                "summed across the lanes that share it elsewhere";
+    });
+    return;
+  }
+  if (S == Sharing::Distinct) {
+    ORE.emit([&] {
+      return OptimizationRemarkMissed(DEBUG_TYPE, "LaneDistinct", &A)
+             << "an atomic accumulation stays as it is: its address differs "
+                "in every lane of a warp";
+    });
+    return;
+  }
+  ORE.emit([&] {
+    return OptimizationRemark(DEBUG_TYPE, "Aggregated", &A)
+           << (S == Sharing::Uniform
+                   ? "an atomic accumulation into one address for the whole "
+                     "warp is summed across the lanes first"
+                   : "an atomic accumulation is summed first across the "
+                     "lanes of a warp that share its address")
+           << ": one atomic per address and warp";
+  });
+}
+
+} // namespace
+
+PreservedAnalyses
+AccumulationAggregationPass::run(Function &F, FunctionAnalysisManager &FAM) {
+  AccumulationAggregationStats S;
+  SmallVector<AtomicRMWInst *, 8> Candidates;
+  for (BasicBlock &BB : F)
+    for (Instruction &I : BB)
+      if (auto *A = dyn_cast<AtomicRMWInst>(&I);
+          A && isCandidate(*A, ReassociateFP))
+        Candidates.push_back(A);
+  if (Candidates.empty())
+    return PreservedAnalyses::all();
+  OptimizationRemarkEmitter ORE(&F);
+  if (targetLacksMatch(F)) {
+    ORE.emit([&] {
+      return OptimizationRemarkMissed(DEBUG_TYPE, "NoMatch", Candidates[0])
+             << "atomic accumulations stay as they are: the target has no "
+                "match.any.sync (before sm_70)";
+    });
+    return PreservedAnalyses::all();
+  }
+  SmallVector<std::pair<AtomicRMWInst *, AddressSharing>, 8> Plan;
+  for (AtomicRMWInst *A : Candidates)
+    Plan.push_back({A, sharingOf(*A)});
+  for (auto &[A, Sh] : Plan) {
+    remark(ORE, *A, Sh);
+    if (Sh.S == Sharing::Distinct && Sh.DistinctWhen.empty()) {
+      ++S.LaneDistinct;
+      continue;
+    }
+    ++S.Aggregated;
+    S.Uniform += Sh.S == Sharing::Uniform;
+    if (!Sh.DistinctWhen.empty()) {
+      ++S.Conditional;
+      branchWhereDistinct(*A, Sh.DistinctWhen);
+    }
+    aggregate(*A, Sh.S == Sharing::Uniform);
+  }
+  IRS_ACCUMULATION_AGGREGATION_COUNTERS(IRS_COUNTER_BUMP)
+  if (PassResults *Results = passResults(F, FAM))
+    Results->get<AccumulationAggregationStats>() += S;
+  return S.Aggregated == 0 ? PreservedAnalyses::all()
+                           : PreservedAnalyses::none();
+}
+
+void AccumulationAggregationPass::printPipeline(
+    raw_ostream &OS, function_ref<StringRef(StringRef)> MapClassName2PassName) {
+  static_cast<PassInfoMixin<AccumulationAggregationPass> *>(this)
+      ->printPipeline(OS, MapClassName2PassName);
+  if (ReassociateFP)
+    printPassParameters(OS, {"reassociate-fp"});
+}
+
+} // namespace irs

@@ -1,0 +1,66 @@
+//===- WarpLanes.h - Emitting the lane and warp shuffles --------*- C++ -*-===//
+//
+// Shared by the passes that emit warp-level code (WarpShuffleRules, whose
+// rules shuffle adjoints; AccumulationAggregation, which sums across the
+// lanes of a warp): a lane's index and a shuffle of any 16-, 32- or 64-bit
+// scalar through the 32-bit shfl.sync intrinsics.
+//
+//===----------------------------------------------------------------------===//
+#ifndef IR_SANITIZE_TRANSFORMS_WARPLANES_H
+#define IR_SANITIZE_TRANSFORMS_WARPLANES_H
+
+#include "ir-sanitize/Support/LLVMCompat.h"
+
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
+
+namespace irs {
+
+/// This thread's lane in its warp.
+inline llvm::Value *readLane(llvm::IRBuilderBase &B) {
+  llvm::Module &M = *B.GetInsertBlock()->getModule();
+  return B.CreateCall(compat::intrinsicDeclaration(
+      M, llvm::Intrinsic::nvvm_read_ptx_sreg_laneid));
+}
+
+/// Whether \p T is a type shuffleValue moves.
+inline bool isShuffleable(const llvm::Type *T) {
+  return T->isHalfTy() || T->isFloatTy() || T->isDoubleTy() ||
+         T->isIntegerTy(32) || T->isIntegerTy(64);
+}
+
+/// \p V shuffled by one shfl.sync mode (\p F32 and \p I32: its float and
+/// i32 intrinsics) as CUDA.jl does: float and i32 in one shuffle, half as
+/// one zero-extended word, double and i64 as two words, the high one first
+/// (so that a helper of WarpShuffleRules, inlined, is the code it replaced).
+inline llvm::Value *shuffleValue(llvm::IRBuilderBase &B,
+                                 llvm::Intrinsic::ID F32,
+                                 llvm::Intrinsic::ID I32, llvm::Value *Mask,
+                                 llvm::Value *V, llvm::Value *Lane,
+                                 llvm::Value *C) {
+  llvm::Module &M = *B.GetInsertBlock()->getModule();
+  auto Word = [&](llvm::Value *W) -> llvm::Value * {
+    llvm::Intrinsic::ID ID = W->getType()->isFloatTy() ? F32 : I32;
+    return B.CreateCall(compat::intrinsicDeclaration(M, ID),
+                        {Mask, W, Lane, C});
+  };
+  llvm::Type *T = V->getType();
+  llvm::Type *I32Ty = B.getInt32Ty();
+  if (T->isFloatTy() || T->isIntegerTy(32))
+    return Word(V);
+  if (T->isHalfTy()) {
+    llvm::Value *W = B.CreateZExt(B.CreateBitCast(V, B.getInt16Ty()), I32Ty);
+    return B.CreateBitCast(B.CreateTrunc(Word(W), B.getInt16Ty()), T);
+  }
+  assert(isShuffleable(T) && "a type without a shuffle");
+  llvm::Type *I64 = B.getInt64Ty();
+  llvm::Value *Bits = B.CreateBitCast(V, I64);
+  llvm::Value *Hi = Word(B.CreateTrunc(B.CreateLShr(Bits, 32), I32Ty));
+  llvm::Value *High = B.CreateShl(B.CreateZExt(Hi, I64), 32);
+  llvm::Value *Lo = Word(B.CreateTrunc(Bits, I32Ty));
+  return B.CreateBitCast(B.CreateOr(High, B.CreateZExt(Lo, I64)), T);
+}
+
+} // namespace irs
+
+#endif

@@ -1,0 +1,180 @@
+; AccumulationAggregation: an atomic accumulation whose address lanes of a
+; warp may share is summed across the lanes that share it (match.any, then
+; rounds of shfl.sync.idx), and the first of them does the atomic; warps whose
+; lanes share nothing keep the plain atomic. Uniform addresses lose the
+; ballot and the plain path; addresses that differ in every lane, and what
+; is not an accumulation, are left alone.
+; RUN: opt -load-pass-plugin=%plugin -passes='function(ir-sanitize-aggregate-accumulations<reassociate-fp>)' \
+; RUN:   -pass-remarks=ir-sanitize-aggregate-accumulations \
+; RUN:   -pass-remarks-missed=ir-sanitize-aggregate-accumulations -S %s -o %t.ll 2> %t.remarks
+; RUN: FileCheck %s < %t.ll
+; RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
+; RUN: opt -passes=verify -disable-output %t.ll
+; RUN: opt -load-pass-plugin=%plugin -passes='function(ir-sanitize-aggregate-accumulations)' -S %s \
+; RUN:   | FileCheck %s --check-prefix=EXACT
+; RUN: llc -mtriple=nvptx64-nvidia-cuda -mcpu=sm_90 -mattr=+ptx78 %t.ll -o - | FileCheck %s --check-prefix=PTX
+; RUN: not opt -load-pass-plugin=%plugin -passes='function(ir-sanitize-aggregate-accumulations<fast>)' \
+; RUN:   -disable-output %s 2>&1 | FileCheck %s --check-prefix=BAD
+; BAD: ir-sanitize-aggregate-accumulations: unknown parameter 'fast' (expected reassociate-fp)
+target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+; The bias gradient: every thread of a column adds into dv[k / n].
+; CHECK-LABEL: define void @bias_gradient(
+; CHECK:         %active = call i32 @llvm.nvvm.activemask()
+; CHECK-NEXT:    %[[LANE:.*]] = call i32 @llvm.nvvm.read.ptx.sreg.laneid()
+; CHECK-NEXT:    %[[ADDR:.*]] = ptrtoint ptr addrspace(1) %p to i64
+; CHECK-NEXT:    %peers = call i32 @llvm.nvvm.match.any.sync.i64(i32 %active, i64 %[[ADDR]])
+; CHECK:         %sharing = call i32 @llvm.nvvm.vote.ballot.sync(i32 %active, i1
+; CHECK:         br i1 %{{.*}}, label %[[SUM:.*]], label %[[PLAIN:.*]]
+; CHECK:       [[SUM]]:
+; CHECK:         %peers.above = and i32 %peers,
+; CHECK:         %rank = call i32 @llvm.ctpop.i32(
+; CHECK:       [[ROUND:.*\.round]]:
+; CHECK-NEXT:    %partial = phi float [ %g, %[[SUM]] ], [ %[[ADDED:.*]], %[[ROUND]] ]
+; CHECK:         call float @llvm.nvvm.shfl.sync.idx.f32(i32 %active, float %partial, i32 %{{.*}}, i32 31)
+; CHECK:         %out = call i32 @llvm.nvvm.vote.ballot.sync(i32 %active,
+; CHECK:         call i1 @llvm.nvvm.vote.any.sync(i32 %active,
+; CHECK:         %first = icmp eq i32 %[[LANE]],
+; CHECK:         atomicrmw fadd ptr addrspace(1) %p, float %[[ADDED]] monotonic, align 4, !irs.aggregated
+; CHECK:       [[PLAIN]]:
+; CHECK-NEXT:    atomicrmw fadd ptr addrspace(1) %p, float %g monotonic, align 4, !irs.aggregated
+; REMARK: remark: {{.*}} an atomic accumulation is summed first across the lanes of a warp that share its address: one atomic per address and warp
+; EXACT-LABEL: define void @bias_gradient(
+; EXACT-NOT:     activemask
+; EXACT:         ret void
+define void @bias_gradient(ptr addrspace(1) %dv, i64 %n, float %g) {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %ctaid = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %ntid = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+  %b = mul i32 %ctaid, %ntid
+  %k32 = add i32 %b, %tid
+  %k = zext i32 %k32 to i64
+  %j = udiv i64 %k, %n
+  %p = getelementptr inbounds float, ptr addrspace(1) %dv, i64 %j
+  %old = atomicrmw fadd ptr addrspace(1) %p, float %g monotonic, align 4
+  ret void
+}
+
+; `x .+ y`'s d_x[i]: a different element in every lane, left alone.
+; CHECK-LABEL: define void @distinct(
+; CHECK-NOT:     activemask
+; CHECK:         atomicrmw fadd ptr addrspace(1) %p, float %g monotonic, align 4{{$}}
+; REMARK: remark: {{.*}} an atomic accumulation stays as it is: its address differs in every lane of a warp
+define void @distinct(ptr addrspace(1) %dx, float %g) {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %ctaid = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %ntid = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+  %b = mul i32 %ctaid, %ntid
+  %k32 = add i32 %b, %tid
+  %k = zext i32 %k32 to i64
+  %k2 = shl nuw nsw i64 %k, 1
+  %p = getelementptr inbounds float, ptr addrspace(1) %dx, i64 %k2
+  %old = atomicrmw fadd ptr addrspace(1) %p, float %g monotonic, align 4
+  ret void
+}
+
+; A broadcast's Extruded index: i where x is kept (lanes distinct: the
+; plain atomic), its default where it is extruded (every lane adds into one
+; element: aggregated). keep is the same in every lane, so the branch on it
+; does not diverge.
+; CHECK-LABEL: define void @extruded(
+; CHECK:         %[[KEPT:.*]] = icmp ne i8 %keep, 0
+; CHECK:         br i1 %[[KEPT]], label %[[PLAINX:.*]], label %[[AGG:.*]]
+; CHECK:       [[PLAINX]]:
+; CHECK-NEXT:    atomicrmw fadd ptr addrspace(1) %p, float %g monotonic, align 4, !irs.aggregated
+; CHECK:       [[AGG]]:
+; CHECK-NEXT:    %active = call i32 @llvm.nvvm.activemask()
+; CHECK:         match.any.sync.i64
+; REMARK: remark: {{.*}} an atomic accumulation stays plain where a condition the lanes share makes its address differ in every lane, and is summed across the lanes that share it elsewhere
+define void @extruded(ptr addrspace(1) %dx, i8 %keep, i64 %default, float %g) {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %ctaid = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %ntid = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+  %b = mul i32 %ctaid, %ntid
+  %k32 = add i32 %b, %tid
+  %k = zext i32 %k32 to i64
+  %kept = icmp ne i8 %keep, 0
+  %j = select i1 %kept, i64 %k, i64 %default
+  %p = getelementptr inbounds float, ptr addrspace(1) %dx, i64 %j
+  %old = atomicrmw fadd ptr addrspace(1) %p, float %g monotonic, align 4
+  ret void
+}
+
+; One element per block: uniform, so no ballot and no plain path; a double
+; goes through the shuffles as two words, high first.
+; CHECK-LABEL: define void @per_block(
+; CHECK:         %peers = call i32 @llvm.nvvm.match.any.sync.i64(
+; CHECK-NOT:     %sharing
+; CHECK:         .round:
+; CHECK:         lshr i64 %{{.*}}, 32
+; CHECK:         call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 %active,
+; CHECK:         call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 %active,
+; CHECK:         atomicrmw fadd ptr addrspace(1) %p, double %{{.*}} monotonic, align 8, !irs.aggregated
+; CHECK-NOT:     atomicrmw
+; CHECK:         ret void
+; REMARK: remark: {{.*}} an atomic accumulation into one address for the whole warp is summed across the lanes first: one atomic per address and warp
+define void @per_block(ptr addrspace(1) %d, double %g) {
+entry:
+  %ctaid = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %c = zext i32 %ctaid to i64
+  %p = getelementptr inbounds double, ptr addrspace(1) %d, i64 %c
+  %old = atomicrmw fadd ptr addrspace(1) %p, double %g monotonic, align 8
+  ret void
+}
+
+; Integers add exactly: aggregated without reassociate-fp; sub sums what it
+; subtracts.
+; CHECK-LABEL: define void @integer_gather(
+; CHECK:         %peers = call i32 @llvm.nvvm.match.any.sync.i64(
+; CHECK:         add i32 %partial,
+; CHECK:         atomicrmw sub ptr %p, i32 %{{.*}} monotonic, align 4, !irs.aggregated
+; EXACT-LABEL: define void @integer_gather(
+; EXACT:         match.any
+define void @integer_gather(ptr %counts, ptr addrspace(1) %idx, i32 %v) {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %ip = getelementptr inbounds i32, ptr addrspace(1) %idx, i32 %tid
+  %j = load i32, ptr addrspace(1) %ip, align 4
+  %p = getelementptr inbounds i32, ptr %counts, i32 %j
+  %old = atomicrmw sub ptr %p, i32 %v monotonic, align 4
+  ret void
+}
+
+; Left alone: the old value used, seq_cst, shared memory, a target without
+; match.any.
+; CHECK-LABEL: define float @not_accumulations(
+; CHECK-NOT:     activemask
+; CHECK:         ret float
+; CHECK-LABEL: define void @before_sm70(
+; CHECK-NOT:     activemask
+; CHECK:         ret void
+; REMARK: remark: {{.*}} atomic accumulations stay as they are: the target has no match.any.sync (before sm_70)
+define float @not_accumulations(ptr addrspace(1) %d, ptr addrspace(3) %s, float %g) {
+entry:
+  %a = atomicrmw fadd ptr addrspace(1) %d, float %g monotonic, align 4
+  %b = atomicrmw fadd ptr addrspace(1) %d, float %g seq_cst, align 4
+  %c = atomicrmw fadd ptr addrspace(3) %s, float %g monotonic, align 4
+  ret float %a
+}
+
+define void @before_sm70(ptr addrspace(1) %d, float %g) #0 {
+entry:
+  %a = atomicrmw fadd ptr addrspace(1) %d, float %g monotonic, align 4
+  ret void
+}
+
+; PTX-LABEL: .func bias_gradient(
+; PTX:         activemask.b32
+; PTX:         match.any.sync.b64
+; PTX:         shfl.sync.idx.b32
+; PTX:         {{atom|red}}.global.add.f32
+
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+
+attributes #0 = { "target-cpu"="sm_60" }
