@@ -52,8 +52,8 @@ cases=(
   "mmba_broadcast|$corpus/mmba_broadcast.repaired.ll|$specs/mmba_broadcast.json|0.0.1,1.0.0.1,4.1.0"
 )
 
-# name | input | rank of --dims | flags (N: the element count, D: the
-# second size of a 2-D --dims)
+# name | input | rank of --dims (2:R: R rows, the rest columns) | flags (N:
+# the element count, D: the second size of a 2-D --dims)
 infer=$here/tests/lit/tools/gpu-check/Inputs/infer
 inferred=(
   "bcast_add_1d|$kernels/bcast_add_1d.ll|1|"
@@ -75,9 +75,14 @@ inferred=(
   "cuda3_2d_f64|$infer/cuda3_2d_f64.ll|2|"
   "raw_pointer_extent|$infer/raw_pointer_extent.ll|1|--set n=N"
   "index_array|$infer/index_array.ll|1|--set idx=range"
+  "index_array.ones|$infer/index_array.ll|1|--set idx=ones"
+  "index_array.segments|$infer/index_array.ll|1|--set idx=segments"
   "index_array_1based|$infer/index_array_1based.ll|1|--set idx=range1"
   "ka_static_workgroup|$infer/ka_static_workgroup.ll|1|"
   "mixed_rank|$infer/mixed_rank.ll|2|--set v.dims=D"
+  "mixed_rank.r32|$infer/mixed_rank.ll|2:32|--set v.dims=D"
+  "mixed_rank.r256|$infer/mixed_rank.ll|2:256|--set v.dims=D"
+  "mixed_rank.r4096|$infer/mixed_rank.ll|2:4096|--set v.dims=D"
   "cuda4_state|$infer/cuda4_state.ll|1|"
   "cuda5_state_i64|$infer/cuda5_state_i64.ll|1|"
   "ptr_f64_as_i64|$infer/ptr_f64_as_i64.ll|1|--set 3=N"
@@ -128,7 +133,11 @@ prepare_inferred() {
     for s in $sizes; do
       local n=$((1 << s)) d=$((1 << (s / 2))) dims dir=$plans/$name.n$s
       dims=$n
-      [ "$rank" = 1 ] || dims=$((1 << (s - s / 2)))x$d
+      case $rank in
+        1) ;;
+        2:*) d=$((n / ${rank#2:})); dims=${rank#2:}x$d ;;
+        *) dims=$((1 << (s - s / 2)))x$d ;;
+      esac
       local args=()
       [ -z "$extra" ] || read -r -a args <<<"${extra//N/$n}"
       args=("${args[@]//D/$d}")

@@ -15,17 +15,18 @@ constexpr const char *EnzymeEntryPoints[] = {
 
 } // namespace
 
+bool isEnzymeEntryPoint(StringRef Name) {
+  return any_of(EnzymeEntryPoints,
+                [&](StringRef Entry) { return Name.starts_with(Entry); });
+}
+
 bool hasEnzymeCalls(const Module &M) {
-  for (const Function &F : M) {
-    if (!F.getName().starts_with("__enzyme_"))
-      continue;
-    for (StringRef Entry : EnzymeEntryPoints)
-      if (F.getName().starts_with(Entry))
-        for (const User *U : F.users())
-          if (const auto *CB = dyn_cast<CallBase>(U))
-            if (CB->getCalledOperand() == &F)
-              return true;
-  }
+  for (const Function &F : M)
+    if (isEnzymeEntryPoint(F.getName()))
+      for (const User *U : F.users())
+        if (const auto *CB = dyn_cast<CallBase>(U))
+          if (CB->getCalledOperand() == &F)
+            return true;
   return false;
 }
 

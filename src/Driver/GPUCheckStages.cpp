@@ -14,6 +14,7 @@
 #include "ir-sanitize/Analysis/ArgumentAccess.h"
 #include "ir-sanitize/Analysis/EnzymeCalls.h"
 #include "ir-sanitize/Analysis/KernelInfo.h"
+#include "ir-sanitize/Analysis/KernelLayout.h"
 #include "ir-sanitize/Enzyme/EnzymeRunner.h"
 #include "ir-sanitize/Enzyme/PluginLocator.h"
 #include "ir-sanitize/GPU/ArgumentPacking.h"
@@ -32,6 +33,7 @@
 #include "ir-sanitize/Transforms/NVPTXPrepare.h"
 #include "ir-sanitize/Transforms/PassResults.h"
 
+#include "llvm/ADT/SmallSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/IR/LLVMContext.h"
@@ -151,6 +153,52 @@ ActivityMap withoutPrimalOutputs(ActivityMap A, const KernelManifest &K,
   return A;
 }
 
+/// The capacity leaf (bytes) of the device array whose address leaf is
+/// \p Ptr, where the leaves under its descriptor are laid out as a row of
+/// DeviceArrays.def that has one (every field present, the capacity an i64).
+std::optional<unsigned> capacityLeaf(const ManifestParam &Ptr,
+                                     const KernelManifest &K) {
+  if (Ptr.Path.empty())
+    return std::nullopt; // a raw pointer: no descriptor
+  ArrayRef<unsigned> Desc = ArrayRef<unsigned>(Ptr.Path).drop_back();
+  SmallVector<const ManifestParam *, 8> Under;
+  SmallSet<unsigned, 8> Fields;
+  for (const ManifestParam &P : K.Params)
+    if (P.OrigIndex == Ptr.OrigIndex && P.Path.size() > Desc.size() &&
+        ArrayRef<unsigned>(P.Path).take_front(Desc.size()) == Desc) {
+      Under.push_back(&P);
+      Fields.insert(P.Path[Desc.size()]);
+    }
+  for (const DeviceArrayForm &Row : deviceArrayForms()) {
+    if (Row.MaxSize < 0 || static_cast<int>(Ptr.Path.back()) != Row.Data ||
+        Fields.size() != Row.Fields ||
+        any_of(Fields, [&](unsigned F) { return F >= Row.Fields; }))
+      continue;
+    for (const ManifestParam *P : Under)
+      if (P->Path.size() == Desc.size() + 1 &&
+          static_cast<int>(P->Path.back()) == Row.MaxSize && !P->Pointer &&
+          P->Size == 8)
+        return P->Index;
+  }
+  return std::nullopt;
+}
+
+/// ir-sanitize-noalias-version's extent=P:E for each device array of \p K
+/// with a capacity: the reverse driver's Enzyme call then differentiates a
+/// noalias copy where the arrays are apart (Enzyme reloads what it would
+/// cache in device malloc). Empty where a pointer has none.
+std::string noAliasVersionPipeline(StringRef Reverse, const KernelManifest &K) {
+  std::string Text;
+  for (const ManifestParam &P : K.Params)
+    if (P.Pointer)
+      if (std::optional<unsigned> E = capacityLeaf(P, K))
+        Text += ";extent=" + std::to_string(P.Index) + ":" + std::to_string(*E);
+  if (Text.empty())
+    return "";
+  return std::string(",") + passname::NoAliasVersioningPass +
+         "<fn=" + escapePassParameter(Reverse) + Text + ">";
+}
+
 /// The splat rebuilds each aggregate from its leaves at entry; Enzyme's
 /// activity analysis cannot see through that insertvalue/extractvalue (or
 /// alloca) round trip and takes a const array's loads for active ones when
@@ -161,16 +209,19 @@ ActivityMap withoutPrimalOutputs(ActivityMap A, const KernelManifest &K,
 /// Enzyme cannot type the inttoptr of a const i64 address either), and the
 /// forward and reverse drivers Enzyme differentiates through go in
 /// (AddDerivativeWrapper).
-std::string enzymeInputPipeline(StringRef Kernel, ArrayRef<unsigned> Addresses,
+std::string enzymeInputPipeline(const KernelManifest &K,
+                                ArrayRef<unsigned> Addresses,
                                 const ActivityMap &A,
                                 const ActivityMap &Reverse) {
+  StringRef Kernel = K.Name;
   std::string Text =
       enzymeCleanupPipeline() +
       ",ir-sanitize-integer-pointer-args<kernel=" + escapePassParameter(Kernel);
   for (unsigned I : Addresses)
     Text += ";arg=" + std::to_string(I);
   return Text + ">," + derivativeWrapperPipeline(Kernel, DiffMode::Forward, A) +
-         "," + derivativeWrapperPipeline(Kernel, DiffMode::Reverse, Reverse);
+         "," + derivativeWrapperPipeline(Kernel, DiffMode::Reverse, Reverse) +
+         noAliasVersionPipeline(wrapperName(Kernel, DiffMode::Reverse), K);
 }
 
 /// The splatted parameters of \p K the launch binds to a buffer, in order.
@@ -243,7 +294,7 @@ Expected<DerivativeStages> derivativeStages(Module &M, const KernelManifest &K,
   DerivativeStages S;
   S.Forward = wrapperName(K.Name, DiffMode::Forward);
   S.Reverse = wrapperName(K.Name, DiffMode::Reverse);
-  S.EnzymeInput = enzymeInputPipeline(K.Name, addressParams(K, Spec), A,
+  S.EnzymeInput = enzymeInputPipeline(K, addressParams(K, Spec), A,
                                       reverseActivities(A, K, Spec, Opts));
   S.Enzyme.InputPath = pathIn(Opts.EmitDir, plan::file::EnzymeInput);
   S.Enzyme.OutputPath = pathIn(Opts.EmitDir, plan::file::EnzymeOutput);

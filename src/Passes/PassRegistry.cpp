@@ -18,6 +18,7 @@
 #include "ir-sanitize/Transforms/KernelSplat.h"
 #include "ir-sanitize/Transforms/NVPTXLibdevice.h"
 #include "ir-sanitize/Transforms/NVPTXPrepare.h"
+#include "ir-sanitize/Transforms/NoAliasVersioning.h"
 #include "ir-sanitize/Transforms/PassResults.h"
 #include "ir-sanitize/Transforms/StoreSinkVersioning.h"
 #include "ir-sanitize/Transforms/WarpShuffleRules.h"
@@ -161,6 +162,29 @@ Expected<IntegerPointerParams> parseIntegerPointerParams(StringRef Params) {
   }
   if (P.Kernel.empty())
     return paramError("kernel=NAME is required");
+  return P;
+}
+
+/// `fn=NAME` (required) and `extent=P:E` (repeatable).
+Expected<NoAliasVersionParams> parseNoAliasVersionParams(StringRef Params) {
+  NoAliasVersionParams P;
+  SmallVector<StringRef, 4> Settings;
+  Params.split(Settings, ';', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  for (StringRef S : Settings) {
+    auto [Key, Value] = S.split('=');
+    auto [Ptr, Extent] = Value.split(':');
+    unsigned PtrIndex, ExtentIndex;
+    if (Key == "fn" && !Value.empty())
+      P.Fn = unescapePassParameter(Value);
+    else if (Key == "extent" && !Ptr.getAsInteger(10, PtrIndex) &&
+             !Extent.getAsInteger(10, ExtentIndex))
+      P.Extents.push_back({PtrIndex, ExtentIndex});
+    else
+      return paramError("invalid parameter '" + S +
+                        "' (expected fn=NAME or extent=P:E)");
+  }
+  if (P.Fn.empty())
+    return paramError("fn=NAME is required");
   return P;
 }
 

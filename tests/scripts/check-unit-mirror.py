@@ -28,6 +28,8 @@ EXCEPTIONS = {
     "src/Transforms/InvariantDivision.cpp":
         "lit: tests/lit/Transforms/InvariantDivision",
     "src/Transforms/NVPTXPrepare.cpp": "lit: tests/lit/Transforms/NVPTXPrepare",
+    "src/Transforms/NoAliasVersioning.cpp":
+        "lit: tests/lit/Transforms/NoAliasVersioning",
     "src/Transforms/StoreSinkVersioning.cpp":
         "lit: tests/lit/Transforms/StoreSinkVersioning",
     # Front ends: built into their executables, not a library the unit tests

@@ -18,6 +18,10 @@
 
 namespace irs {
 
+/// Whether \p Name is an Enzyme entry point's (__enzyme_autodiff,
+/// __enzyme_fwddiff, ..., with any suffix the caller gives it).
+bool isEnzymeEntryPoint(llvm::StringRef Name);
+
 /// Whether \p M already calls __enzyme_fwddiff / __enzyme_autodiff (or another
 /// Enzyme entry point), i.e. it brings its own wrappers.
 bool hasEnzymeCalls(const llvm::Module &M);

@@ -19,7 +19,7 @@ using namespace irs::test;
 
 TEST_CASE("every pass of PassRegistry.def parses by its name", "[Passes]") {
   const std::vector<RegisteredPass> &Passes = registeredPasses();
-  REQUIRE(Passes.size() == 14);
+  REQUIRE(Passes.size() == 15);
   for (const RegisteredPass &P : Passes) {
     INFO(P.Name);
     std::string Text = P.Name;
@@ -27,6 +27,8 @@ TEST_CASE("every pass of PassRegistry.def parses by its name", "[Passes]") {
       Text += "<kernel=k;arg=1>";
     if (Text == "ir-sanitize-derivative-wrapper") // and all of these
       Text += "<fn=f;mode=reverse;activity=dup.const>";
+    if (Text == "ir-sanitize-noalias-version") // fn= is required
+      Text += "<fn=k.rev;extent=0:1>";
     if (StringRef(P.Unit) == "function")
       CHECK(parses("function(" + Text + ")"));
     CHECK(parses(Text));
@@ -69,6 +71,8 @@ TEST_CASE("every pass of PassRegistry.def prints as the text it parses from",
       "ir-sanitize-derivative-wrapper<fn=f;mode=reverse;activity=dup.const."
       "out.dupnoneed>",
       "ir-sanitize-derivative-wrapper<fn=g%28%29;mode=forward;activity=>",
+      "ir-sanitize-noalias-version<fn=k.rev>",
+      "ir-sanitize-noalias-version<fn=k%3B1.rev;extent=2:3;extent=7:8>",
       "function(ir-sanitize-store-sink-versioning,ir-sanitize-invariant-"
       "division,ir-sanitize-merge-accumulations)",
       "function(ir-sanitize-merge-accumulations<reassociate-fp>)",
@@ -215,6 +219,8 @@ TEST_CASE("every pass of PassRegistry.def counts its work under its name",
        "IntegerPointerArguments/basic.ll"},
       {"ir-sanitize-derivative-wrapper<fn=f;mode=forward;activity=dup.const>",
        "AddDerivativeWrapper/basic.ll"},
+      {"ir-sanitize-noalias-version<fn=k.rev;extent=0:1;extent=2:3>",
+       "NoAliasVersioning/noalias-version.ll"},
       {"function(ir-sanitize-store-sink-versioning)",
        "StoreSinkVersioning/store-sink-versioning.ll"},
       {"function(ir-sanitize-invariant-division)",
