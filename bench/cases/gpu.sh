@@ -87,6 +87,8 @@ inferred=(
   "cuda5_state_i64|$infer/cuda5_state_i64.ll|1|"
   "ptr_f64_as_i64|$infer/ptr_f64_as_i64.ll|1|--set 3=N"
   "tiled_block32|$infer/tiled_block32.ll|2|"
+  "matmul_f32|$infer/matmul_f32.ll|2|"
+  "matmul_f64|$infer/matmul_f64.ll|2|"
 )
 
 usage() { sed -n '2,32p' "$0" >&2; exit 2; }

@@ -108,6 +108,15 @@ else:
     # The LLVM 18 build's Debian 13 root has no LLVM 16.
     lit_config.note("SKIPPED: no /usr/lib/llvm-16/bin/llvm-as; tests that read "
                     "output back with LLVM 16 are UNSUPPORTED")
+# A host C compiler builds native helpers that lli loads (the warp
+# emulator of AccumulationAggregation's test): any version will do.
+import shutil
+host_cc = next((shutil.which(c) for c in ("cc", "gcc", "clang") if shutil.which(c)), None)
+if host_cc:
+    config.available_features.add("host-cc")
+    config.substitutions.append(("%host-cc", host_cc))
+else:
+    lit_config.note("SKIPPED: no host C compiler; the lli tests that load a native helper are UNSUPPORTED")
 # GPU checks: ptxas verifies generated PTX; a usable CUDA device lets the
 # runner execute plans (`REQUIRES: cuda-gpu`).
 ptxas = os.path.join(config.cuda_root, "bin", "ptxas")

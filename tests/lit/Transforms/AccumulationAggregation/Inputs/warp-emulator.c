@@ -1,0 +1,138 @@
+// A warp on the host for warp-emulation.test, built as a shared library lli
+// loads: 32 POSIX threads, the first N of which run the kernels (which the
+// test's IR main hands to emulate()); the NVVM warp intrinsics the
+// aggregation emits (renamed emu_*) exchange values through a barrier among
+// them, as the lanes of one converged warp do. Each scenario runs every
+// kernel and compares its accumulators with the sums taken one lane at a
+// time.
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef void Kernel(void *acc, const int32_t *idx, const int32_t *val);
+static Kernel *GatherI32, *GatherF64, *UniformF32;
+
+enum { Lanes = 32 };
+static pthread_barrier_t Barrier;
+static unsigned Active;
+static uint64_t Slot[Lanes];
+static __thread unsigned MyLane;
+
+uint32_t emu_tid(void) { return MyLane; }
+uint32_t emu_lane(void) { return MyLane; }
+uint32_t emu_activemask(void) {
+  return Active == 32 ? 0xffffffffu : (1u << Active) - 1;
+}
+
+// Every active lane publishes V; returns what lane From published.
+static uint64_t exchange(uint64_t V, unsigned From) {
+  Slot[MyLane] = V;
+  pthread_barrier_wait(&Barrier);
+  uint64_t R = Slot[From % Lanes];
+  pthread_barrier_wait(&Barrier);
+  return R;
+}
+
+uint32_t emu_match_any_i64(uint32_t Mask, uint64_t V) {
+  Slot[MyLane] = V;
+  pthread_barrier_wait(&Barrier);
+  uint32_t Peers = 0;
+  for (unsigned L = 0; L < Lanes; ++L)
+    if ((Mask >> L & 1) && Slot[L] == V)
+      Peers |= 1u << L;
+  pthread_barrier_wait(&Barrier);
+  return Peers;
+}
+uint32_t emu_ballot(uint32_t Mask, _Bool P) {
+  Slot[MyLane] = P;
+  pthread_barrier_wait(&Barrier);
+  uint32_t B = 0;
+  for (unsigned L = 0; L < Lanes; ++L)
+    if ((Mask >> L & 1) && Slot[L])
+      B |= 1u << L;
+  pthread_barrier_wait(&Barrier);
+  return B;
+}
+_Bool emu_any(uint32_t Mask, _Bool P) { return emu_ballot(Mask, P) != 0; }
+// shfl.sync.idx with c = 31: lane b's value.
+uint32_t emu_shfl_i32(uint32_t Mask, uint32_t V, uint32_t B, uint32_t C) {
+  (void)Mask;
+  (void)C;
+  return (uint32_t)exchange(V, B);
+}
+float emu_shfl_f32(uint32_t Mask, float V, uint32_t B, uint32_t C) {
+  uint32_t Bits;
+  memcpy(&Bits, &V, 4);
+  Bits = emu_shfl_i32(Mask, Bits, B, C);
+  memcpy(&V, &Bits, 4);
+  return V;
+}
+
+static int32_t Idx[Lanes], Val[Lanes];
+static int32_t AccI[Lanes];
+static double AccD[Lanes];
+static float AccF[1];
+
+static void *lane(void *Arg) {
+  MyLane = (unsigned)(uintptr_t)Arg;
+  GatherI32(AccI, Idx, Val);
+  GatherF64(AccD, Idx, Val);
+  UniformF32(AccF, Idx, Val);
+  return 0;
+}
+
+static int scenario(const char *Name, unsigned N, int (*IndexOf)(unsigned)) {
+  Active = N;
+  memset(AccI, 0, sizeof AccI);
+  memset(AccD, 0, sizeof AccD);
+  AccF[0] = 0;
+  int32_t WantI[Lanes] = {0};
+  double WantF = 0;
+  for (unsigned L = 0; L < Lanes; ++L) {
+    Idx[L] = IndexOf(L);
+    Val[L] = (int32_t)(L * 7 % 13) - 3;
+    if (L < N) {
+      WantI[Idx[L]] += Val[L];
+      WantF += Val[L];
+    }
+  }
+  pthread_barrier_init(&Barrier, 0, N);
+  pthread_t T[Lanes];
+  for (unsigned L = 0; L < N; ++L)
+    pthread_create(&T[L], 0, lane, (void *)(uintptr_t)L);
+  for (unsigned L = 0; L < N; ++L)
+    pthread_join(T[L], 0);
+  pthread_barrier_destroy(&Barrier);
+  int Bad = AccF[0] != (float)WantF;
+  for (unsigned I = 0; I < Lanes; ++I)
+    Bad |= AccI[I] != WantI[I] || AccD[I] != (double)WantI[I];
+  printf("%s (%u lanes): %s\n", Name, N, Bad ? "MISMATCH" : "ok");
+  return Bad;
+}
+
+static int same(unsigned L) {
+  (void)L;
+  return 5;
+}
+static int distinct(unsigned L) { return (int)(31 - L); }
+static int fours(unsigned L) { return (int)(L / 4); }
+static int scattered(unsigned L) { return (int)((L * 11 + 3) % 7); }
+
+int emulate(Kernel *I32, Kernel *F64, Kernel *F32) {
+  GatherI32 = I32;
+  GatherF64 = F64;
+  UniformF32 = F32;
+  // Lanes that disagree on their collective operations wait at the barrier
+  // for ever: a wrong rewrite ends the test (SIGALRM) instead of hanging it.
+  alarm(60);
+  int Bad = 0;
+  Bad |= scenario("one address", 32, same);
+  Bad |= scenario("distinct addresses", 32, distinct);
+  Bad |= scenario("groups of four", 32, fours);
+  Bad |= scenario("scattered groups", 32, scattered);
+  Bad |= scenario("scattered groups", 20, scattered);
+  Bad |= scenario("one address", 1, same);
+  return Bad;
+}
