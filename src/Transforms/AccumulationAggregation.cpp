@@ -311,7 +311,7 @@ MDNode *aggregatedMark(LLVMContext &Ctx) { return MDNode::get(Ctx, {}); }
 void aggregate(AtomicRMWInst &A, bool Uniform) {
   IRBuilder<> B(&A);
   WarpState W;
-  W.Active = callNVVM(B, Intrinsic::nvvm_activemask, {}, "active");
+  W.Active = activeLaneMask(B, "active");
   W.Lane = readLane(B);
   const DataLayout &DL = A.getModule()->getDataLayout();
   Type *IntPtr = DL.getIntPtrType(A.getPointerOperand()->getType());

@@ -12,6 +12,7 @@
 #include "ir-sanitize/Support/LLVMCompat.h"
 
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
 
 namespace irs {
@@ -21,6 +22,25 @@ inline llvm::Value *readLane(llvm::IRBuilderBase &B) {
   llvm::Module &M = *B.GetInsertBlock()->getModule();
   return B.CreateCall(compat::intrinsicDeclaration(
       M, llvm::Intrinsic::nvvm_read_ptx_sreg_laneid));
+}
+
+/// This warp's active lanes, as PTX's activemask.b32 gives them.
+inline llvm::Value *activeLaneMask(llvm::IRBuilderBase &B,
+                                   const llvm::Twine &Name = "") {
+#if IRS_LLVM_HAS_ACTIVEMASK_INTRINSIC
+  llvm::Module &M = *B.GetInsertBlock()->getModule();
+  return B.CreateCall(
+      compat::intrinsicDeclaration(M, llvm::Intrinsic::nvvm_activemask), {},
+      Name);
+#else
+  auto *Ty = llvm::FunctionType::get(B.getInt32Ty(), /*isVarArg=*/false);
+  llvm::CallInst *Call =
+      B.CreateCall(llvm::InlineAsm::get(Ty, "activemask.b32 $0;", "=r",
+                                        /*hasSideEffects=*/true),
+                   {}, Name);
+  Call->addFnAttr(llvm::Attribute::Convergent);
+  return Call;
+#endif
 }
 
 /// Whether \p T is a type shuffleValue moves.

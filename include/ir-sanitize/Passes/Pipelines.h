@@ -63,8 +63,8 @@ struct DerivativeAccessOptions {
 /// --accumulation, the C interface's accumulation=): "aggregated" (the
 /// default: merged, then summed across a warp), "merged" (two atomic
 /// additions into one element one), "separate" (as Enzyme emits them).
-inline constexpr const char *AccumulationModes[] = {"aggregated", "merged",
-                                                    "separate"};
+inline constexpr llvm::StringLiteral AccumulationModes[] = {
+    "aggregated", "merged", "separate"};
 /// Sets \p Opts' accumulation passes for \p Mode; false if it is none of
 /// AccumulationModes.
 bool setAccumulationMode(DerivativeAccessOptions &Opts, llvm::StringRef Mode);

@@ -35,6 +35,14 @@
 #define IRS_PASS_PLUGIN_HEADER "llvm/Passes/PassPlugin.h"
 #endif
 
+/// 1 where LLVM has llvm.nvvm.activemask (from 19: llvm-project #79768);
+/// before, PTX's activemask.b32 is inline assembly.
+#if LLVM_VERSION_MAJOR >= 19
+#define IRS_LLVM_HAS_ACTIVEMASK_INTRINSIC 1
+#else
+#define IRS_LLVM_HAS_ACTIVEMASK_INTRINSIC 0
+#endif
+
 /// 1 where the IR writers can still print debug values as llvm.dbg.* calls
 /// (LLVM 21 dropped them for #dbg_ records).
 #if LLVM_VERSION_MAJOR < 21

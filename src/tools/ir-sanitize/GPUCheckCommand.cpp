@@ -43,7 +43,7 @@ struct GPUCheckArguments {
   bool NoRun = false;
   bool Force = false;
   std::string DerivativeOrder = "versioned";
-  std::string Accumulation = AccumulationModes[0];
+  std::string Accumulation = AccumulationModes[0].str();
   bool DropPrimalOutputs = false;
   bool NoGridStride = false;
   bool PrintPipeline = false;

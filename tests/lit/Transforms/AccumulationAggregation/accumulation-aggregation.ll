@@ -21,7 +21,7 @@ target triple = "nvptx64-nvidia-cuda"
 
 ; The bias gradient: every thread of a column adds into dv[k / n].
 ; CHECK-LABEL: define void @bias_gradient(
-; CHECK:         %active = call i32 @llvm.nvvm.activemask()
+; CHECK:         %active = call i32 {{@llvm.nvvm.activemask\(\)|asm sideeffect "activemask.b32 \$0;", "=r"\(\)}}
 ; CHECK-NEXT:    %[[LANE:.*]] = call i32 @llvm.nvvm.read.ptx.sreg.laneid()
 ; CHECK-NEXT:    %[[ADDR:.*]] = ptrtoint ptr addrspace(1) %p to i64
 ; CHECK-NEXT:    %peers = call i32 @llvm.nvvm.match.any.sync.i64(i32 %active, i64 %[[ADDR]])
@@ -86,7 +86,7 @@ entry:
 ; CHECK:       [[PLAINX]]:
 ; CHECK-NEXT:    atomicrmw fadd ptr addrspace(1) %p, float %g monotonic, align 4, !irs.aggregated
 ; CHECK:       [[AGG]]:
-; CHECK-NEXT:    %active = call i32 @llvm.nvvm.activemask()
+; CHECK-NEXT:    %active = call i32 {{@llvm.nvvm.activemask\(\)|asm sideeffect "activemask.b32 \$0;", "=r"\(\)}}
 ; CHECK:         match.any.sync.i64
 ; REMARK: remark: {{.*}} an atomic accumulation stays plain where a condition the lanes share makes its address differ in every lane, and is summed across the lanes that share it elsewhere
 define void @extruded(ptr addrspace(1) %dx, i8 %keep, i64 %default, float %g) {
