@@ -89,6 +89,7 @@ inferred=(
   "tiled_block32|$infer/tiled_block32.ll|2|"
   "matmul_f32|$infer/matmul_f32.ll|2|"
   "matmul_f64|$infer/matmul_f64.ll|2|"
+  "tiled_matmul_f32|$infer/tiled_matmul_f32.ll|2|"
 )
 
 usage() { sed -n '2,32p' "$0" >&2; exit 2; }

@@ -105,12 +105,13 @@ IRSStatus IRSSplatKernels(LLVMModuleRef M, const char *KernelName,
  *  time, and a clear and an accumulation of one element made one store where
  *  the addresses are equal (in place; StoreSinkVersioning), then two atomic
  *  additions into one element made one (AccumulationMerging; floating-point
- *  sums reassociated), then the lanes of a warp that accumulate into one
- *  element summed first, one of them doing the atomic (AccumulationAggregation:
- *  match.any.sync, sm_70; left off in a function whose target-cpu is older).
- *  Options: NULL / "" for all, or ';'-separated `order=versioned|generated`
- *  (generated: no reordering) and `accumulation=aggregated|merged|separate`
- *  (merged: no aggregation; separate: neither). The result is
+ *  sums reassociated); with accumulation=aggregated, then the lanes of a
+ *  warp that accumulate into one element summed first, one of them doing the
+ *  atomic (AccumulationAggregation: match.any.sync, sm_70; left off in a
+ *  function whose target-cpu is older). Options: NULL / "" for the
+ *  defaults, or ';'-separated `order=versioned|generated` (generated: no
+ *  reordering) and `accumulation=merged|aggregated|separate` (merged, the
+ *  default: no aggregation; separate: neither). The result is
  *  {"versioned":N,"in_place":N,"reordered":N,"address_checks":N,
  *  "joined_branches":N,"merged_accumulations":N,"guarded_merges":N,
  *  "aggregated_accumulations":N,"uniform_accumulations":N,

@@ -48,8 +48,9 @@ TEST_CASE("optimizeDerivativeAccesses runs the passes it is asked for",
   CHECK(None.Aggregate.Aggregated == 0);
   CHECK(atomics(*M) == 3);
 
-  DerivativeAccessStats Stats =
-      optimizeDerivativeAccesses(*M, DerivativeAccessOptions());
+  DerivativeAccessOptions All;
+  All.AggregateAccumulations = true;
+  DerivativeAccessStats Stats = optimizeDerivativeAccesses(*M, All);
   CHECK(Stats.Merge.Merged == 2);
   CHECK(Stats.Merge.Guarded == 0);
   // The one left goes to an argument's element, the same in every lane: it

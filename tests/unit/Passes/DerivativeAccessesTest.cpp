@@ -8,6 +8,7 @@ using namespace irs;
 TEST_CASE("derivativeAccessPipeline: sinking, merging, then aggregating",
           "[Passes]") {
   DerivativeAccessOptions O;
+  O.AggregateAccumulations = true;
   CHECK(derivativeAccessPipeline(O) ==
         "function(ir-sanitize-store-sink-versioning,ir-sanitize-merge-"
         "accumulations<reassociate-fp>,early-cse,ir-sanitize-aggregate-"

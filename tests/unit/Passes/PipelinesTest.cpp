@@ -43,9 +43,10 @@ TEST_CASE("derivativePipeline orders the derivative passes", "[Pipelines]") {
   DerivativePipelineOptions O;
   CHECK(O.Accesses.SinkStores);
   CHECK(O.Accesses.MergeAccumulations);
-  CHECK(O.Accesses.AggregateAccumulations);
+  CHECK_FALSE(O.Accesses.AggregateAccumulations); // --accumulation=aggregated
   CHECK(O.GridStride); // what gpu-check runs by default
   O.GridStride = false;
+  O.Accesses.AggregateAccumulations = true;
   CHECK(derivativePipeline(O) ==
         "function(ir-sanitize-store-sink-versioning,ir-sanitize-merge-"
         "accumulations<reassociate-fp>,early-cse,ir-sanitize-aggregate-"
@@ -80,10 +81,10 @@ TEST_CASE("accumulation modes set the accumulation passes", "[Pipelines]") {
   REQUIRE(setAccumulationMode(O, "separate"));
   CHECK(!O.MergeAccumulations);
   CHECK(!O.AggregateAccumulations);
-  REQUIRE(setAccumulationMode(O, "merged"));
+  REQUIRE(setAccumulationMode(O, AccumulationModes[0])); // the default
   CHECK(O.MergeAccumulations);
   CHECK(!O.AggregateAccumulations);
-  REQUIRE(setAccumulationMode(O, AccumulationModes[0]));
+  REQUIRE(setAccumulationMode(O, "aggregated"));
   CHECK(O.MergeAccumulations);
   CHECK(O.AggregateAccumulations);
   CHECK(!setAccumulationMode(O, "aggregate"));
