@@ -230,27 +230,14 @@ AddressSharing sharingOf(AtomicRMWInst &A) {
   return R;
 }
 
-Value *callNVVM(IRBuilderBase &B, Intrinsic::ID ID, ArrayRef<Value *> Args,
-                const Twine &Name = "") {
-  Module &M = *B.GetInsertBlock()->getModule();
-  return B.CreateCall(compat::intrinsicDeclaration(M, ID), Args, Name);
-}
-
 Value *ballot(IRBuilderBase &B, Value *Mask, Value *Pred, const Twine &Name) {
-  return callNVVM(B, Intrinsic::nvvm_vote_ballot_sync, {Mask, Pred}, Name);
-}
-
-/// The lowest set bit's index of nonzero \p X.
-Value *firstLane(IRBuilderBase &B, Value *X) {
-  Module &M = *B.GetInsertBlock()->getModule();
-  return B.CreateCall(
-      compat::intrinsicDeclaration(M, Intrinsic::cttz, {B.getInt32Ty()}),
-      {X, B.getTrue()});
+  return callIntrinsic(B, Intrinsic::nvvm_vote_ballot_sync, {Mask, Pred}, {},
+                       Name);
 }
 
 /// What the lanes of a warp know before they sum.
 struct WarpState {
-  Value *Active, *Lane, *Peers;
+  Value *Active, *Lane, *Me /* 1 << Lane */, *Peers;
 };
 
 /// The sum, over \p W.Peers, of \p V in the first peer (Westphal's
@@ -260,11 +247,10 @@ struct WarpState {
 /// the first peer holds the group's sum. Leaves \p B in the block after.
 Value *sumPeers(IRBuilderBase &B, const AtomicRMWInst &A, const WarpState &W,
                 Value *V) {
-  Value *Me = B.CreateShl(B.getInt32(1), W.Lane);
   Value *Above =
       B.CreateAnd(W.Peers, B.CreateShl(B.getInt32(~1u), W.Lane), "peers.above");
   Value *Rank = B.CreateUnaryIntrinsic(
-      Intrinsic::ctpop, B.CreateAnd(W.Peers, B.CreateSub(Me, B.getInt32(1))),
+      Intrinsic::ctpop, B.CreateAnd(W.Peers, B.CreateSub(W.Me, B.getInt32(1))),
       nullptr, "rank");
   BasicBlock *Pre = B.GetInsertBlock();
   BasicBlock *After = SplitBlock(Pre, &*B.GetInsertPoint(),
@@ -287,8 +273,9 @@ Value *sumPeers(IRBuilderBase &B, const AtomicRMWInst &A, const WarpState &W,
   Value *Added = B.CreateSelect(HasNext, accumulate(B, A, Sum, Theirs), Sum);
   Value *Out = ballot(B, W.Active, B.CreateTrunc(Bits, B.getInt1Ty()), "out");
   Value *StillIn = B.CreateAnd(In, B.CreateNot(Out));
-  Value *More = callNVVM(B, Intrinsic::nvvm_vote_any_sync,
-                         {W.Active, B.CreateICmpNE(StillIn, B.getInt32(0))});
+  Value *More =
+      callIntrinsic(B, Intrinsic::nvvm_vote_any_sync,
+                    {W.Active, B.CreateICmpNE(StillIn, B.getInt32(0))});
   Value *NextBits = B.CreateLShr(Bits, 1);
   B.CreateCondBr(More, Round, After);
   Sum->addIncoming(V, Pre);
@@ -301,7 +288,9 @@ Value *sumPeers(IRBuilderBase &B, const AtomicRMWInst &A, const WarpState &W,
   return Added;
 }
 
-MDNode *aggregatedMark(LLVMContext &Ctx) { return MDNode::get(Ctx, {}); }
+void markAggregated(Instruction &I) {
+  I.setMetadata(AggregatedMark, MDNode::get(I.getContext(), {}));
+}
 
 /// Replaces \p A by the aggregation (the header's picture). Without
 /// \p Uniform, warps whose lanes share nothing keep the plain atomic. The
@@ -316,14 +305,15 @@ void aggregate(AtomicRMWInst &A, bool Uniform) {
   const DataLayout &DL = A.getModule()->getDataLayout();
   Type *IntPtr = DL.getIntPtrType(A.getPointerOperand()->getType());
   Value *Addr = B.CreatePtrToInt(A.getPointerOperand(), IntPtr);
-  W.Peers =
-      callNVVM(B,
-               IntPtr->isIntegerTy(64) ? Intrinsic::nvvm_match_any_sync_i64
-                                       : Intrinsic::nvvm_match_any_sync_i32,
-               {W.Active, Addr}, "peers");
+  W.Peers = callIntrinsic(B,
+                          IntPtr->isIntegerTy(64)
+                              ? Intrinsic::nvvm_match_any_sync_i64
+                              : Intrinsic::nvvm_match_any_sync_i32,
+                          {W.Active, Addr}, {}, "peers");
+  W.Me = B.CreateShl(B.getInt32(1), W.Lane);
   Instruction *Plain = nullptr;
   if (!Uniform) {
-    Value *Alone = B.CreateICmpEQ(W.Peers, B.CreateShl(B.getInt32(1), W.Lane));
+    Value *Alone = B.CreateICmpEQ(W.Peers, W.Me);
     Value *Sharing = B.CreateICmpNE(
         ballot(B, W.Active, B.CreateNot(Alone), "sharing"), B.getInt32(0));
     Instruction *Then = nullptr;
@@ -337,10 +327,10 @@ void aggregate(AtomicRMWInst &A, bool Uniform) {
   auto *Summed = cast<AtomicRMWInst>(A.clone());
   Summed->setOperand(1, Sum);
   Summed->insertBefore(Leader);
-  Summed->setMetadata(AggregatedMark, aggregatedMark(A.getContext()));
+  markAggregated(*Summed);
   if (Plain) {
     A.moveBefore(Plain);
-    A.setMetadata(AggregatedMark, aggregatedMark(A.getContext()));
+    markAggregated(A);
   } else {
     A.eraseFromParent();
   }
@@ -361,7 +351,7 @@ void branchWhereDistinct(AtomicRMWInst &A,
   SplitBlockAndInsertIfThenElse(All, &A, &Distinct, &Else);
   Instruction *Plain = A.clone();
   Plain->insertBefore(Distinct);
-  Plain->setMetadata(AggregatedMark, aggregatedMark(A.getContext()));
+  markAggregated(*Plain);
   A.moveBefore(Else);
 }
 

@@ -17,21 +17,32 @@
 
 namespace irs {
 
+/// A call of intrinsic \p ID (overloaded on \p Types, if it is).
+inline llvm::Value *callIntrinsic(llvm::IRBuilderBase &B,
+                                  llvm::Intrinsic::ID ID,
+                                  llvm::ArrayRef<llvm::Value *> Args,
+                                  llvm::ArrayRef<llvm::Type *> Types = {},
+                                  const llvm::Twine &Name = "") {
+  llvm::Module &M = *B.GetInsertBlock()->getModule();
+  return B.CreateCall(compat::intrinsicDeclaration(M, ID, Types), Args, Name);
+}
+
 /// This thread's lane in its warp.
 inline llvm::Value *readLane(llvm::IRBuilderBase &B) {
-  llvm::Module &M = *B.GetInsertBlock()->getModule();
-  return B.CreateCall(compat::intrinsicDeclaration(
-      M, llvm::Intrinsic::nvvm_read_ptx_sreg_laneid));
+  return callIntrinsic(B, llvm::Intrinsic::nvvm_read_ptx_sreg_laneid, {});
+}
+
+/// The lowest lane of lane mask \p Mask (nonzero).
+inline llvm::Value *firstLane(llvm::IRBuilderBase &B, llvm::Value *Mask) {
+  return callIntrinsic(B, llvm::Intrinsic::cttz, {Mask, B.getTrue()},
+                       {B.getInt32Ty()});
 }
 
 /// This warp's active lanes, as PTX's activemask.b32 gives them.
 inline llvm::Value *activeLaneMask(llvm::IRBuilderBase &B,
                                    const llvm::Twine &Name = "") {
 #if IRS_LLVM_HAS_ACTIVEMASK_INTRINSIC
-  llvm::Module &M = *B.GetInsertBlock()->getModule();
-  return B.CreateCall(
-      compat::intrinsicDeclaration(M, llvm::Intrinsic::nvvm_activemask), {},
-      Name);
+  return callIntrinsic(B, llvm::Intrinsic::nvvm_activemask, {}, {}, Name);
 #else
   auto *Ty = llvm::FunctionType::get(B.getInt32Ty(), /*isVarArg=*/false);
   llvm::CallInst *Call =
@@ -58,11 +69,9 @@ inline llvm::Value *shuffleValue(llvm::IRBuilderBase &B,
                                  llvm::Intrinsic::ID I32, llvm::Value *Mask,
                                  llvm::Value *V, llvm::Value *Lane,
                                  llvm::Value *C) {
-  llvm::Module &M = *B.GetInsertBlock()->getModule();
-  auto Word = [&](llvm::Value *W) -> llvm::Value * {
-    llvm::Intrinsic::ID ID = W->getType()->isFloatTy() ? F32 : I32;
-    return B.CreateCall(compat::intrinsicDeclaration(M, ID),
-                        {Mask, W, Lane, C});
+  auto Word = [&](llvm::Value *W) {
+    return callIntrinsic(B, W->getType()->isFloatTy() ? F32 : I32,
+                         {Mask, W, Lane, C});
   };
   llvm::Type *T = V->getType();
   llvm::Type *I32Ty = B.getInt32Ty();

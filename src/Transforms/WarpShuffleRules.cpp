@@ -354,15 +354,10 @@ void RuleBuilder::emitGradient(IRBuilder<> &B, const HelperKey &K,
   } else {
     // b is an argument: the one shuffle back only where every lane of the
     // mask has the same.
-    Module &M = *B.GetInsertBlock()->getModule();
-    Value *First = B.CreateCall(
-        compat::intrinsicDeclaration(M, Intrinsic::cttz, {B.getInt32Ty()}),
-        {Ops.Mask, B.getTrue()});
-    Value *FirstB = shuffleValue(B, ShuffleMode::Idx, Ops.Mask, BVal, First,
-                                 B.getInt32(31));
-    Value *Uniform = B.CreateCall(
-        compat::intrinsicDeclaration(M, Intrinsic::nvvm_vote_all_sync),
-        {Ops.Mask, B.CreateICmpEQ(BVal, FirstB)});
+    Value *FirstB = shuffleValue(B, ShuffleMode::Idx, Ops.Mask, BVal,
+                                 firstLane(B, Ops.Mask), B.getInt32(31));
+    Value *Uniform = callIntrinsic(B, Intrinsic::nvvm_vote_all_sync,
+                                   {Ops.Mask, B.CreateICmpEQ(BVal, FirstB)});
     Function *F = B.GetInsertBlock()->getParent();
     BasicBlock *Fast = BasicBlock::Create(Ctx, "uniform", F);
     BasicBlock *Slow = BasicBlock::Create(Ctx, "per_lane", F);
