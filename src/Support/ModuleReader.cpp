@@ -167,25 +167,110 @@ void restoreTBAATags(Module &M) {
       Restore(I, true);
 }
 
-/// Text IR without the parser's own debug-info upgrade: that upgrade runs
-/// the verifier and aborts the process on a module that fails it, so
-/// readModule verifies first (one-line error, exit 3) and upgrades after.
-std::unique_ptr<Module> parseText(std::unique_ptr<MemoryBuffer> Input,
-                                  SMDiagnostic &Diag, LLVMContext &Ctx) {
-  std::string Id = Input->getBufferIdentifier().str();
-  std::optional<std::string> Parked = parkTBAATags(Input->getBuffer());
-  if (Parked)
-    Input.reset(); // one copy of the text while the module is built
-  StringRef Text = Parked ? StringRef(*Parked) : Input->getBuffer();
-  SourceMgr SM;
-  SM.AddNewSourceBuffer(MemoryBuffer::getMemBuffer(Text, Id), SMLoc());
-  auto M = std::make_unique<Module>(Id, Ctx);
-  if (LLParser(Text, SM, Diag, M.get(), nullptr, Ctx)
+/// LLVM's parser renames every intrinsic declaration to its mangled name
+/// once the module is read (remangleIntrinsicFunction), and the mangler has
+/// no spelling for token or label: a declaration overloaded on one
+/// (`declare token @llvm.experimental.gc.relocate.p4(token, i32, i32)`; also
+/// gc.result, ssa.copy) kills the process, by llvm_unreachable or a stack
+/// overflow (LLVM 19 and 22; found by the restore fuzzer). So text that
+/// names an intrinsic beside a token is parsed first with every @llvm. name
+/// renamed out of LLVM's reach, and such a declaration is refused.
+constexpr StringLiteral IntrinsicSigil = "@llvm.",
+                        QuotedIntrinsicSigil = "@\"llvm.";
+constexpr StringLiteral ProbeName = "irs.unparsed.";
+
+bool isUnmangleable(Type *T) { return T->isTokenTy() || T->isLabelTy(); }
+
+/// The name of the first intrinsic \p Probe declares overloaded on a type
+/// LLVM cannot mangle, as the input spelt it.
+std::optional<std::string> unmangleableIntrinsic(const Module &Probe) {
+  for (const Function &F : Probe) {
+    StringRef Name = F.getName();
+    if (!Name.consume_front(ProbeName))
+      continue;
+    Intrinsic::ID ID = compat::lookupIntrinsicID(Name);
+    if (ID == Intrinsic::not_intrinsic || !Intrinsic::isOverloaded(ID))
+      continue;
+    SmallVector<Intrinsic::IITDescriptor, 8> Table;
+    Intrinsic::getIntrinsicInfoTableEntries(ID, Table);
+    ArrayRef<Intrinsic::IITDescriptor> Rest = Table;
+    SmallVector<Type *, 4> Overloads;
+    if (Intrinsic::matchIntrinsicSignature(F.getFunctionType(), Rest,
+                                           Overloads) ==
+            Intrinsic::MatchIntrinsicTypes_Match &&
+        any_of(Overloads, isUnmangleable))
+      return Name.str();
+  }
+  return std::nullopt;
+}
+
+/// Each `declare` of \p Text up to the end of its parameter list, with
+/// whether a comment holds it.
+template <typename Fn> void forEachDeclaration(StringRef Text, Fn Visit) {
+  for (size_t At = Text.find("declare"); At != StringRef::npos;
+       At = Text.find("declare", At + 1)) {
+    StringRef Decl = Text.substr(At);
+    Decl = Decl.take_front(Decl.find(')'));
+    size_t LineStart = Text.rfind('\n', At);
+    LineStart = LineStart == StringRef::npos ? 0 : LineStart + 1;
+    Visit(Decl, Text.slice(LineStart, At).contains(';'));
+  }
+}
+
+/// Whether some `declare` of an intrinsic mentions token or label before
+/// its parameter list closes: the cheap test before the probe's parse.
+bool mayDeclareUnmangleable(StringRef Text) {
+  bool May = false;
+  forEachDeclaration(Text, [&](StringRef Decl, bool) {
+    May |= (Decl.contains(IntrinsicSigil) ||
+            Decl.contains(QuotedIntrinsicSigil)) &&
+           (Decl.contains("token") || Decl.contains("label"));
+  });
+  return May;
+}
+
+/// Where \p Text declares \p Name: a declaration outside comments first.
+SMLoc declarationOf(StringRef Text, StringRef Name) {
+  const char *Found = nullptr, *Commented = nullptr;
+  forEachDeclaration(Text, [&](StringRef Decl, bool InComment) {
+    size_t At = Decl.find(Name);
+    const char *&Slot = InComment ? Commented : Found;
+    if (At != StringRef::npos && !Slot)
+      Slot = Decl.data() + At;
+  });
+  return SMLoc::getFromPointer(Found ? Found : Commented);
+}
+
+/// Refuses, in \p Diag, a \p Text whose intrinsic declarations LLVM's
+/// parser would crash on (above). Text that does not parse is left to the
+/// real parse, which says why.
+bool declaresUnreadableIntrinsic(StringRef Text, SourceMgr &SM,
+                                 SMDiagnostic &Diag) {
+  if (!mayDeclareUnmangleable(Text))
+    return false;
+  std::string Renamed = Text.str();
+  for (StringRef Sigil : {IntrinsicSigil, QuotedIntrinsicSigil}) {
+    std::string To = (Sigil.drop_back(5) + ProbeName + "llvm.").str();
+    for (size_t At = Renamed.find(Sigil); At != std::string::npos;
+         At = Renamed.find(Sigil, At + To.size()))
+      Renamed.replace(At, Sigil.size(), To);
+  }
+  LLVMContext ProbeCtx;
+  SourceMgr ProbeSM;
+  ProbeSM.AddNewSourceBuffer(MemoryBuffer::getMemBuffer(Renamed), SMLoc());
+  SMDiagnostic Ignored;
+  Module Probe("probe", ProbeCtx);
+  if (LLParser(Renamed, ProbeSM, Ignored, &Probe, nullptr, ProbeCtx)
           .Run(/*UpgradeDebugInfo=*/false))
-    return nullptr;
-  if (Parked)
-    restoreTBAATags(*M);
-  return M;
+    return false;
+  std::optional<std::string> Name = unmangleableIntrinsic(Probe);
+  if (!Name)
+    return false;
+  Diag = SM.GetMessage(declarationOf(Text, *Name), SourceMgr::DK_Error,
+                       "intrinsic @" + *Name +
+                           " is overloaded on a token or label type, which "
+                           "LLVM's reader cannot name");
+  return true;
 }
 
 /// parseIR, or, where the front end asked for it
@@ -228,6 +313,26 @@ std::unique_ptr<Module> parseBitcode(MemoryBufferRef Buf, SMDiagnostic &Diag,
 
 } // namespace
 
+std::unique_ptr<Module> parseTextIR(std::unique_ptr<MemoryBuffer> Input,
+                                    SMDiagnostic &Diag, LLVMContext &Ctx) {
+  std::string Id = Input->getBufferIdentifier().str();
+  std::optional<std::string> Parked = parkTBAATags(Input->getBuffer());
+  if (Parked)
+    Input.reset(); // one copy of the text while the module is built
+  StringRef Text = Parked ? StringRef(*Parked) : Input->getBuffer();
+  SourceMgr SM;
+  SM.AddNewSourceBuffer(MemoryBuffer::getMemBuffer(Text, Id), SMLoc());
+  if (declaresUnreadableIntrinsic(Text, SM, Diag))
+    return nullptr;
+  auto M = std::make_unique<Module>(Id, Ctx);
+  if (LLParser(Text, SM, Diag, M.get(), nullptr, Ctx)
+          .Run(/*UpgradeDebugInfo=*/false))
+    return nullptr;
+  if (Parked)
+    restoreTBAATags(*M);
+  return M;
+}
+
 Expected<LoadedModule> readModule(StringRef Path, LLVMContext &Ctx) {
   LoadedModule Result;
   Result.Path = Path.str();
@@ -246,7 +351,7 @@ Expected<LoadedModule> readModule(StringRef Path, LLVMContext &Ctx) {
 
   SMDiagnostic Diag;
   Result.M = IsBitcode ? parseBitcode(Buf, Diag, Ctx, Name)
-                       : parseText(std::move(*BufOrErr), Diag, Ctx);
+                       : parseTextIR(std::move(*BufOrErr), Diag, Ctx);
   if (!Result.M) {
     std::string Msg = firstLine(Diag.getMessage());
     if (Diag.getLineNo() > 0)

@@ -8,10 +8,11 @@
 #ifndef IR_SANITIZE_TESTS_FUZZ_FUZZINPUT_H
 #define IR_SANITIZE_TESTS_FUZZ_FUZZINPUT_H
 
+#include "ir-sanitize/Support/ModuleReader.h"
+
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/Twine.h"
-#include "llvm/AsmParser/LLParser.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Error.h"
@@ -64,20 +65,15 @@ inline const std::string &writeScratchFile(const uint8_t *Data, size_t Size,
   return Path;
 }
 
-/// The module \p Text holds, or null: parsed as a host holds it, without the
-/// parser's debug-info upgrade (which verifies and aborts on a broken
-/// module). The text is copied: the lexer reads up to a terminating NUL.
+/// The module \p Text holds, or null: parsed as the tool parses text
+/// (irs::parseTextIR: no debug-info upgrade, which verifies and aborts on a
+/// broken module; no declaration LLVM's parser crashes on), unverified, as
+/// a host may hold it. The text is copied: the lexer reads up to a NUL.
 inline std::unique_ptr<llvm::Module> parseText(llvm::StringRef Text,
                                                llvm::LLVMContext &Ctx) {
-  std::string Copy(Text);
   llvm::SMDiagnostic Diag;
-  llvm::SourceMgr SM;
-  SM.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBuffer(Copy), llvm::SMLoc());
-  auto M = std::make_unique<llvm::Module>("fuzz", Ctx);
-  if (llvm::LLParser(Copy, SM, Diag, M.get(), nullptr, Ctx)
-          .Run(/*UpgradeDebugInfo=*/false))
-    return nullptr;
-  return M;
+  return irs::parseTextIR(llvm::MemoryBuffer::getMemBufferCopy(Text, "fuzz"),
+                          Diag, Ctx);
 }
 
 } // namespace irs::fuzz

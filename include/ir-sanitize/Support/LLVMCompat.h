@@ -89,6 +89,16 @@ intrinsicDeclaration(llvm::Module &M, llvm::Intrinsic::ID ID,
 #endif
 }
 
+/// The intrinsic \p Name would be (not_intrinsic if none; LLVM 20 moved the
+/// lookup from Function to Intrinsic).
+inline llvm::Intrinsic::ID lookupIntrinsicID(llvm::StringRef Name) {
+#if LLVM_VERSION_MAJOR >= 20
+  return llvm::Intrinsic::lookupIntrinsicID(Name);
+#else
+  return llvm::Function::lookupIntrinsicID(Name);
+#endif
+}
+
 /// Converts \p M's debug values to records (\p Records) or to calls where
 /// this LLVM has both forms; elsewhere there is only one form to be in.
 inline void convertDebugValues(llvm::Module &M, bool Records) {

@@ -13,6 +13,8 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
 
 #include <memory>
 #include <string>
@@ -32,6 +34,13 @@ struct LoadedModule {
   std::string Path;        ///< As given ("-" for stdin).
   std::string DisplayName; ///< For messages ("<stdin>" for "-").
 };
+
+/// Text IR parsed as readModule parses it, without verification or the
+/// debug-info upgrade: null, with the reason in \p Diag, for text that does
+/// not parse or that LLVM's parser would crash on.
+std::unique_ptr<llvm::Module>
+parseTextIR(std::unique_ptr<llvm::MemoryBuffer> Input, llvm::SMDiagnostic &Diag,
+            llvm::LLVMContext &Ctx);
 
 /// Reads a module; errors are ToolErrors with ExitCode::BadInput.
 llvm::Expected<LoadedModule> readModule(llvm::StringRef Path,
