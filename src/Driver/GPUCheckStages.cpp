@@ -221,7 +221,8 @@ std::string enzymeInputPipeline(const KernelManifest &K,
     Text += ";arg=" + std::to_string(I);
   return Text + ">," + derivativeWrapperPipeline(Kernel, DiffMode::Forward, A) +
          "," + derivativeWrapperPipeline(Kernel, DiffMode::Reverse, Reverse) +
-         noAliasVersionPipeline(wrapperName(Kernel, DiffMode::Reverse), K);
+         noAliasVersionPipeline(wrapperName(Kernel, DiffMode::Reverse), K) +
+         ",function(" + passname::SharedTileForwardingPass + ")";
 }
 
 /// The splatted parameters of \p K the launch binds to a buffer, in order.

@@ -20,6 +20,7 @@
 #include "ir-sanitize/Transforms/NVPTXPrepare.h"
 #include "ir-sanitize/Transforms/NoAliasVersioning.h"
 #include "ir-sanitize/Transforms/PassResults.h"
+#include "ir-sanitize/Transforms/SharedTileForwarding.h"
 #include "ir-sanitize/Transforms/StoreSinkVersioning.h"
 #include "ir-sanitize/Transforms/WarpShuffleRules.h"
 

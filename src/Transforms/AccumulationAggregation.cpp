@@ -292,33 +292,71 @@ void markAggregated(Instruction &I) {
   I.setMetadata(AggregatedMark, MDNode::get(I.getContext(), {}));
 }
 
-/// Replaces \p A by the aggregation (the header's picture). Without
-/// \p Uniform, warps whose lanes share nothing keep the plain atomic. The
-/// groups come from match.any either way: which lanes run the atomic
-/// together is the hardware's choice, so a uniform address only means that
-/// the lanes there share it.
+/// Whether some active lane's address \p Addr (lane \p Lane) equals the
+/// one below it: a shuffle and a vote, where match.any costs far more.
+/// Only the low words are compared, and a lane below that is inactive
+/// gives an undefined word: the answer only picks the plain atomic or the
+/// grouped one, both exact. Groups that are not neighbours are missed.
+Value *neighboursShare(IRBuilderBase &B, Value *Active, Value *Lane,
+                       Value *Addr) {
+  Value *Low = B.CreateTrunc(Addr, B.getInt32Ty(), "addr.low");
+  Value *Below =
+      callIntrinsic(B, Intrinsic::nvvm_shfl_sync_up_i32,
+                    {Active, Low, B.getInt32(1), B.getInt32(0)}, {}, "below");
+  Value *Shares = B.CreateAnd(B.CreateICmpNE(Lane, B.getInt32(0)),
+                              B.CreateICmpEQ(Low, Below));
+  return callIntrinsic(B, Intrinsic::nvvm_vote_any_sync, {Active, Shares}, {},
+                       "neighbours.share");
+}
+
+/// The lanes that share this lane's address \p Addr: all the active ones
+/// where every active lane has the first one's address (exactly), else
+/// match.any's group. Leaves \p B after the choice.
+Value *peersOf(IRBuilderBase &B, Value *Active, Value *Addr) {
+  Value *Lead = shuffleValue(B, Intrinsic::nvvm_shfl_sync_idx_f32,
+                             Intrinsic::nvvm_shfl_sync_idx_i32, Active, Addr,
+                             firstLane(B, Active), B.getInt32(31));
+  Value *AllLead =
+      callIntrinsic(B, Intrinsic::nvvm_vote_all_sync,
+                    {Active, B.CreateICmpEQ(Addr, Lead)}, {}, "one.address");
+  BasicBlock *Before = B.GetInsertBlock();
+  Instruction *Grouped = SplitBlockAndInsertIfThen(
+      B.CreateNot(AllLead), &*B.GetInsertPoint(), /*Unreachable=*/false);
+  B.SetInsertPoint(Grouped);
+  Value *Match = callIntrinsic(B,
+                               Addr->getType()->isIntegerTy(64)
+                                   ? Intrinsic::nvvm_match_any_sync_i64
+                                   : Intrinsic::nvvm_match_any_sync_i32,
+                               {Active, Addr}, {}, "matched");
+  BasicBlock *Joined = Grouped->getSuccessor(0);
+  B.SetInsertPoint(&Joined->front());
+  PHINode *Peers = B.CreatePHI(B.getInt32Ty(), 2, "peers");
+  Peers->addIncoming(Active, Before);
+  Peers->addIncoming(Match, Grouped->getParent());
+  return Peers;
+}
+
+/// Replaces \p A by the aggregation (the header's picture). A \p Uniform
+/// address sums over all active lanes; any other first asks whether
+/// neighbouring lanes share it, and keeps the plain atomic where none do.
 void aggregate(AtomicRMWInst &A, bool Uniform) {
   IRBuilder<> B(&A);
   WarpState W;
   W.Active = activeLaneMask(B, "active");
   W.Lane = readLane(B);
-  const DataLayout &DL = A.getModule()->getDataLayout();
-  Type *IntPtr = DL.getIntPtrType(A.getPointerOperand()->getType());
-  Value *Addr = B.CreatePtrToInt(A.getPointerOperand(), IntPtr);
-  W.Peers = callIntrinsic(B,
-                          IntPtr->isIntegerTy(64)
-                              ? Intrinsic::nvvm_match_any_sync_i64
-                              : Intrinsic::nvvm_match_any_sync_i32,
-                          {W.Active, Addr}, {}, "peers");
   W.Me = B.CreateShl(B.getInt32(1), W.Lane);
   Instruction *Plain = nullptr;
-  if (!Uniform) {
-    Value *Alone = B.CreateICmpEQ(W.Peers, W.Me);
-    Value *Sharing = B.CreateICmpNE(
-        ballot(B, W.Active, B.CreateNot(Alone), "sharing"), B.getInt32(0));
+  if (Uniform) {
+    W.Peers = W.Active;
+  } else {
+    const DataLayout &DL = A.getModule()->getDataLayout();
+    Type *IntPtr = DL.getIntPtrType(A.getPointerOperand()->getType());
+    Value *Addr = B.CreatePtrToInt(A.getPointerOperand(), IntPtr, "addr");
     Instruction *Then = nullptr;
-    SplitBlockAndInsertIfThenElse(Sharing, &A, &Then, &Plain);
+    SplitBlockAndInsertIfThenElse(neighboursShare(B, W.Active, W.Lane, Addr),
+                                  &A, &Then, &Plain);
     B.SetInsertPoint(Then);
+    W.Peers = peersOf(B, W.Active, Addr);
   }
   Value *Sum = sumPeers(B, A, W, A.getValOperand());
   Value *First = B.CreateICmpEQ(W.Lane, firstLane(B, W.Peers), "first");

@@ -30,6 +30,8 @@ EXCEPTIONS = {
     "src/Transforms/NVPTXPrepare.cpp": "lit: tests/lit/Transforms/NVPTXPrepare",
     "src/Transforms/NoAliasVersioning.cpp":
         "lit: tests/lit/Transforms/NoAliasVersioning",
+    "src/Transforms/SharedTileForwarding.cpp":
+        "lit: tests/lit/Transforms/SharedTileForwarding",
     "src/Transforms/StoreSinkVersioning.cpp":
         "lit: tests/lit/Transforms/StoreSinkVersioning",
     # Front ends: built into their executables, not a library the unit tests

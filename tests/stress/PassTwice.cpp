@@ -3,7 +3,8 @@
 // The property test of tests/stress/derivative-passes.sh. Every module given
 // (text or bitcode; those that do not read or verify are counted and
 // skipped) goes through each derivative pass: the project's passes of
-// derivativePipeline with every step on, with their parameters and without.
+// derivativePipeline with every step on, with their parameters and without,
+// and SharedTileForwarding (before Enzyme, outside that pipeline).
 // Each runs twice, and fails when it crashes,
 // leaves a module the verifier rejects, or changes a module it already ran
 // on, compared as printed text: on the same module in memory, and on the
@@ -219,10 +220,14 @@ int main(int Argc, char **Argv) {
   irs::DerivativePipelineOptions All;
   All.GridStride = true;
   All.ThreadsPerMultiprocessor = 2048;
+  All.Accesses.AggregateAccumulations = true;
   // Not the pipeline whole: its early-cse simplifies what the passes after
   // it made, and the second run then finds other code.
   std::vector<std::string> Pipelines =
       projectPasses(irs::derivativePipeline(All));
+  // Before Enzyme, outside derivativePipeline (gpu-check's Enzyme input).
+  Pipelines.push_back(std::string("function(") +
+                      irs::passname::SharedTileForwardingPass + ")");
   CrashRecoveryContext::Enable();
   readModulesAsTheyAre();
   unsigned Modules = 0, Skipped = 0, Runs = 0, Failures = 0;

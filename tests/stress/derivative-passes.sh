@@ -33,7 +33,7 @@ for ((seed = first; seed < first + n; seed++)); do
     -o "$work/stress-$seed.ll" || exit 1
 done
 python3 tests/stress/derivative-gen.py kernels "$n" "$first" "$work" || exit 1
-derivative_inputs=(tests/lit/Transforms/{StoreSinkVersioning,AccumulationMerging,AccumulationAggregation,GridStrideCoarsening,InvariantDivision}/*.ll)
+derivative_inputs=(tests/lit/Transforms/{StoreSinkVersioning,AccumulationMerging,AccumulationAggregation,GridStrideCoarsening,InvariantDivision,SharedTileForwarding}/*.ll)
 python3 tests/stress/derivative-gen.py mutate 3 "$first" "$work" \
   "${derivative_inputs[@]}" || exit 1
 {

@@ -10,6 +10,7 @@
 #ifndef IR_SANITIZE_SUPPORT_LLVMCOMPAT_H
 #define IR_SANITIZE_SUPPORT_LLVMCOMPAT_H
 
+#include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/IR/BasicBlock.h"
 #include "llvm/IR/DataLayout.h"
@@ -98,6 +99,25 @@ inline llvm::Intrinsic::ID lookupIntrinsicID(llvm::StringRef Name) {
   return llvm::Function::lookupIntrinsicID(Name);
 #endif
 }
+
+/// The trailing zero bits every value of \p S has (LLVM 17 renamed
+/// GetMinTrailingZeros).
+inline uint32_t minTrailingZeros(llvm::ScalarEvolution &SE,
+                                 const llvm::SCEV *S) {
+#if LLVM_VERSION_MAJOR >= 17
+  return SE.getMinTrailingZeros(S);
+#else
+  return SE.GetMinTrailingZeros(S);
+#endif
+}
+
+/// The arguments of SCEVExpander's constructor after SE: LLVM 22 dropped
+/// the data layout.
+#if LLVM_VERSION_MAJOR >= 22
+#define IRS_SCEV_EXPANDER_ARGS(SE, DL, Name) SE, Name
+#else
+#define IRS_SCEV_EXPANDER_ARGS(SE, DL, Name) SE, DL, Name
+#endif
 
 /// Converts \p M's debug values to records (\p Records) or to calls where
 /// this LLVM has both forms; elsewhere there is only one form to be in.

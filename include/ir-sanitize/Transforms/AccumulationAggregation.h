@@ -13,19 +13,26 @@
 // integer or a half, float or double in global or generic memory:
 //
 //   %active = activemask
-//   %peers  = match.any.sync(%active, address)   ; lanes with my address
-//   %shared = ballot.sync(%active, %peers != 1 << lane)
-//   br %shared != 0, label %sum, label %plain   ; the same in every lane
+//   %near   = vote.any.sync(%active, lane != 0 &&
+//                 low word of address == shfl.sync.up(that word, 1))
+//   br %near, label %group, label %plain          ; the same in every lane
 //   plain:  the atomic as it was
-//   sum:    each group of peers sums its values in a tree of shfl.sync.idx
+//   group:  %peers = all of %active where every active lane has the first
+//           one's address (a shuffle and vote.all), else
+//           match.any.sync(%active, address)     ; lanes with my address
+//           each group of peers sums its values in a tree of shfl.sync.idx
 //           (at most 5 rounds: Westphal's reduce_peers, the one CUDA's
 //           "warp-aggregated atomics" write-up uses), then its first lane
 //           does the atomic with the sum
 //
-// Where the address is the same in every lane (computed from arguments and
-// block indices: a column index uniform per block), the ballot and the plain
-// path go; the groups still come from the match, since which lanes run the
-// atomic together is the hardware's choice. Where the address is an
+// The neighbour test costs a shuffle and a vote where match.any costs much
+// more: on an H100 the match on every atomic made two 2-D broadcasts whose
+// lanes never share an address 2.5x slower. It only chooses the path (both
+// are exact), so it may miss sharing: lanes that share an address without
+// a neighbour that does keep the plain atomic. Where the address is the
+// same in every lane (computed from arguments and block indices: a column
+// index uniform per block), the tests go and the peers are the active
+// lanes. Where the address is an
 // injective function of the lane (base + f(tid.x), f built of additions,
 // extensions, GEPs and constant multiplications, the rest uniform: `x .+ y`'s
 // d_x[i]), lanes never share it and the atomic is left alone, so that such
@@ -36,8 +43,7 @@
 // on the other. All of this is read from how the address is
 // computed (LLVM's UniformityAnalysis takes every call for divergent on
 // NVPTX, the block index's too); they choose code, never change what it
-// computes. A lane that shares no address with another pays the match and
-// the ballot.
+// computes.
 //
 // Why this is sound: the lanes' atomics are unordered with each other (no
 // happens-before between threads of a launch), so one atomic of their sum is

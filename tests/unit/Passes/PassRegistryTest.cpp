@@ -19,7 +19,7 @@ using namespace irs::test;
 
 TEST_CASE("every pass of PassRegistry.def parses by its name", "[Passes]") {
   const std::vector<RegisteredPass> &Passes = registeredPasses();
-  REQUIRE(Passes.size() == 15);
+  REQUIRE(Passes.size() == 16);
   for (const RegisteredPass &P : Passes) {
     INFO(P.Name);
     std::string Text = P.Name;
@@ -76,6 +76,7 @@ TEST_CASE("every pass of PassRegistry.def prints as the text it parses from",
       "function(ir-sanitize-store-sink-versioning,ir-sanitize-invariant-"
       "division,ir-sanitize-merge-accumulations)",
       "function(ir-sanitize-merge-accumulations<reassociate-fp>)",
+      "function(ir-sanitize-forward-shared-tiles)",
       "function(ir-sanitize-aggregate-accumulations,ir-sanitize-aggregate-"
       "accumulations<reassociate-fp>)",
       // Among LLVM's passes, which print by their own names.
@@ -229,6 +230,8 @@ TEST_CASE("every pass of PassRegistry.def counts its work under its name",
        "AccumulationMerging/accumulation-merging.ll"},
       {"function(ir-sanitize-aggregate-accumulations<reassociate-fp>)",
        "AccumulationAggregation/accumulation-aggregation.ll"},
+      {"function(ir-sanitize-forward-shared-tiles)",
+       "SharedTileForwarding/shared-tile-forwarding.ll"},
   };
   EnableStatistics(/*DoPrintOnExit=*/false);
   ResetStatistics();

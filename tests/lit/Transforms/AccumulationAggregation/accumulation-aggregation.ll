@@ -1,9 +1,10 @@
 ; AccumulationAggregation: an atomic accumulation whose address lanes of a
-; warp may share is summed across the lanes that share it (match.any, then
-; rounds of shfl.sync.idx), and the first of them does the atomic; warps whose
-; lanes share nothing keep the plain atomic. Uniform addresses lose the
-; ballot and the plain path; addresses that differ in every lane, and what
-; is not an accumulation, are left alone.
+; warp may share is summed across the lanes that share it (all active lanes
+; where every one has the first one's address, else match.any's group; then
+; rounds of shfl.sync.idx), and the first of them does the atomic; warps in
+; which no lane shares its address with its neighbour (one shuffle and a
+; vote) keep the plain atomic. Uniform addresses skip the tests; addresses
+; that differ in every lane, and what is not an accumulation, are left alone.
 ; RUN: opt -load-pass-plugin=%plugin -passes='function(ir-sanitize-aggregate-accumulations<reassociate-fp>)' \
 ; RUN:   -pass-remarks=ir-sanitize-aggregate-accumulations \
 ; RUN:   -pass-remarks-missed=ir-sanitize-aggregate-accumulations -S %s -o %t.ll 2> %t.remarks
@@ -23,11 +24,20 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-LABEL: define void @bias_gradient(
 ; CHECK:         %active = call i32 {{@llvm.nvvm.activemask\(\)|asm sideeffect "activemask.b32 \$0;", "=r"\(\)}}
 ; CHECK-NEXT:    %[[LANE:.*]] = call i32 @llvm.nvvm.read.ptx.sreg.laneid()
-; CHECK-NEXT:    %[[ADDR:.*]] = ptrtoint ptr addrspace(1) %p to i64
-; CHECK-NEXT:    %peers = call i32 @llvm.nvvm.match.any.sync.i64(i32 %active, i64 %[[ADDR]])
-; CHECK:         %sharing = call i32 @llvm.nvvm.vote.ballot.sync(i32 %active, i1
-; CHECK:         br i1 %{{.*}}, label %[[SUM:.*]], label %[[PLAIN:.*]]
+; CHECK-NEXT:    %[[ME:.*]] = shl i32 1, %[[LANE]]
+; CHECK-NEXT:    %addr = ptrtoint ptr addrspace(1) %p to i64
+; CHECK-NEXT:    %addr.low = trunc i64 %addr to i32
+; CHECK-NEXT:    %below = call i32 @llvm.nvvm.shfl.sync.up.i32(i32 %active, i32 %addr.low, i32 1, i32 0)
+; CHECK:         %neighbours.share = call i1 @llvm.nvvm.vote.any.sync(i32 %active, i1
+; CHECK-NEXT:    br i1 %neighbours.share, label %[[SHARE:.*]], label %[[PLAIN:.*]]
+; CHECK:       [[SHARE]]:
+; CHECK:         %one.address = call i1 @llvm.nvvm.vote.all.sync(i32 %active, i1
+; CHECK:         br i1 %{{.*}}, label %[[GROUP:.*]], label %[[SUM:.*]]
+; CHECK:       [[GROUP]]:
+; CHECK-NEXT:    %matched = call i32 @llvm.nvvm.match.any.sync.i64(i32 %active, i64 %addr)
+; CHECK-NEXT:    br label %[[SUM]]
 ; CHECK:       [[SUM]]:
+; CHECK-NEXT:    %peers = phi i32 [ %active, %[[SHARE]] ], [ %matched, %[[GROUP]] ]
 ; CHECK:         %peers.above = and i32 %peers,
 ; CHECK:         %rank = call i32 @llvm.ctpop.i32(
 ; CHECK:       [[ROUND:.*\.round]]:
@@ -104,11 +114,13 @@ entry:
   ret void
 }
 
-; One element per block: uniform, so no ballot and no plain path; a double
-; goes through the shuffles as two words, high first.
+; One element per block: uniform, so no test, no match and no plain path:
+; the active lanes are the peers. A double goes through the shuffles as two
+; words, high first.
 ; CHECK-LABEL: define void @per_block(
-; CHECK:         %peers = call i32 @llvm.nvvm.match.any.sync.i64(
-; CHECK-NOT:     %sharing
+; CHECK-NOT:     match.any
+; CHECK-NOT:     %neighbours.share
+; CHECK:         %peers.above = and i32 %active,
 ; CHECK:         .round:
 ; CHECK:         lshr i64 %{{.*}}, 32
 ; CHECK:         call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 %active,
@@ -129,7 +141,7 @@ entry:
 ; Integers add exactly: aggregated without reassociate-fp; sub sums what it
 ; subtracts.
 ; CHECK-LABEL: define void @integer_gather(
-; CHECK:         %peers = call i32 @llvm.nvvm.match.any.sync.i64(
+; CHECK:         %matched = call i32 @llvm.nvvm.match.any.sync.i64(
 ; CHECK:         add i32 %partial,
 ; CHECK:         atomicrmw sub ptr %p, i32 %{{.*}} monotonic, align 4, !irs.aggregated
 ; EXACT-LABEL: define void @integer_gather(

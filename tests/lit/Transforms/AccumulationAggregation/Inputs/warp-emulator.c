@@ -56,11 +56,20 @@ uint32_t emu_ballot(uint32_t Mask, _Bool P) {
   return B;
 }
 _Bool emu_any(uint32_t Mask, _Bool P) { return emu_ballot(Mask, P) != 0; }
+_Bool emu_all(uint32_t Mask, _Bool P) {
+  return (emu_ballot(Mask, P) & Mask) == (Mask & emu_activemask());
+}
 // shfl.sync.idx with c = 31: lane b's value.
 uint32_t emu_shfl_i32(uint32_t Mask, uint32_t V, uint32_t B, uint32_t C) {
   (void)Mask;
   (void)C;
   return (uint32_t)exchange(V, B);
+}
+// shfl.sync.up by b with c = 0: lane - b's value, a lane's own below b.
+uint32_t emu_shfl_up_i32(uint32_t Mask, uint32_t V, uint32_t B, uint32_t C) {
+  (void)Mask;
+  (void)C;
+  return (uint32_t)exchange(V, MyLane >= B ? MyLane - B : MyLane);
 }
 float emu_shfl_f32(uint32_t Mask, float V, uint32_t B, uint32_t C) {
   uint32_t Bits;
@@ -118,7 +127,9 @@ static int same(unsigned L) {
 }
 static int distinct(unsigned L) { return (int)(31 - L); }
 static int fours(unsigned L) { return (int)(L / 4); }
-static int scattered(unsigned L) { return (int)((L * 11 + 3) % 7); }
+// Pairs of neighbours, each group's pairs apart (lanes 0, 1, 14, 15, ...):
+// the neighbour test sees the sharing, match.any finds the groups.
+static int scattered(unsigned L) { return (int)(L / 2 * 5 % 7); }
 
 int emulate(Kernel *I32, Kernel *F64, Kernel *F32) {
   GatherI32 = I32;
