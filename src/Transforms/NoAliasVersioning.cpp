@@ -1,6 +1,8 @@
 //===- NoAliasVersioning.cpp - Enzyme on a noalias copy, when disjoint ----===//
 #include "ir-sanitize/Transforms/NoAliasVersioning.h"
 
+#include "AddressRanges.h"
+
 #include "ir-sanitize/Analysis/ActivitySpec.h"
 #include "ir-sanitize/Analysis/ArgumentAccess.h"
 #include "ir-sanitize/Analysis/EnzymeCalls.h"
@@ -111,9 +113,8 @@ Value *allDisjoint(IRBuilderBase &B,
     for (unsigned J = I + 1; J < Ints.size(); ++J) {
       if (Ints[I].first->getType() != Ints[J].first->getType())
         return B.getFalse(); // address spaces apart: not compared
-      Value *Before = B.CreateICmpULE(Ints[I].second, Ints[J].first);
-      Value *After = B.CreateICmpULE(Ints[J].second, Ints[I].first);
-      All = B.CreateAnd(All, B.CreateOr(Before, After));
+      All = B.CreateAnd(All, rangesApart(B, Ints[I].first, Ints[I].second,
+                                         Ints[J].first, Ints[J].second));
     }
   All->setName("arrays.disjoint");
   return All;

@@ -1,6 +1,8 @@
 //===- StoreSinkVersioning.cpp - Loads first, stores last, when disjoint --===//
 #include "ir-sanitize/Transforms/StoreSinkVersioning.h"
 
+#include "AddressRanges.h"
+
 #include "ir-sanitize/Transforms/PassResults.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -446,9 +448,7 @@ private:
     Value *YStart = asInt(Y);
     Value *XEnd = End(X, XStart);
     Value *YEnd = End(Y, YStart);
-    Value *XFirst = B.CreateICmpULE(XEnd, YStart);
-    Value *YFirst = B.CreateICmpULE(YEnd, XStart);
-    D = B.CreateOr(XFirst, YFirst);
+    D = rangesApart(B, XStart, XEnd, YStart, YEnd);
     return D;
   }
 
