@@ -288,6 +288,39 @@ Value *sumPeers(IRBuilderBase &B, const AtomicRMWInst &A, const WarpState &W,
   return Added;
 }
 
+/// The sum of \p V over a whole warp, in every lane: five butterfly
+/// shuffles.
+Value *sumWarp(IRBuilderBase &B, const AtomicRMWInst &A, Value *V) {
+  for (unsigned Offset : {16, 8, 4, 2, 1})
+    V = accumulate(B, A, V,
+                   shuffleValue(B, Intrinsic::nvvm_shfl_sync_bfly_f32,
+                                Intrinsic::nvvm_shfl_sync_bfly_i32,
+                                B.getInt32(~0u), V, B.getInt32(Offset),
+                                B.getInt32(31)));
+  return V;
+}
+
+/// The sum of \p V over each group of peers, in its first lane: where the
+/// 32 lanes are one group (a uniform address, a full warp) the butterfly,
+/// else sumPeers's rounds. Leaves \p B in the block after.
+Value *sumGroup(IRBuilderBase &B, const AtomicRMWInst &A, const WarpState &W,
+                Value *V) {
+  Value *Whole = B.CreateICmpEQ(W.Peers, B.getInt32(~0u), "whole.warp");
+  Instruction *Then = nullptr, *Else = nullptr;
+  SplitBlockAndInsertIfThenElse(Whole, &*B.GetInsertPoint(), &Then, &Else);
+  BasicBlock *Joined = Then->getSuccessor(0);
+  B.SetInsertPoint(Then);
+  Value *WarpSum = sumWarp(B, A, V);
+  B.SetInsertPoint(Else);
+  Value *GroupSum = sumPeers(B, A, W, V);
+  BasicBlock *GroupEnd = B.GetInsertBlock();
+  B.SetInsertPoint(&*Joined->getFirstInsertionPt());
+  PHINode *Sum = B.CreatePHI(V->getType(), 2, "sum");
+  Sum->addIncoming(WarpSum, Then->getParent());
+  Sum->addIncoming(GroupSum, GroupEnd);
+  return Sum;
+}
+
 void markAggregated(Instruction &I) {
   I.setMetadata(AggregatedMark, MDNode::get(I.getContext(), {}));
 }
@@ -358,7 +391,7 @@ void aggregate(AtomicRMWInst &A, bool Uniform) {
     B.SetInsertPoint(Then);
     W.Peers = peersOf(B, W.Active, Addr);
   }
-  Value *Sum = sumPeers(B, A, W, A.getValOperand());
+  Value *Sum = sumGroup(B, A, W, A.getValOperand());
   Value *First = B.CreateICmpEQ(W.Lane, firstLane(B, W.Peers), "first");
   Instruction *Leader = SplitBlockAndInsertIfThen(First, &*B.GetInsertPoint(),
                                                   /*Unreachable=*/false);

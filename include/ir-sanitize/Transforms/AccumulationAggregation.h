@@ -20,9 +20,10 @@
 //   group:  %peers = all of %active where every active lane has the first
 //           one's address (a shuffle and vote.all), else
 //           match.any.sync(%active, address)     ; lanes with my address
-//           each group of peers sums its values in a tree of shfl.sync.idx
+//           each group of peers sums its values: a whole warp by five
+//           butterfly shuffles, a smaller group in a tree of shfl.sync.idx
 //           (at most 5 rounds: Westphal's reduce_peers, the one CUDA's
-//           "warp-aggregated atomics" write-up uses), then its first lane
+//           "warp-aggregated atomics" write-up uses); then its first lane
 //           does the atomic with the sum
 //
 // The neighbour test costs a shuffle and a vote where match.any costs much

@@ -1,7 +1,8 @@
 ; AccumulationAggregation: an atomic accumulation whose address lanes of a
 ; warp may share is summed across the lanes that share it (all active lanes
 ; where every one has the first one's address, else match.any's group; then
-; rounds of shfl.sync.idx), and the first of them does the atomic; warps in
+; rounds of shfl.sync.idx, or five butterfly shuffles where the group is the
+; whole warp), and the first of them does the atomic; warps in
 ; which no lane shares its address with its neighbour (one shuffle and a
 ; vote) keep the plain atomic. Uniform addresses skip the tests; addresses
 ; that differ in every lane, and what is not an accumulation, are left alone.
@@ -38,15 +39,25 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-NEXT:    br label %[[SUM]]
 ; CHECK:       [[SUM]]:
 ; CHECK-NEXT:    %peers = phi i32 [ %active, %[[SHARE]] ], [ %matched, %[[GROUP]] ]
+; CHECK-NEXT:    %whole.warp = icmp eq i32 %peers, -1
+; CHECK-NEXT:    br i1 %whole.warp, label %[[WARP:.*]], label %[[PEERS:.*]]
+; CHECK:       [[WARP]]:
+; CHECK-NEXT:    call float @llvm.nvvm.shfl.sync.bfly.f32(i32 -1, float %g, i32 16, i32 31)
+; CHECK-COUNT-4: call float @llvm.nvvm.shfl.sync.bfly.f32(i32 -1,
+; CHECK:         %[[WARPSUM:.*]] = fadd float
+; CHECK-NEXT:    br label %[[JOIN:.*]]
+; CHECK:       [[PEERS]]:
 ; CHECK:         %peers.above = and i32 %peers,
 ; CHECK:         %rank = call i32 @llvm.ctpop.i32(
 ; CHECK:       [[ROUND:.*\.round]]:
-; CHECK-NEXT:    %partial = phi float [ %g, %[[SUM]] ], [ %[[ADDED:.*]], %[[ROUND]] ]
+; CHECK-NEXT:    %partial = phi float [ %g, %[[PEERS]] ], [ %[[ADDED:.*]], %[[ROUND]] ]
 ; CHECK:         call float @llvm.nvvm.shfl.sync.idx.f32(i32 %active, float %partial, i32 %{{.*}}, i32 31)
 ; CHECK:         %out = call i32 @llvm.nvvm.vote.ballot.sync(i32 %active,
 ; CHECK:         call i1 @llvm.nvvm.vote.any.sync(i32 %active,
+; CHECK:       [[JOIN]]:
+; CHECK-NEXT:    %sum = phi float [ %[[WARPSUM]], %[[WARP]] ], [ %[[ADDED]], %{{.*}} ]
 ; CHECK:         %first = icmp eq i32 %[[LANE]],
-; CHECK:         atomicrmw fadd ptr addrspace(1) %p, float %[[ADDED]] monotonic, align 4, !irs.aggregated
+; CHECK:         atomicrmw fadd ptr addrspace(1) %p, float %sum monotonic, align 4, !irs.aggregated
 ; CHECK:       [[PLAIN]]:
 ; CHECK-NEXT:    atomicrmw fadd ptr addrspace(1) %p, float %g monotonic, align 4, !irs.aggregated
 ; REMARK: remark: {{.*}} an atomic accumulation is summed first across the lanes of a warp that share its address: one atomic per address and warp

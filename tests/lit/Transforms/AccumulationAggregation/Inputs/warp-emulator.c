@@ -71,6 +71,19 @@ uint32_t emu_shfl_up_i32(uint32_t Mask, uint32_t V, uint32_t B, uint32_t C) {
   (void)C;
   return (uint32_t)exchange(V, MyLane >= B ? MyLane - B : MyLane);
 }
+// shfl.sync.bfly with c = 31: lane ^ b's value.
+uint32_t emu_shfl_bfly_i32(uint32_t Mask, uint32_t V, uint32_t B, uint32_t C) {
+  (void)Mask;
+  (void)C;
+  return (uint32_t)exchange(V, MyLane ^ B);
+}
+float emu_shfl_bfly_f32(uint32_t Mask, float V, uint32_t B, uint32_t C) {
+  uint32_t Bits;
+  memcpy(&Bits, &V, 4);
+  Bits = emu_shfl_bfly_i32(Mask, Bits, B, C);
+  memcpy(&V, &Bits, 4);
+  return V;
+}
 float emu_shfl_f32(uint32_t Mask, float V, uint32_t B, uint32_t C) {
   uint32_t Bits;
   memcpy(&Bits, &V, 4);
