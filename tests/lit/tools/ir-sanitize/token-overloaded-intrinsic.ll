@@ -9,7 +9,8 @@
 ; RUN: %inputs/expect-exit 3 %irs %t/relocate.ll -o %t/out.ll 2>&1 | FileCheck %s --check-prefix=RELOCATE
 ; RUN: printf 'declare i1 @llvm.is.constant.x(\n  label)\n' > %t/label.ll
 ; RUN: %inputs/expect-exit 3 %irs %t/label.ll -o %t/out.ll 2>&1 | FileCheck %s --check-prefix=LABEL
-; LABEL: ir-sanitize: error: {{.*}}label.ll:1:13: intrinsic @llvm.is.constant.x is overloaded on a token or label type
+; LLVM 22's parser refuses a label parameter itself.
+; LABEL: ir-sanitize: error: {{.*}}label.ll:{{1:13: intrinsic @llvm.is.constant.x is overloaded on a token or label type|2:3: invalid type for function argument}}
 ; RUN: printf 'declare token @"llvm.ssa.copy.token"(token)\n' > %t/quoted.ll
 ; RUN: %inputs/expect-exit 3 %irs %t/quoted.ll -o %t/out.ll 2>&1 | FileCheck %s --check-prefix=QUOTED
 ; QUOTED: ir-sanitize: error: {{.*}}quoted.ll:1:{{[0-9]+}}: intrinsic @llvm.ssa.copy.token is overloaded on a token or label type
