@@ -24,6 +24,10 @@ uint32_t emu_tid_y(void) { return TidY; }
 uint32_t emu_ctaid_x(void) { return CtaX; }
 uint32_t emu_ctaid_y(void) { return CtaY; }
 void emu_barrier(void) { pthread_barrier_wait(&Barrier); }
+void emu_barrier_id(int32_t Id) { // barrier 0 as LLVM 22 spells barrier0
+  (void)Id;
+  emu_barrier();
+}
 
 static void *thread(void *Arg) {
   unsigned T = (unsigned)(uintptr_t)Arg;
