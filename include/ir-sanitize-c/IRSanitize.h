@@ -110,8 +110,10 @@ IRSStatus IRSSplatKernels(LLVMModuleRef M, const char *KernelName,
  *  atomic (AccumulationAggregation: match.any.sync, sm_70; left off in a
  *  function whose target-cpu is older). Options: NULL / "" for the
  *  defaults, or ';'-separated `order=versioned|generated` (generated: no
- *  reordering) and `accumulation=merged|aggregated|separate` (merged, the
- *  default: no aggregation; separate: neither). The result is
+ *  reordering) and `accumulation=aggregated|merged|separate` (merged, the
+ *  default here, since this call is not told the GPU: no aggregation;
+ *  aggregated for sm_70 and later, what gpu-check does by default;
+ *  separate: neither). The result is
  *  {"versioned":N,"in_place":N,"reordered":N,"address_checks":N,
  *  "joined_branches":N,"merged_accumulations":N,"guarded_merges":N,
  *  "aggregated_accumulations":N,"uniform_accumulations":N,

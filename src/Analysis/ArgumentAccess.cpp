@@ -223,7 +223,8 @@ struct PointerWalk {
             IndexMultiple().of(B->getOperand(B->getOperand(0) == V ? 1 : 0)));
     const auto *Pure = dyn_cast<IntrinsicInst>(&U); // umin, abs, ...
     if (GEP || isa<BinaryOperator>(U) || isa<CastInst>(U) || isa<PHINode>(U) ||
-        isa<SelectInst>(U) || (Pure && !Pure->mayReadOrWriteMemory()))
+        isa<SelectInst>(U) || (Pure && !Pure->mayReadOrWriteMemory()) ||
+        isLaneExchange(U))
       push(&U);
     else if (!isa<ICmpInst>(U) && !isLaneMatch(U))
       Known = false;
@@ -240,6 +241,24 @@ struct PointerWalk {
     case Intrinsic::nvvm_match_any_sync_i64:
     case Intrinsic::nvvm_match_all_sync_i32p:
     case Intrinsic::nvvm_match_all_sync_i64p:
+      return true;
+    default:
+      return false;
+    }
+  }
+
+  /// A word of the address from another lane of the warp (the
+  /// aggregation's neighbour and first-lane tests): another thread's
+  /// address into the same memory, followed like this one's.
+  static bool isLaneExchange(const User &U) {
+    const auto *I = dyn_cast<IntrinsicInst>(&U);
+    if (!I)
+      return false;
+    switch (I->getIntrinsicID()) {
+    case Intrinsic::nvvm_shfl_sync_idx_i32:
+    case Intrinsic::nvvm_shfl_sync_up_i32:
+    case Intrinsic::nvvm_shfl_sync_down_i32:
+    case Intrinsic::nvvm_shfl_sync_bfly_i32:
       return true;
     default:
       return false;

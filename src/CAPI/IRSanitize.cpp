@@ -226,9 +226,13 @@ Expected<BundleScope> parseCheckOptions(StringRef Options) {
   return Scope;
 }
 
-/// "order=versioned|generated;accumulation=merged|separate".
+/// "order=versioned|generated;accumulation=aggregated|merged|separate".
+/// Merged unless asked: the host compiles for a GPU this call is not told
+/// of, and aggregation's match.any needs sm_70 (gpu-check, which knows the
+/// GPU, aggregates by default).
 Expected<DerivativeAccessOptions> parseDerivativeOptions(StringRef Options) {
   DerivativeAccessOptions Opts;
+  setAccumulationMode(Opts, "merged");
   SmallVector<StringRef, 2> Settings;
   Options.split(Settings, ';', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
   for (StringRef Setting : Settings) {

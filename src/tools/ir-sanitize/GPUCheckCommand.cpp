@@ -119,13 +119,13 @@ void GPUCheckCommand::addOptions(CLI::App &App) {
       ->check(CLI::IsMember({"versioned", "generated"}))
       ->type_name("ORDER");
   App.add_option("--accumulation", O.Accumulation,
-                 "merged (default): two atomic additions into one element "
-                 "of a shadow (an array passed twice) become one, their sum "
-                 "reassociated; aggregated: as merged, then the lanes of a "
-                 "warp that accumulate into one element sum first and one of "
-                 "them does the atomic (sm_70 and later: gathers with "
-                 "repeated indices, bias gradients); separate: one atomic per "
-                 "accumulation, as Enzyme emits them")
+                 "aggregated (default): as merged, then the lanes of a warp "
+                 "that accumulate into one element sum first and one of them "
+                 "does the atomic (sm_70 and later; merged below: gathers "
+                 "with repeated indices, bias gradients); merged: two atomic "
+                 "additions into one element of a shadow (an array passed "
+                 "twice) become one, their sum reassociated; separate: one "
+                 "atomic per accumulation, as Enzyme emits them")
       ->check(CLI::IsMember(std::vector<std::string>(
           std::begin(AccumulationModes), std::end(AccumulationModes))))
       ->type_name("HOW");

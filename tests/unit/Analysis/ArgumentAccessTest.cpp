@@ -47,18 +47,29 @@ define void @k(ptr addrspace(1) %in, ptr addrspace(1) %out,
 TEST_CASE("an address matched across a warp is still followed",
           "[ArgumentAccess]") {
   // AccumulationAggregation groups lanes by address: the match returns a
-  // lane mask, which says nothing about the memory.
+  // lane mask, which says nothing about the memory; its neighbour test
+  // shuffles the address's low word, another lane's address into the same
+  // memory, followed as this one's (here made a pointer and read).
   std::vector<ArgumentAccess> A = accessOf(R"(
 declare i32 @llvm.nvvm.match.any.sync.i64(i32, i64)
-define void @k(ptr addrspace(1) %acc, float %v) {
+declare i32 @llvm.nvvm.shfl.sync.up.i32(i32, i32, i32, i32)
+define void @k(ptr addrspace(1) %acc, float %v, ptr addrspace(1) %b) {
   %a = ptrtoint ptr addrspace(1) %acc to i64
   %peers = call i32 @llvm.nvvm.match.any.sync.i64(i32 -1, i64 %a)
+  %low = trunc i64 %a to i32
+  %below = call i32 @llvm.nvvm.shfl.sync.up.i32(i32 -1, i32 %low, i32 1, i32 0)
+  %same = icmp eq i32 %low, %below
   %old = atomicrmw fadd ptr addrspace(1) %acc, float %v monotonic
+  %bi = ptrtoint ptr addrspace(1) %b to i32
+  %other = call i32 @llvm.nvvm.shfl.sync.up.i32(i32 -1, i32 %bi, i32 1, i32 0)
+  %op = inttoptr i32 %other to ptr addrspace(1)
+  %r = load float, ptr addrspace(1) %op
   ret void
 }
 )");
-  REQUIRE(A.size() == 2);
+  REQUIRE(A.size() == 3);
   CHECK(A[0].at(0) == MemoryAccess::ReadWrite);
+  CHECK(A[2].at(0) == MemoryAccess::Read);
 }
 
 TEST_CASE("pointers inside aggregate arguments are found at their offsets",

@@ -43,8 +43,8 @@ TEST_CASE("derivativePipeline orders the derivative passes", "[Pipelines]") {
   DerivativePipelineOptions O;
   CHECK(O.Accesses.SinkStores);
   CHECK(O.Accesses.MergeAccumulations);
-  CHECK_FALSE(O.Accesses.AggregateAccumulations); // --accumulation=aggregated
-  CHECK(O.GridStride); // what gpu-check runs by default
+  CHECK(O.Accesses.AggregateAccumulations); // --accumulation=aggregated
+  CHECK(O.GridStride);                      // what gpu-check runs by default
   O.GridStride = false;
   O.Accesses.AggregateAccumulations = true;
   CHECK(derivativePipeline(O) ==
@@ -81,10 +81,10 @@ TEST_CASE("accumulation modes set the accumulation passes", "[Pipelines]") {
   REQUIRE(setAccumulationMode(O, "separate"));
   CHECK(!O.MergeAccumulations);
   CHECK(!O.AggregateAccumulations);
-  REQUIRE(setAccumulationMode(O, AccumulationModes[0])); // the default
+  REQUIRE(setAccumulationMode(O, "merged"));
   CHECK(O.MergeAccumulations);
   CHECK(!O.AggregateAccumulations);
-  REQUIRE(setAccumulationMode(O, "aggregated"));
+  REQUIRE(setAccumulationMode(O, AccumulationModes[0])); // the default
   CHECK(O.MergeAccumulations);
   CHECK(O.AggregateAccumulations);
   CHECK(!setAccumulationMode(O, "aggregate"));
