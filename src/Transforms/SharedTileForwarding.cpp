@@ -228,10 +228,12 @@ private:
   const char *planDecoding(LoadInst &L, const TileStore &T, TileDecoding &Plan);
   void emitDecoding(LoadInst &L, const TileDecoding &Plan,
                     Value *(&Decoded)[3]);
-  bool dependsOn(Value *V, unsigned Dims, DenseMap<Value *, bool> &Memo);
+  bool dependsOn(Value *V, unsigned Dims, DenseMap<Value *, bool> &Memo,
+                 unsigned Depth = 0);
   bool rematerializable(Value *V, unsigned Dims, Instruction &At,
                         DenseMap<Value *, bool> &Memo, unsigned Depth = 0);
-  Value *rematerialize(Value *V, Value *const (&Decoded)[3],
+  Value *rematerialize(Value *V, unsigned Dims, Value *const (&Decoded)[3],
+                       DenseMap<Value *, bool> &Memo,
                        DenseMap<Value *, Value *> &Map, Instruction &At);
   bool readsTile(GlobalVariable &G);
   unsigned eraseStores(GlobalVariable &G);
@@ -243,6 +245,9 @@ private:
   LoopInfo &LI;
   OptimizationRemarkEmitter ORE;
   DenseMap<GlobalVariable *, SmallVector<TileStore, 2>> Stores;
+  /// What the rewrites left unused, deleted once the last read is done: a
+  /// dead index could be a tile read still to come.
+  SmallVector<WeakTrackingVH, 16> MaybeDead;
 };
 
 /// Records \p G's stores in F; the reason where something else may write
@@ -365,10 +370,11 @@ void TileForwarder::emitDecoding(LoadInst &L, const TileDecoding &Plan,
   }
 }
 
-/// Whether \p V reads one of the thread indices in \p Dims (a bit each),
-/// through the operands of pure instructions and phis.
+/// Whether \p V may read one of the thread indices in \p Dims (a bit
+/// each), through the operands of instructions and phis; past MaxDepth, it
+/// may.
 bool TileForwarder::dependsOn(Value *V, unsigned Dims,
-                              DenseMap<Value *, bool> &Memo) {
+                              DenseMap<Value *, bool> &Memo, unsigned Depth) {
   if (std::optional<unsigned> D = threadIndexDim(V))
     return Dims >> *D & 1;
   auto *I = dyn_cast<Instruction>(V);
@@ -377,8 +383,9 @@ bool TileForwarder::dependsOn(Value *V, unsigned Dims,
   auto [It, New] = Memo.try_emplace(I, false); // a cycle adds nothing
   if (!New)
     return It->second;
-  bool Depends = any_of(I->operands(),
-                        [&](Value *Op) { return dependsOn(Op, Dims, Memo); });
+  bool Depends = Depth > MaxDepth || any_of(I->operands(), [&](Value *Op) {
+                   return dependsOn(Op, Dims, Memo, Depth + 1);
+                 });
   Memo[I] = Depends;
   return Depends;
 }
@@ -403,22 +410,24 @@ bool TileForwarder::rematerializable(Value *V, unsigned Dims, Instruction &At,
 }
 
 /// \p V as the storing thread computed it: what depends on a decoded
-/// thread index is computed again before \p At with the decoded one (which
-/// rematerializable checked can be done).
-Value *TileForwarder::rematerialize(Value *V, Value *const (&Decoded)[3],
+/// thread index (in \p Dims) is computed again before \p At with the
+/// decoded one (which rematerializable checked can be done).
+Value *TileForwarder::rematerialize(Value *V, unsigned Dims,
+                                    Value *const (&Decoded)[3],
+                                    DenseMap<Value *, bool> &Memo,
                                     DenseMap<Value *, Value *> &Map,
                                     Instruction &At) {
   if (std::optional<unsigned> D = threadIndexDim(V); D && Decoded[*D])
     return Decoded[*D];
   auto *I = dyn_cast<Instruction>(V);
-  if (!I || isa<PHINode>(I) || isa<CallBase>(I))
+  if (!I || !dependsOn(I, Dims, Memo))
     return V;
   if (auto It = Map.find(I); It != Map.end())
     return It->second;
   Instruction *Copy = nullptr;
   for (unsigned K = 0; K < I->getNumOperands(); ++K) {
     Value *Op = I->getOperand(K);
-    Value *New = rematerialize(Op, Decoded, Map, At);
+    Value *New = rematerialize(Op, Dims, Decoded, Memo, Map, At);
     if (New == Op)
       continue;
     if (!Copy) {
@@ -462,16 +471,15 @@ const char *TileForwarder::forward(LoadInst &L, GlobalVariable &G) {
   Value *Decoded[3] = {nullptr, nullptr, nullptr};
   emitDecoding(L, Plan, Decoded);
   DenseMap<Value *, Value *> Map;
-  Value *Ptr = rematerialize(Source, Decoded, Map, L);
+  Value *Ptr = rematerialize(Source, Dims, Decoded, Memo, Map, L);
   auto *Load = cast<LoadInst>(T->Source->clone());
   Load->setOperand(Load->getPointerOperandIndex(), Ptr);
   Load->insertBefore(&L);
   Load->setDebugLoc(L.getDebugLoc());
   Load->takeName(&L);
   L.replaceAllUsesWith(Load);
-  Value *TilePtr = L.getPointerOperand();
+  MaybeDead.push_back(L.getPointerOperand());
   L.eraseFromParent();
-  RecursivelyDeleteTriviallyDeadInstructions(TilePtr);
   return nullptr;
 }
 
@@ -488,10 +496,9 @@ bool TileForwarder::readsTile(GlobalVariable &G) {
 unsigned TileForwarder::eraseStores(GlobalVariable &G) {
   unsigned Erased = 0;
   for (TileStore &T : Stores[&G]) {
-    Value *Ptr = T.Store->getPointerOperand();
+    MaybeDead.push_back(T.Store->getPointerOperand());
+    MaybeDead.push_back(T.Source);
     T.Store->eraseFromParent();
-    RecursivelyDeleteTriviallyDeadInstructions(T.Source);
-    RecursivelyDeleteTriviallyDeadInstructions(Ptr);
     ++Erased;
   }
   Stores[&G].clear();
@@ -529,6 +536,9 @@ SharedTileForwardingStats TileForwarder::run() {
     if (S.Forwarded > Before && sharedMemoryDiesWith(F) && !readsTile(*G))
       S.StoresErased += eraseStores(*G);
   }
+  for (WeakTrackingVH &V : MaybeDead)
+    if (V)
+      RecursivelyDeleteTriviallyDeadInstructions(V);
   return S;
 }
 

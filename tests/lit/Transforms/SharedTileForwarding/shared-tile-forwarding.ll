@@ -231,6 +231,45 @@ entry:
   ret void
 }
 
+; The second read of Ts is indexed through a read of Ks that the index
+; cancels (i + k - k): forwarding it leaves the read of Ks unused, and Ks's
+; reads are forwarded after Ts's. The dead index is deleted only at the end,
+; so the read of Ks is still there to forward (deleting it at once freed an
+; instruction the pass was about to rewrite).
+; CHECK-LABEL: define ptx_kernel void @dead_index(
+; CHECK-NOT:     addrspace(3)
+; CHECK:         ret void
+; REMARK-COUNT-3: remark: {{.*}} a shared-memory read reads the element its tile copied
+@Ks = internal addrspace(3) global [64 x i32] undef, align 4
+define ptx_kernel void @dead_index(ptr addrspace(1) noalias %a, ptr addrspace(1) noalias %b, ptr addrspace(1) noalias %c) {
+entry:
+  %tx = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %i = zext i32 %tx to i64
+  %ap = getelementptr inbounds float, ptr addrspace(1) %a, i64 %i
+  %v = load float, ptr addrspace(1) %ap, align 4
+  %tsp = getelementptr inbounds [64 x float], ptr addrspace(3) @Ts, i64 0, i64 %i
+  store float %v, ptr addrspace(3) %tsp, align 4
+  %bp = getelementptr inbounds i32, ptr addrspace(1) %b, i64 %i
+  %w = load i32, ptr addrspace(1) %bp, align 4
+  %ksp = getelementptr inbounds [64 x i32], ptr addrspace(3) @Ks, i64 0, i64 %i
+  store i32 %w, ptr addrspace(3) %ksp, align 4
+  call void @llvm.nvvm.barrier0()
+  %j = xor i64 %i, 1
+  %r0p = getelementptr inbounds [64 x float], ptr addrspace(3) @Ts, i64 0, i64 %j
+  %r0 = load float, ptr addrspace(3) %r0p, align 4
+  %kp = getelementptr inbounds [64 x i32], ptr addrspace(3) @Ks, i64 0, i64 %j
+  %k32 = load i32, ptr addrspace(3) %kp, align 4
+  %k = sext i32 %k32 to i64
+  %up = add i64 %i, %k
+  %back = sub i64 %up, %k
+  %rp = getelementptr inbounds [64 x float], ptr addrspace(3) @Ts, i64 0, i64 %back
+  %r = load float, ptr addrspace(3) %rp, align 4
+  %s = fadd float %r0, %r
+  %cp = getelementptr inbounds float, ptr addrspace(1) %c, i64 %i
+  store float %s, ptr addrspace(1) %cp, align 4
+  ret void
+}
+
 declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
 declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.y()
 declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
