@@ -205,16 +205,40 @@ std::optional<std::string> unmangleableIntrinsic(const Module &Probe) {
 }
 
 /// Each `declare` of \p Text up to the end of its parameter list, with
-/// whether a comment holds it.
+/// whether a comment holds it. One pass over the text: the next `)` and
+/// whether the line has a `;` so far are carried from one to the next.
 template <typename Fn> void forEachDeclaration(StringRef Text, Fn Visit) {
+  size_t Scanned = 0, Close = 0;
+  bool Commented = false;
   for (size_t At = Text.find("declare"); At != StringRef::npos;
        At = Text.find("declare", At + 1)) {
-    StringRef Decl = Text.substr(At);
-    Decl = Decl.take_front(Decl.find(')'));
-    size_t LineStart = Text.rfind('\n', At);
-    LineStart = LineStart == StringRef::npos ? 0 : LineStart + 1;
-    Visit(Decl, Text.slice(LineStart, At).contains(';'));
+    for (; Scanned < At; ++Scanned)
+      Commented = Text[Scanned] == ';' || (Commented && Text[Scanned] != '\n');
+    if (Close != StringRef::npos && Close <= At)
+      Close = Text.find(')', At);
+    Visit(Text.slice(At, Close), Commented);
   }
+}
+
+/// \p Text with every `@llvm.` and `@"llvm.` name spelt under ProbeName, in
+/// one pass.
+std::string renameIntrinsics(StringRef Text) {
+  std::string Out;
+  Out.reserve(Text.size());
+  size_t From = 0;
+  for (size_t At = Text.find('@'); At != StringRef::npos;
+       At = Text.find('@', At + 1)) {
+    StringRef Rest = Text.substr(At + 1);
+    bool Quoted = Rest.consume_front("\"");
+    if (!Rest.starts_with("llvm."))
+      continue;
+    size_t NameAt = At + 1 + Quoted;
+    Out.append(Text.data() + From, NameAt - From);
+    Out.append(ProbeName.data(), ProbeName.size());
+    From = NameAt;
+  }
+  Out.append(Text.data() + From, Text.size() - From);
+  return Out;
 }
 
 /// Whether some `declare` of an intrinsic mentions token or label before
@@ -248,13 +272,7 @@ bool declaresUnreadableIntrinsic(StringRef Text, SourceMgr &SM,
                                  SMDiagnostic &Diag) {
   if (!mayDeclareUnmangleable(Text))
     return false;
-  std::string Renamed = Text.str();
-  for (StringRef Sigil : {IntrinsicSigil, QuotedIntrinsicSigil}) {
-    std::string To = (Sigil.drop_back(5) + ProbeName + "llvm.").str();
-    for (size_t At = Renamed.find(Sigil); At != std::string::npos;
-         At = Renamed.find(Sigil, At + To.size()))
-      Renamed.replace(At, Sigil.size(), To);
-  }
+  std::string Renamed = renameIntrinsics(Text);
   LLVMContext ProbeCtx;
   SourceMgr ProbeSM;
   ProbeSM.AddNewSourceBuffer(MemoryBuffer::getMemBuffer(Renamed), SMLoc());
