@@ -55,8 +55,8 @@ bool targetLacksMatch(const Function &F) {
 /// between the lanes of a warp in a one-dimensional block.
 bool isLaneIndex(const Value *V) {
   const auto *II = dyn_cast<IntrinsicInst>(V);
-  return II && (II->getIntrinsicID() == Intrinsic::nvvm_read_ptx_sreg_tid_x ||
-                II->getIntrinsicID() == Intrinsic::nvvm_read_ptx_sreg_laneid);
+  return threadIndexDim(V) == 0u ||
+         (II && II->getIntrinsicID() == Intrinsic::nvvm_read_ptx_sreg_laneid);
 }
 
 /// Whether \p V reads a value every thread of a block shares: its block's

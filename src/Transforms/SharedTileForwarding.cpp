@@ -1,6 +1,8 @@
 //===- SharedTileForwarding.cpp - Tiles read from where they came from ----===//
 #include "ir-sanitize/Transforms/SharedTileForwarding.h"
 
+#include "WarpLanes.h"
+
 #include "ir-sanitize/Analysis/EnzymeCalls.h"
 #include "ir-sanitize/Support/LLVMCompat.h"
 #include "ir-sanitize/Transforms/PassResults.h"
@@ -54,25 +56,8 @@ bool isBlockBarrier(const Instruction &I) {
          !Name.contains("arrive") && Name.ends_with(".all");
 }
 
-/// The thread-index dimension (0 for x, 1, 2) \p V reads, if it reads one.
-std::optional<unsigned> threadIndexDim(const Value *V) {
-  const auto *II = dyn_cast<IntrinsicInst>(V);
-  if (!II)
-    return std::nullopt;
-  switch (II->getIntrinsicID()) {
-  case Intrinsic::nvvm_read_ptx_sreg_tid_x:
-    return 0;
-  case Intrinsic::nvvm_read_ptx_sreg_tid_y:
-    return 1;
-  case Intrinsic::nvvm_read_ptx_sreg_tid_z:
-    return 2;
-  default:
-    return std::nullopt;
-  }
-}
-
 /// The thread-index dimension \p S is (through extensions), if it is one.
-std::optional<unsigned> threadIndexDim(const SCEV *S) {
+std::optional<unsigned> scevThreadIndexDim(const SCEV *S) {
   while (const auto *Cast = dyn_cast<SCEVIntegralCastExpr>(S))
     S = Cast->getOperand();
   const auto *U = dyn_cast<SCEVUnknown>(S);
@@ -114,7 +99,7 @@ bool decompose(ScalarEvolution &SE, const SCEV *Off, TileOffset &T) {
         Scale = C->getAPInt().getZExtValue();
         Term = Mul->getOperand(1);
       }
-    std::optional<unsigned> Dim = threadIndexDim(Term);
+    std::optional<unsigned> Dim = scevThreadIndexDim(Term);
     if (!Dim || T.Coef[*Dim] != 0)
       return false;
     T.Coef[*Dim] = Scale;

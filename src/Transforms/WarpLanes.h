@@ -2,7 +2,8 @@
 //
 // Shared by the passes that emit warp-level code (WarpShuffleRules, whose
 // rules shuffle adjoints; AccumulationAggregation, which sums across the
-// lanes of a warp): a lane's index and a shuffle of any 16-, 32- or 64-bit
+// lanes of a warp) or read it (SharedTileForwarding): a lane's index, the
+// thread index a value reads, and a shuffle of any 16-, 32- or 64-bit
 // scalar through the 32-bit shfl.sync intrinsics.
 //
 //===----------------------------------------------------------------------===//
@@ -13,6 +14,7 @@
 
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
 
 namespace irs {
@@ -25,6 +27,23 @@ inline llvm::Value *callIntrinsic(llvm::IRBuilderBase &B,
                                   const llvm::Twine &Name = "") {
   llvm::Module &M = *B.GetInsertBlock()->getModule();
   return B.CreateCall(compat::intrinsicDeclaration(M, ID, Types), Args, Name);
+}
+
+/// The thread-index dimension (0 for x, 1, 2) \p V reads, if it reads one.
+inline std::optional<unsigned> threadIndexDim(const llvm::Value *V) {
+  const auto *II = llvm::dyn_cast<llvm::IntrinsicInst>(V);
+  if (!II)
+    return std::nullopt;
+  switch (II->getIntrinsicID()) {
+  case llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x:
+    return 0;
+  case llvm::Intrinsic::nvvm_read_ptx_sreg_tid_y:
+    return 1;
+  case llvm::Intrinsic::nvvm_read_ptx_sreg_tid_z:
+    return 2;
+  default:
+    return std::nullopt;
+  }
 }
 
 /// This thread's lane in its warp.
