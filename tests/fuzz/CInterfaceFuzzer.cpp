@@ -11,13 +11,15 @@
 //
 // The interface's promises are checked: a known status; on success JSON and
 // no message, on failure a message and no JSON; a module that failed the
-// verifier on entry comes back untouched (IRSStatusBadInput); a valid one
-// stays valid after every call that succeeds.
+// verifier on entry comes back refused (IRSStatusBadInput) and untouched
+// (where LLVM can print it); a valid one stays valid after every call that
+// succeeds.
 //
 //===----------------------------------------------------------------------===//
 #include "FuzzInput.h"
 
 #include "ir-sanitize-c/IRSanitize.h"
+#include "ir-sanitize/Support/LLVMCompat.h"
 #include "ir-sanitize/Support/ModuleVerifier.h"
 
 #include "llvm-c/Core.h"
@@ -48,7 +50,12 @@ bool knownStatus(IRSStatus S) {
 /// interface's promises.
 void call(const char *Name, Module &M, bool ValidBefore,
           const std::function<IRSStatus(char **, char **)> &Entry) {
-  std::string Before = ValidBefore ? "" : printed(M);
+  // LLVM 19's printer crashes on a debug record without a location (the
+  // verifier refuses it: ModuleVerifier's functionWithUnlocatedDebugRecord),
+  // so such a module is compared by nothing but its refusal.
+  bool Compare =
+      !ValidBefore && !irs::compat::functionWithUnlocatedDebugRecord(M);
+  std::string Before = Compare ? printed(M) : "";
   char *Out = reinterpret_cast<char *>(1), *Msg = reinterpret_cast<char *>(1);
   IRSStatus S = Entry(&Out, &Msg);
   if (!knownStatus(S))
@@ -66,7 +73,7 @@ void call(const char *Name, Module &M, bool ValidBefore,
     irs::fuzz::fail(Twine(Name) + ": the rewrite broke a module");
   if (!ValidBefore && S != IRSStatusUsage && S != IRSStatusBadInput)
     irs::fuzz::fail(Twine(Name) + ": an invalid module was not refused");
-  if (!ValidBefore && printed(M) != Before)
+  if (Compare && printed(M) != Before)
     irs::fuzz::fail(Twine(Name) + ": a refused module was changed");
   if (ValidBefore && irs::verifierProblem(M))
     irs::fuzz::fail(Twine(Name) + ": a valid module came out broken");
