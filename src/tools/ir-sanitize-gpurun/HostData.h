@@ -35,7 +35,11 @@ using BufferSet = std::map<unsigned, HostBuffer>;
 /// The buffer's initial contents as its `init` and `seed` say.
 HostBuffer initialContents(const LaunchBuffer &B);
 
-/// Uniform values in [-1, 1) from \p Seed, for tangents and cotangents.
+/// Directions are multiples of 2^-DirectionGridBits, exact in f32 and f64.
+constexpr unsigned DirectionGridBits = 8;
+
+/// Uniform values in [-1, 0) and (0, 1] on the direction grid, from \p Seed,
+/// for tangents and cotangents.
 HostBuffer randomDirection(ElementType Type, uint64_t Count, uint64_t Seed);
 
 /// Random directions (randomDirection) for the plan's wrt buffers
