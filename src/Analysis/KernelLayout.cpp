@@ -32,6 +32,21 @@ ArrayRef<DeviceArrayForm> deviceArrayForms() {
   return Forms;
 }
 
+const DeviceArrayForm *arrayFormByFields(ArrayRef<unsigned> Fields,
+                                         unsigned DataField, bool Wrapped) {
+  for (const DeviceArrayForm &Row : deviceArrayForms()) {
+    if (static_cast<int>(DataField) != Row.Data ||
+        (Wrapped && !Row.WrappedAddress))
+      continue;
+    SmallVector<bool, 4> Seen(Row.Fields, false);
+    bool Fits = all_of(
+        Fields, [&](unsigned F) { return F < Row.Fields && (Seen[F] = true); });
+    if (Fits && all_of(Seen, [](bool S) { return S; }))
+      return &Row;
+  }
+  return nullptr;
+}
+
 const char *spelling(LeafRole R) {
   static const char *const Names[] = {
       "unknown", "state",     "data",    "maxsize", "dims",

@@ -162,24 +162,22 @@ std::optional<unsigned> capacityLeaf(const ManifestParam &Ptr,
     return std::nullopt; // a raw pointer: no descriptor
   ArrayRef<unsigned> Desc = ArrayRef<unsigned>(Ptr.Path).drop_back();
   SmallVector<const ManifestParam *, 8> Under;
-  SmallSet<unsigned, 8> Fields;
+  SmallVector<unsigned, 8> Fields;
   for (const ManifestParam &P : K.Params)
     if (P.OrigIndex == Ptr.OrigIndex && P.Path.size() > Desc.size() &&
         ArrayRef<unsigned>(P.Path).take_front(Desc.size()) == Desc) {
       Under.push_back(&P);
-      Fields.insert(P.Path[Desc.size()]);
+      Fields.push_back(P.Path[Desc.size()]);
     }
-  for (const DeviceArrayForm &Row : deviceArrayForms()) {
-    if (Row.MaxSize < 0 || static_cast<int>(Ptr.Path.back()) != Row.Data ||
-        Fields.size() != Row.Fields ||
-        any_of(Fields, [&](unsigned F) { return F >= Row.Fields; }))
-      continue;
-    for (const ManifestParam *P : Under)
-      if (P->Path.size() == Desc.size() + 1 &&
-          static_cast<int>(P->Path.back()) == Row.MaxSize && !P->Pointer &&
-          P->Size == 8)
-        return P->Index;
-  }
+  const DeviceArrayForm *Row =
+      arrayFormByFields(Fields, Ptr.Path.back(), /*Wrapped=*/false);
+  if (!Row || Row->MaxSize < 0)
+    return std::nullopt;
+  for (const ManifestParam *P : Under)
+    if (P->Path.size() == Desc.size() + 1 &&
+        static_cast<int>(P->Path.back()) == Row->MaxSize && !P->Pointer &&
+        P->Size == 8)
+      return P->Index;
   return std::nullopt;
 }
 

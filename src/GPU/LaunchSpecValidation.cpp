@@ -132,21 +132,17 @@ bool isI64Leaf(const ManifestParam &P) {
   return leafKind(P) == LeafKind::Integer && P.Size == 8;
 }
 
-/// The extent a descriptor at \p Desc of the layout \p Row declares, when
-/// its leaves are laid out as the row says (DeviceArrays.def).
+/// The extent a descriptor at \p Desc laid out as \p Row (arrayFormByFields)
+/// declares, where each of its leaves has the kind its field wants.
 std::optional<ArrayExtent> extentAs(const DeviceArrayForm &Row,
                                     ArrayRef<unsigned> Desc,
                                     const SpecIndex &Index) {
   ArrayExtent E;
   uint64_t Dims = 1;
-  SmallVector<bool, 4> Seen(Row.Fields, false);
   for (const ManifestParam *P : Index.under(Desc)) {
     SmallVector<unsigned, 8> Path = fullPath(*P);
     unsigned Field = Path[Desc.size()];
     size_t Depth = Path.size() - Desc.size();
-    if (Field >= Row.Fields)
-      return std::nullopt;
-    Seen[Field] = true;
     if (static_cast<int>(Field) == Row.Data)
       continue;
     int64_t V = std::max<int64_t>(Index.intValue(*P), 0);
@@ -160,8 +156,6 @@ std::optional<ArrayExtent> extentAs(const DeviceArrayForm &Row,
     else
       return std::nullopt;
   }
-  if (!llvm::all_of(Seen, [](bool S) { return S; }))
-    return std::nullopt;
   E.Elements = std::max(E.Elements, Dims);
   return E;
 }
@@ -204,12 +198,13 @@ ArrayExtent extentOf(const ManifestParam &Ptr, const SpecIndex &Index) {
     if (PtrPath.size() < Wrap + 1)
       break;
     ArrayRef<unsigned> Desc = ArrayRef<unsigned>(PtrPath).drop_back(Wrap);
-    unsigned Field = PtrPath[Desc.size()];
-    for (const DeviceArrayForm &Row : deviceArrayForms())
-      if (static_cast<int>(Field) == Row.Data &&
-          (Wrap == 1 || Row.WrappedAddress))
-        if (std::optional<ArrayExtent> E = extentAs(Row, Desc, Index))
-          return *E;
+    SmallVector<unsigned, 8> Fields;
+    for (const ManifestParam *P : Index.under(Desc))
+      Fields.push_back(fullPath(*P)[Desc.size()]);
+    if (const DeviceArrayForm *Row =
+            arrayFormByFields(Fields, PtrPath[Desc.size()], Wrap == 2))
+      if (std::optional<ArrayExtent> E = extentAs(*Row, Desc, Index))
+        return *E;
   }
   return extentOfUnknown(Ptr, Index);
 }

@@ -132,6 +132,14 @@ struct KernelLayout {
 /// The rows of DeviceArrays.def, indexed by LayoutArray::Form (Raw has none).
 llvm::ArrayRef<DeviceArrayForm> deviceArrayForms();
 
+/// The row of DeviceArrays.def a descriptor's leaves are laid out as, from
+/// where they are (not their types: a manifest's or a spec's leaves): its
+/// fields, the first index of each leaf's path under the descriptor, are
+/// exactly the row's, and its address is field \p DataField (\p Wrapped:
+/// one level further down, in a struct of its own). nullptr where none is.
+const DeviceArrayForm *arrayFormByFields(llvm::ArrayRef<unsigned> Fields,
+                                         unsigned DataField, bool Wrapped);
+
 /// What \p F's parameters hold. \p F must have a body. Errors (BadInput)
 /// name \p InputName: too many leaves or nesting too deep to describe.
 llvm::Expected<KernelLayout> describeKernelLayout(const llvm::Function &F,

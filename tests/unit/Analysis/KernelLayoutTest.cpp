@@ -372,3 +372,21 @@ TEST_CASE("a parameter with too many leaves is refused with its index",
   CHECK(StringRef(Message).starts_with(
       "big.ll: parameter 1 of k: too many leaves"));
 }
+
+TEST_CASE("a descriptor's row of DeviceArrays.def from where its leaves are",
+          "[KernelLayout]") {
+  auto Form = [](std::initializer_list<unsigned> Fields, unsigned Data,
+                 bool Wrapped) -> const DeviceArrayForm * {
+    return arrayFormByFields(Fields, Data, Wrapped);
+  };
+  ArrayRef<DeviceArrayForm> Rows = deviceArrayForms();
+  // A dims tuple is several leaves of one field.
+  CHECK(Form({0, 1, 2, 2, 3}, 0, false) == &Rows[LayoutArray::CUDA5]);
+  CHECK(Form({0, 1, 2, 2}, 0, false) == &Rows[LayoutArray::CUDA3]);
+  CHECK(Form({0, 0, 1}, 1, true) == &Rows[LayoutArray::CUDAnative]);
+  CHECK(Form({0, 0, 1}, 1, false) == &Rows[LayoutArray::CUDAnative]);
+  CHECK(Form({0, 1, 2}, 0, true) == nullptr);  // no wrapped CUDA.jl 3 address
+  CHECK(Form({0, 1, 2}, 1, false) == nullptr); // the address elsewhere
+  CHECK(Form({0, 2, 3}, 0, false) == nullptr); // a field missing
+  CHECK(Form({0, 1, 2, 3, 4}, 0, false) == nullptr); // one too many
+}
