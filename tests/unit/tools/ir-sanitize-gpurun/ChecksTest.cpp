@@ -481,3 +481,28 @@ TEST_CASE("a run passes only if every check ran and passed", "[Checks]") {
   CHECK(verdict(tally({Vacuous, Fail})) == RunVerdict::Failed);
   CHECK(verdict(tally({Vacuous})) == RunVerdict::Vacuous);
 }
+
+TEST_CASE("reverse: dot products that cancel by chance are judged against "
+          "the size of their terms",
+          "[Checks]") {
+  // <J v, w> = 0.01 from terms of 1000: rounding of 1e-9 in an element of
+  // J^T w is 1e-4 of the dot product, and 1e-9 of its terms' norm.
+  BufferSet Jv = {{0, f64({1000, -999.99})}};
+  BufferSet W = {{0, f64({1, 1})}};
+  BufferSet V = {{1, f64({1, 1})}};
+  CheckResult C =
+      compareDotProducts(Jv, W, V, {{1, f64({1000.000001, -999.99})}}, 1e-6);
+  CHECK(C.Passed);
+  CHECK(C.Value < 1e-9);
+  CHECK(C.Detail.find("relative difference to ||J v .* w||") !=
+        std::string::npos);
+  // An element off by 1e-4 still fails: it moves the dot product by 1e-4
+  // of the terms' size.
+  C = compareDotProducts(Jv, W, V, {{1, f64({1000.1, -999.99})}}, 1e-6);
+  CHECK_FALSE(C.Passed);
+  CHECK(C.Value > 5e-5);
+  // Where the dot products are the larger, they are the reference.
+  C = compareDotProducts(Jv, W, V, {{1, f64({1000, -999.99})}}, 1e-6);
+  CHECK(C.Value == 0);
+  CHECK(reverse(1, 1 + 1e-5).Value == Approx(1e-5 / (1 + 1e-5)));
+}
