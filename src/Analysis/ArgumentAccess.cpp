@@ -255,10 +255,8 @@ struct PointerWalk {
     if (!I)
       return false;
     switch (I->getIntrinsicID()) {
-    case Intrinsic::nvvm_shfl_sync_idx_i32:
-    case Intrinsic::nvvm_shfl_sync_up_i32:
-    case Intrinsic::nvvm_shfl_sync_down_i32:
-    case Intrinsic::nvvm_shfl_sync_bfly_i32:
+#define WARP_SHUFFLE(MODE, NAME, F32, I32, TRANSPOSE) case Intrinsic::I32:
+#include "ir-sanitize/Transforms/WarpIntrinsics.def"
       return true;
     default:
       return false;
