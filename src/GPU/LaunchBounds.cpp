@@ -1,6 +1,8 @@
 //===- LaunchBounds.cpp - Every access of a launch inside its buffer ------===//
 #include "ir-sanitize/GPU/LaunchBounds.h"
 
+#include "ir-sanitize/Analysis/SpecialRegisters.h"
+
 #include "ir-sanitize/Passes/PassRegistry.h"
 #include "ir-sanitize/Support/AnalysisManagers.h"
 #include "ir-sanitize/Support/MessageText.h"
@@ -178,46 +180,23 @@ void LaunchedKernel::bindLeaves(const KernelManifest &K) {
   }
 }
 
-/// The special registers a launch fixes: the block and grid sizes become
-/// constants, the thread and block indices get their ranges.
-struct SpecialRegister {
-  Intrinsic::ID ID;
-  bool Index;  ///< An index (a range), else a size (a constant).
-  bool OfGrid; ///< Of the grid (blocks), else of a block (threads).
-  unsigned Dim;
-};
-constexpr SpecialRegister SpecialRegisters[] = {
-    {Intrinsic::nvvm_read_ptx_sreg_ntid_x, false, false, 0},
-    {Intrinsic::nvvm_read_ptx_sreg_ntid_y, false, false, 1},
-    {Intrinsic::nvvm_read_ptx_sreg_ntid_z, false, false, 2},
-    {Intrinsic::nvvm_read_ptx_sreg_nctaid_x, false, true, 0},
-    {Intrinsic::nvvm_read_ptx_sreg_nctaid_y, false, true, 1},
-    {Intrinsic::nvvm_read_ptx_sreg_nctaid_z, false, true, 2},
-    {Intrinsic::nvvm_read_ptx_sreg_tid_x, true, false, 0},
-    {Intrinsic::nvvm_read_ptx_sreg_tid_y, true, false, 1},
-    {Intrinsic::nvvm_read_ptx_sreg_tid_z, true, false, 2},
-    {Intrinsic::nvvm_read_ptx_sreg_ctaid_x, true, true, 0},
-    {Intrinsic::nvvm_read_ptx_sreg_ctaid_y, true, true, 1},
-    {Intrinsic::nvvm_read_ptx_sreg_ctaid_z, true, true, 2}};
-
 void LaunchedKernel::setGeometry() {
   auto [Grid, Block] = Spec.gridAndBlock();
   MDBuilder MDB(M->getContext());
-  SmallVector<IntrinsicInst *, 16> Reads;
+  // The special registers a launch fixes: the block and grid sizes become
+  // constants, the thread and block indices get their ranges.
+  SmallVector<std::pair<Instruction *, const SpecialRegister *>, 16> Reads;
   for (Instruction &I : instructions(*F))
-    if (auto *II = dyn_cast<IntrinsicInst>(&I))
-      Reads.push_back(II);
-  for (IntrinsicInst *II : Reads)
-    for (const SpecialRegister &R : SpecialRegisters) {
-      if (II->getIntrinsicID() != R.ID)
-        continue;
-      unsigned Size = (R.OfGrid ? Grid : Block)[R.Dim];
-      if (R.Index)
-        II->setMetadata(LLVMContext::MD_range,
-                        MDB.createRange(APInt(32, 0), APInt(32, Size)));
-      else
-        II->replaceAllUsesWith(ConstantInt::get(II->getType(), Size));
-    }
+    if (const SpecialRegister *R = specialRegisterRead(&I))
+      Reads.push_back({&I, R});
+  for (auto [I, R] : Reads) {
+    unsigned Size = (R->OfGrid ? Grid : Block)[R->Dim];
+    if (R->Index)
+      I->setMetadata(LLVMContext::MD_range,
+                     MDB.createRange(APInt(32, 0), APInt(32, Size)));
+    else
+      I->replaceAllUsesWith(ConstantInt::get(I->getType(), Size));
+  }
 }
 
 Error LaunchedKernel::prepare(const Module &Original, StringRef Name,

@@ -62,23 +62,8 @@ bool isLaneIndex(const Value *V) {
 /// Whether \p V reads a value every thread of a block shares: its block's
 /// index, the block and grid sizes.
 bool isBlockConstant(const Value *V) {
-  const auto *II = dyn_cast<IntrinsicInst>(V);
-  if (!II)
-    return false;
-  switch (II->getIntrinsicID()) {
-  case Intrinsic::nvvm_read_ptx_sreg_ctaid_x:
-  case Intrinsic::nvvm_read_ptx_sreg_ctaid_y:
-  case Intrinsic::nvvm_read_ptx_sreg_ctaid_z:
-  case Intrinsic::nvvm_read_ptx_sreg_ntid_x:
-  case Intrinsic::nvvm_read_ptx_sreg_ntid_y:
-  case Intrinsic::nvvm_read_ptx_sreg_ntid_z:
-  case Intrinsic::nvvm_read_ptx_sreg_nctaid_x:
-  case Intrinsic::nvvm_read_ptx_sreg_nctaid_y:
-  case Intrinsic::nvvm_read_ptx_sreg_nctaid_z:
-    return true;
-  default:
-    return false;
-  }
+  const SpecialRegister *R = specialRegisterRead(V);
+  return R && R->blockConstant();
 }
 
 /// Whether integer operation \p BO is injective in its operand \p Varying

@@ -10,11 +10,11 @@
 #ifndef IR_SANITIZE_TRANSFORMS_WARPLANES_H
 #define IR_SANITIZE_TRANSFORMS_WARPLANES_H
 
+#include "ir-sanitize/Analysis/SpecialRegisters.h"
 #include "ir-sanitize/Support/LLVMCompat.h"
 
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InlineAsm.h"
-#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
 
 namespace irs {
@@ -31,19 +31,10 @@ inline llvm::Value *callIntrinsic(llvm::IRBuilderBase &B,
 
 /// The thread-index dimension (0 for x, 1, 2) \p V reads, if it reads one.
 inline std::optional<unsigned> threadIndexDim(const llvm::Value *V) {
-  const auto *II = llvm::dyn_cast<llvm::IntrinsicInst>(V);
-  if (!II)
+  const SpecialRegister *R = specialRegisterRead(V);
+  if (!R || !R->Index || R->OfGrid)
     return std::nullopt;
-  switch (II->getIntrinsicID()) {
-  case llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x:
-    return 0;
-  case llvm::Intrinsic::nvvm_read_ptx_sreg_tid_y:
-    return 1;
-  case llvm::Intrinsic::nvvm_read_ptx_sreg_tid_z:
-    return 2;
-  default:
-    return std::nullopt;
-  }
+  return R->Dim;
 }
 
 /// This thread's lane in its warp.
