@@ -44,7 +44,6 @@ namespace irs {
 namespace {
 
 constexpr const char GridStrideAttr[] = "irs-grid-stride-param";
-constexpr unsigned SharedAddressSpace = 3; // NVPTX's __shared__
 
 /// Kernels with more accumulations than this are left alone: each one is
 /// checked against every access of the kernel.
@@ -60,7 +59,7 @@ bool mentionsShared(const Value *V) {
     if (!Seen.insert(X).second)
       continue;
     if (auto *PT = dyn_cast<PointerType>(X->getType());
-        PT && PT->getAddressSpace() == SharedAddressSpace)
+        PT && PT->getAddressSpace() == compat::SharedAddressSpace)
       return true;
     if (const auto *CE = dyn_cast<ConstantExpr>(X))
       for (const Use &U : CE->operands())

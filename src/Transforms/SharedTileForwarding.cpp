@@ -36,7 +36,6 @@ IRS_SHARED_TILE_FORWARDING_COUNTERS(IRS_COUNTER_STATISTIC)
 namespace irs {
 namespace {
 
-constexpr unsigned SharedAddressSpace = 3;
 constexpr unsigned MaxDepth = 32;
 
 /// A barrier every thread of the block meets, making the block's shared-
@@ -196,7 +195,8 @@ private:
   /// The shared global \p Ptr points into, if any.
   static GlobalVariable *tileOf(Value *Ptr) {
     auto *G = dyn_cast<GlobalVariable>(getUnderlyingObject(Ptr));
-    return G && G->getAddressSpace() == SharedAddressSpace ? G : nullptr;
+    return G && G->getAddressSpace() == compat::SharedAddressSpace ? G
+                                                                   : nullptr;
   }
   bool mayWrite(Instruction &I, const MemoryLocation &Loc) {
     return !isBlockBarrier(I) && I.mayWriteToMemory() &&

@@ -66,6 +66,10 @@
 namespace irs {
 namespace compat {
 
+/// NVPTX's shared-memory (__shared__) address space, which LLVM names only
+/// from 20 on (NVPTXAS::ADDRESS_SPACE_SHARED).
+inline constexpr unsigned SharedAddressSpace = 3;
+
 /// LLVM 19 and 20 hold debug values in memory either as llvm.dbg.* calls or
 /// as #dbg_ records and print whichever the module holds; LLVM < 19 knows
 /// only the calls, LLVM 21+ only the records.
