@@ -77,19 +77,21 @@ uint32_t emu_shfl_bfly_i32(uint32_t Mask, uint32_t V, uint32_t B, uint32_t C) {
   (void)C;
   return (uint32_t)exchange(V, MyLane ^ B);
 }
-float emu_shfl_bfly_f32(uint32_t Mask, float V, uint32_t B, uint32_t C) {
+// The f32 shuffles move a float's bits as the i32 ones move a word.
+typedef uint32_t ShuffleI32(uint32_t, uint32_t, uint32_t, uint32_t);
+static float shuffleBits(ShuffleI32 *Shuffle, uint32_t Mask, float V,
+                         uint32_t B, uint32_t C) {
   uint32_t Bits;
   memcpy(&Bits, &V, 4);
-  Bits = emu_shfl_bfly_i32(Mask, Bits, B, C);
+  Bits = Shuffle(Mask, Bits, B, C);
   memcpy(&V, &Bits, 4);
   return V;
 }
+float emu_shfl_bfly_f32(uint32_t Mask, float V, uint32_t B, uint32_t C) {
+  return shuffleBits(emu_shfl_bfly_i32, Mask, V, B, C);
+}
 float emu_shfl_f32(uint32_t Mask, float V, uint32_t B, uint32_t C) {
-  uint32_t Bits;
-  memcpy(&Bits, &V, 4);
-  Bits = emu_shfl_i32(Mask, Bits, B, C);
-  memcpy(&V, &Bits, 4);
-  return V;
+  return shuffleBits(emu_shfl_i32, Mask, V, B, C);
 }
 
 static int32_t Idx[Lanes], Val[Lanes];
