@@ -35,6 +35,13 @@ HostBuffer f32(std::initializer_list<double> Values) {
 
 BufferSet one(HostBuffer B) { return {{0, std::move(B)}}; }
 
+HostBuffer f64Ones(unsigned N) {
+  HostBuffer B(ElementType::F64, N);
+  for (unsigned K = 0; K < N; ++K)
+    B.set(K, 1);
+  return B;
+}
+
 /// The forward check of tangents \p Jv where f(x + hv) - f(x - hv) = 2h Fd.
 CheckResult forward(HostBuffer Jv, const HostBuffer &Fd, double Step = 0.5,
                     double Tolerance = 1e-3) {
@@ -501,6 +508,20 @@ TEST_CASE("reverse: dot products that cancel by chance are judged against "
   C = compareDotProducts(Jv, W, V, {{1, f64({1000.1, -999.99})}}, 1e-6);
   CHECK_FALSE(C.Passed);
   CHECK(C.Value > 5e-5);
+  // A reverse kernel that did half its work fails against the terms' norm
+  // as it did against the dot products: J = diag(D) with signs that make
+  // <J v, w> cancel, the second half of J^T w left zero.
+  const unsigned N = 1000;
+  HostBuffer Dir(ElementType::F64, N), Half(ElementType::F64, N);
+  for (unsigned K = 0; K < N; ++K) {
+    Dir.set(K, (K % 2 ? -1.0 : 1.0) * (1 + K * K % 7));
+    Half.set(K, K < N / 2 ? Dir.get(K) : 0.0);
+  }
+  C = compareDotProducts(one(Dir), one(f64Ones(N)), one(f64Ones(N)), one(Half),
+                         1e-6);
+  CHECK_FALSE(C.Passed);
+  CHECK(C.Value > 0.01); // the missing half's 2 against a norm of 105
+  CHECK(C.Detail.find("to ||J v .* w||") != std::string::npos);
   // Where the dot products are the larger, they are the reference.
   C = compareDotProducts(Jv, W, V, {{1, f64({1000, -999.99})}}, 1e-6);
   CHECK(C.Value == 0);
