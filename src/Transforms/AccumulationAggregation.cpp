@@ -354,11 +354,21 @@ Value *peersOf(IRBuilderBase &B, Value *Active, Value *Addr) {
   return Peers;
 }
 
+/// The first point of \p A's block where its address is known: the lanes
+/// there are the atomic's, and a test placed there runs while the block's
+/// loads are in flight rather than after the value they feed.
+Instruction *earliestTest(AtomicRMWInst &A) {
+  auto *Def = dyn_cast<Instruction>(A.getPointerOperand());
+  if (Def && Def->getParent() == A.getParent() && !isa<PHINode>(Def))
+    return Def->getNextNode();
+  return &*A.getParent()->getFirstInsertionPt();
+}
+
 /// Replaces \p A by the aggregation (the header's picture). A \p Uniform
 /// address sums over all active lanes; any other first asks whether
 /// neighbouring lanes share it, and keeps the plain atomic where none do.
 void aggregate(AtomicRMWInst &A, bool Uniform) {
-  IRBuilder<> B(&A);
+  IRBuilder<> B(earliestTest(A));
   WarpState W;
   W.Active = activeLaneMask(B, "active");
   W.Lane = readLane(B);
@@ -366,6 +376,7 @@ void aggregate(AtomicRMWInst &A, bool Uniform) {
   Instruction *Plain = nullptr;
   if (Uniform) {
     W.Peers = W.Active;
+    B.SetInsertPoint(&A);
   } else {
     const DataLayout &DL = A.getModule()->getDataLayout();
     Type *IntPtr = DL.getIntPtrType(A.getPointerOperand()->getType());

@@ -167,6 +167,28 @@ entry:
   ret void
 }
 
+; The gather's reverse: the neighbour test goes where the address is known,
+; before the load of the value it adds, whose latency then covers the
+; shuffle and the vote.
+; CHECK-LABEL: define void @test_before_value(
+; CHECK:         %p = getelementptr inbounds float, ptr addrspace(1) %dx, i32 %j
+; CHECK-NEXT:    %active = call i32
+; CHECK:         %neighbours.share = call i1 @llvm.nvvm.vote.any.sync(
+; CHECK-NEXT:    %gp = getelementptr
+; CHECK-NEXT:    %g = load float, ptr addrspace(1) %gp, align 4
+; CHECK-NEXT:    br i1 %neighbours.share,
+define void @test_before_value(ptr addrspace(1) %dx, ptr addrspace(1) %idx, ptr addrspace(1) %dout) {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %ip = getelementptr inbounds i32, ptr addrspace(1) %idx, i32 %tid
+  %j = load i32, ptr addrspace(1) %ip, align 4
+  %p = getelementptr inbounds float, ptr addrspace(1) %dx, i32 %j
+  %gp = getelementptr inbounds float, ptr addrspace(1) %dout, i32 %tid
+  %g = load float, ptr addrspace(1) %gp, align 4
+  %old = atomicrmw fadd ptr addrspace(1) %p, float %g monotonic, align 4
+  ret void
+}
+
 ; Left alone: the old value used, seq_cst, shared memory, a target without
 ; match.any.
 ; CHECK-LABEL: define float @not_accumulations(
