@@ -175,9 +175,25 @@ void restoreTBAATags(Module &M) {
 /// overflow (LLVM 19 and 22; found by the restore fuzzer). So text that
 /// names an intrinsic beside a token is parsed first with every @llvm. name
 /// renamed out of LLVM's reach, and such a declaration is refused.
-constexpr StringLiteral IntrinsicSigil = "@llvm.",
-                        QuotedIntrinsicSigil = "@\"llvm.";
+constexpr StringLiteral IntrinsicPrefix = "llvm.";
 constexpr StringLiteral ProbeName = "irs.unparsed.";
+
+/// Where the intrinsic's name begins when the `@` at \p At in \p Text names
+/// one (`@llvm.` or `@"llvm.`), else npos.
+size_t intrinsicNameAt(StringRef Text, size_t At) {
+  StringRef Rest = Text.substr(At + 1);
+  bool Quoted = Rest.consume_front("\"");
+  return Rest.starts_with(IntrinsicPrefix) ? At + 1 + Quoted : StringRef::npos;
+}
+
+/// Whether \p Text names an intrinsic.
+bool namesIntrinsic(StringRef Text) {
+  for (size_t At = Text.find('@'); At != StringRef::npos;
+       At = Text.find('@', At + 1))
+    if (intrinsicNameAt(Text, At) != StringRef::npos)
+      return true;
+  return false;
+}
 
 bool isUnmangleable(Type *T) { return T->isTokenTy() || T->isLabelTy(); }
 
@@ -228,11 +244,9 @@ std::string renameIntrinsics(StringRef Text) {
   size_t From = 0;
   for (size_t At = Text.find('@'); At != StringRef::npos;
        At = Text.find('@', At + 1)) {
-    StringRef Rest = Text.substr(At + 1);
-    bool Quoted = Rest.consume_front("\"");
-    if (!Rest.starts_with("llvm."))
+    size_t NameAt = intrinsicNameAt(Text, At);
+    if (NameAt == StringRef::npos)
       continue;
-    size_t NameAt = At + 1 + Quoted;
     Out.append(Text.data() + From, NameAt - From);
     Out.append(ProbeName.data(), ProbeName.size());
     From = NameAt;
@@ -246,9 +260,8 @@ std::string renameIntrinsics(StringRef Text) {
 bool mayDeclareUnmangleable(StringRef Text) {
   bool May = false;
   forEachDeclaration(Text, [&](StringRef Decl, bool) {
-    May |= (Decl.contains(IntrinsicSigil) ||
-            Decl.contains(QuotedIntrinsicSigil)) &&
-           (Decl.contains("token") || Decl.contains("label"));
+    May |= (Decl.contains("token") || Decl.contains("label")) &&
+           namesIntrinsic(Decl);
   });
   return May;
 }
