@@ -1,6 +1,8 @@
 //===- KernelLayout.cpp - What a Julia kernel's parameters hold -----------===//
 #include "ir-sanitize/Analysis/KernelLayout.h"
 
+#include "ir-sanitize/Analysis/SpecialRegisters.h"
+
 #include "ir-sanitize/Analysis/AggregateLeaves.h"
 #include "ir-sanitize/Analysis/JuliaMangling.h"
 #include "ir-sanitize/Support/MessageText.h"
@@ -755,12 +757,13 @@ void LayoutBuilder::describeThreads() {
     if (!isThreadIndex(I))
       continue;
     Indices.push_back(&I);
-    StringRef Name = cast<CallInst>(I).getCalledFunction()->getName();
-    unsigned Dim = Name.ends_with(".z") ? 2 : Name.ends_with(".y") ? 1 : 0;
+    // Registers outside the table (the lane, the warp) count as dimension x.
+    const SpecialRegister *R = specialRegisterRead(&I);
+    unsigned Dim = R ? R->Dim : 0;
     L.ThreadDims = std::max(L.ThreadDims, Dim + 1);
-    if (Name.contains(".ntid."))
+    if (R && !R->Index && !R->OfGrid)
       ReadsBlockDim[Dim] = true;
-    if (Name.contains(".ctaid."))
+    if (R && R->Index && R->OfGrid)
       if (uint64_t Scale = blockScale(I))
         Scales[Dim] = Scales[Dim] && Scales[Dim] != Scale ? UINT64_MAX : Scale;
   }
