@@ -2,6 +2,7 @@
 #include "ir-sanitize/Transforms/AccumulationAggregation.h"
 
 #include "Accumulation.h"
+#include "LaneSharing.h"
 #include "WarpLanes.h"
 
 #include "ir-sanitize/Support/GPUArch.h"
@@ -10,7 +11,6 @@
 
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
-#include "llvm/IR/GetElementPtrTypeIterator.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -51,167 +51,43 @@ bool targetLacksMatch(const Function &F) {
   return SM && *SM < FirstSMWithMatch;
 }
 
-/// Whether \p V reads this thread's x index or lane: the values that differ
-/// between the lanes of a warp in a one-dimensional block.
-bool isLaneIndex(const Value *V) {
-  const auto *II = dyn_cast<IntrinsicInst>(V);
-  return threadIndexDim(V) == 0u ||
-         (II && II->getIntrinsicID() == Intrinsic::nvvm_read_ptx_sreg_laneid);
-}
-
-/// Whether \p V reads a value every thread of a block shares: its block's
-/// index, the block and grid sizes.
-bool isBlockConstant(const Value *V) {
-  const SpecialRegister *R = specialRegisterRead(V);
-  return R && R->blockConstant();
-}
-
-/// Whether integer operation \p BO is injective in its operand \p Varying
-/// for the other operand fixed: addition and subtraction modulo 2^n, xor, a
-/// multiplication or left shift by a constant that cannot wrap (or a
-/// multiplication by an odd constant, a bijection modulo 2^n).
-bool injectiveIn(const BinaryOperator &BO, unsigned Varying) {
-  const auto *C = dyn_cast<ConstantInt>(BO.getOperand(1 - Varying));
-  bool NoWrap = BO.hasNoUnsignedWrap() || BO.hasNoSignedWrap();
-  switch (BO.getOpcode()) {
-  case Instruction::Add:
-  case Instruction::Sub:
-  case Instruction::Xor:
-    return true;
-  case Instruction::Mul:
-    return C && !C->isZero() && (C->getValue()[0] || NoWrap);
-  case Instruction::Shl:
-    return C && Varying == 0 && NoWrap;
-  default:
-    return false;
-  }
-}
-
-/// Where the lanes of a warp may share an address, told from how it is
-/// computed. LLVM's UniformityAnalysis is no help here: NVPTX's TTI takes
-/// every call, the block index's too, for divergent. These answers only
-/// choose the code (a plain atomic left, a test dropped), never change what
-/// it computes, so they may be optimistic: a phi of uniform values counts
-/// as uniform (a grid-stride loop's block index) although a divergent
-/// branch could join there.
-class LaneSharing {
-public:
-  /// The same value in every lane: constants, arguments, block constants
-  /// and what pure instructions make of them.
-  bool uniform(const Value *V, unsigned Depth = 0) {
-    if (isa<Constant>(V) || isa<Argument>(V) || isBlockConstant(V))
-      return true;
-    const auto *I = dyn_cast<Instruction>(V);
-    if (!I || Depth > MaxDepth || I->mayReadOrWriteMemory() ||
-        I->mayHaveSideEffects() || isa<CallBase>(I))
-      return false;
-    if (const auto *Phi = dyn_cast<PHINode>(I)) {
-      if (!InProgress.insert(Phi).second)
-        return true; // a cycle: uniform if the rest is
-      bool All = all_of(Phi->incoming_values(), [&](const Value *In) {
-        return uniform(In, Depth + 1);
-      });
-      InProgress.erase(Phi);
-      return All;
-    }
-    return all_of(I->operands(),
-                  [&](const Value *Op) { return uniform(Op, Depth + 1); });
-  }
-
-  /// A condition all lanes compute alike, and whether it must hold.
-  using Literal = std::pair<Value *, bool>;
-
-  /// A different value in every lane where the literals it adds to \p When
-  /// hold: the x index through injective steps, every other operand
-  /// uniform; a select on a uniform condition picks per warp (an Extruded
-  /// broadcast's index: i where the array is kept, its default where it is
-  /// extruded). A block whose x extent is below 32 puts lanes with one x
-  /// index in a warp; they then keep separate atomics.
-  bool injective(Value *V, SmallVectorImpl<Literal> &When, unsigned Depth = 0) {
-    if (isLaneIndex(V))
-      return true;
-    auto *I = dyn_cast<Instruction>(V);
-    if (!I || Depth > MaxDepth)
-      return false;
-    auto Next = [&](Value *Op) { return injective(Op, When, Depth + 1); };
-    if (isa<ZExtInst>(I) || isa<SExtInst>(I) || isa<BitCastInst>(I) ||
-        isa<PtrToIntInst>(I) || isa<IntToPtrInst>(I) ||
-        isa<AddrSpaceCastInst>(I))
-      return Next(I->getOperand(0));
-    if (auto *BO = dyn_cast<BinaryOperator>(I))
-      return any_of(std::initializer_list<unsigned>{0, 1}, [&](unsigned Vary) {
-        return injectiveIn(*BO, Vary) && uniform(BO->getOperand(1 - Vary)) &&
-               Next(BO->getOperand(Vary));
-      });
-    if (auto *Sel = dyn_cast<SelectInst>(I))
-      return injectiveSelect(*Sel, When, Depth);
-    auto *GEP = dyn_cast<GetElementPtrInst>(I);
-    return GEP && GEP->isInBounds() && injectiveGEP(*GEP, When, Depth);
-  }
-
-private:
-  /// Injective where its condition picks an injective side (both sides:
-  /// always, given theirs).
-  bool injectiveSelect(SelectInst &Sel, SmallVectorImpl<Literal> &When,
-                       unsigned Depth) {
-    Value *C = Sel.getCondition();
-    if (!uniform(C))
-      return false;
-    SmallVector<Literal, 2> IfTrue, IfFalse;
-    bool T = injective(Sel.getTrueValue(), IfTrue, Depth + 1);
-    bool F = injective(Sel.getFalseValue(), IfFalse, Depth + 1);
-    if (!T && !F)
-      return false;
-    append_range(When, IfTrue);
-    append_range(When, IfFalse);
-    if (!T || !F)
-      When.push_back({C, T});
-    return true;
-  }
-
-  /// One varying operand: the base, or an index into a sized element
-  /// (inbounds: its scaled offset does not wrap).
-  bool injectiveGEP(GetElementPtrInst &GEP, SmallVectorImpl<Literal> &When,
-                    unsigned Depth) {
-    Value *Varying = nullptr;
-    bool Sized = true;
-    const DataLayout &DL = GEP.getModule()->getDataLayout();
-    if (!uniform(GEP.getPointerOperand()))
-      Varying = GEP.getPointerOperand();
-    for (auto It = gep_type_begin(&GEP); It != gep_type_end(&GEP); ++It) {
-      if (uniform(It.getOperand()))
-        continue;
-      if (Varying || It.isStruct())
-        return false;
-      Varying = It.getOperand();
-      Sized = !DL.getTypeAllocSize(It.getIndexedType()).isZero();
-    }
-    return Varying && Sized && injective(Varying, When, Depth + 1);
-  }
-
-  static constexpr unsigned MaxDepth = 16;
-  SmallPtrSet<const PHINode *, 8> InProgress;
-};
-
 /// Where lanes of a warp may share \p A's address: Uniform, every lane;
-/// Varying, some; Distinct, none (where the literals DistinctWhen lists
-/// hold, all lanes alike; none: always).
+/// Varying, some; Distinct, none. Where Test is set, the lanes are distinct
+/// where it holds and the address is otherwise Varying (or Uniform).
 enum class Sharing { Distinct, Varying, Uniform };
 
 struct AddressSharing {
   Sharing S = Sharing::Varying;
-  SmallVector<LaneSharing::Literal, 2> DistinctWhen;
+  std::optional<DistinctTest> Test;
 };
+
+/// The conjunction of \p When's literals.
+DistinctTest literalsHold(SmallVector<LaneLiteral, 2> When) {
+  return [When](IRBuilderBase &B) {
+    Value *All = nullptr;
+    for (auto [C, Holds] : When) {
+      Value *L = Holds ? C : B.CreateNot(C);
+      All = All ? B.CreateAnd(All, L) : L;
+    }
+    return All;
+  };
+}
 
 AddressSharing sharingOf(AtomicRMWInst &A) {
   LaneSharing L;
   AddressSharing R;
-  if (L.uniform(A.getPointerOperand()))
+  SmallVector<LaneLiteral, 2> When;
+  Value *Addr = A.getPointerOperand();
+  if (L.uniform(Addr)) {
     R.S = Sharing::Uniform;
-  else if (L.injective(A.getPointerOperand(), R.DistinctWhen))
-    R.S = Sharing::Distinct;
-  else
-    R.DistinctWhen.clear();
+  } else if (L.injective(Addr, When)) {
+    if (When.empty())
+      R.S = Sharing::Distinct;
+    else
+      R.Test = literalsHold(std::move(When));
+  } else {
+    R.Test = L.distinctByExtents(Addr);
+  }
   return R;
 }
 
@@ -403,16 +279,11 @@ void aggregate(AtomicRMWInst &A, bool Uniform) {
   }
 }
 
-/// Before \p A, a branch on \p When's literals (uniform) to a plain copy of
-/// \p A where they hold; \p A goes to the other path.
-void branchWhereDistinct(AtomicRMWInst &A,
-                         ArrayRef<LaneSharing::Literal> When) {
+/// Before \p A, a branch on \p Test (uniform) to a plain copy of \p A
+/// where it holds; \p A goes to the other path.
+void branchWhereDistinct(AtomicRMWInst &A, const DistinctTest &Test) {
   IRBuilder<> B(&A);
-  Value *All = nullptr;
-  for (auto [C, Holds] : When) {
-    Value *L = Holds ? C : B.CreateNot(C);
-    All = All ? B.CreateAnd(All, L) : L;
-  }
+  Value *All = Test(B);
   All->setName("lanes.distinct");
   Instruction *Distinct = nullptr, *Else = nullptr;
   SplitBlockAndInsertIfThenElse(All, &A, &Distinct, &Else);
@@ -426,7 +297,7 @@ void branchWhereDistinct(AtomicRMWInst &A,
 void remark(OptimizationRemarkEmitter &ORE, AtomicRMWInst &A,
             const AddressSharing &Sh) {
   Sharing S = Sh.S;
-  if (S == Sharing::Distinct && !Sh.DistinctWhen.empty()) {
+  if (Sh.Test) {
     ORE.emit([&] {
       return OptimizationRemark(DEBUG_TYPE, "Aggregated", &A)
              << "an atomic accumulation stays plain where a condition the "
@@ -481,15 +352,15 @@ AccumulationAggregationPass::run(Function &F, FunctionAnalysisManager &FAM) {
     Plan.push_back({A, sharingOf(*A)});
   for (auto &[A, Sh] : Plan) {
     remark(ORE, *A, Sh);
-    if (Sh.S == Sharing::Distinct && Sh.DistinctWhen.empty()) {
+    if (Sh.S == Sharing::Distinct) {
       ++S.LaneDistinct;
       continue;
     }
     ++S.Aggregated;
     S.Uniform += Sh.S == Sharing::Uniform;
-    if (!Sh.DistinctWhen.empty()) {
+    if (Sh.Test) {
       ++S.Conditional;
-      branchWhereDistinct(*A, Sh.DistinctWhen);
+      branchWhereDistinct(*A, *Sh.Test);
     }
     aggregate(*A, Sh.S == Sharing::Uniform);
   }
