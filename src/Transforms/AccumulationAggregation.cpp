@@ -85,8 +85,9 @@ AddressSharing sharingOf(AtomicRMWInst &A) {
       R.S = Sharing::Distinct;
     else
       R.Test = literalsHold(std::move(When));
-  } else {
-    R.Test = L.distinctByExtents(Addr);
+  } else if ((R.Test = L.distinctByExtents(Addr)) && !*R.Test) {
+    R.S = Sharing::Distinct;
+    R.Test.reset();
   }
   return R;
 }

@@ -531,6 +531,9 @@ std::optional<DistinctTest> LaneSharing::distinctByExtents(Value *Addr) {
   }
   if (!Any)
     return std::nullopt;
+  if (all_of(Cases,
+             [](const auto &C) { return C.second.Kind == CaseTest::Always; }))
+    return DistinctTest(); // no test: distinct in every case
   Type *Ty = DL.getIntPtrType(Addr->getType());
   return DistinctTest([Conds, Cases, Ty](IRBuilderBase &B) -> Value * {
     Value *Any = nullptr;

@@ -47,7 +47,8 @@ public:
   /// For an address computed from the x index I through I / N and I % N
   /// (a 2-D array indexed by a linear index, as every N-D broadcast is):
   /// the test that tells, from uniform values, where its lanes address
-  /// different elements; none where the address is not of that form or
+  /// different elements (an empty one: always, as where the row stride is
+  /// the extent N itself); none where the address is not of that form or
   /// never differs per lane.
   std::optional<DistinctTest> distinctByExtents(llvm::Value *Addr);
 

@@ -167,6 +167,83 @@ entry:
   ret void
 }
 
+; A 2-D broadcast's reverse (mmba_broadcast): the linear index split by the
+; extent %n, each dimension kept or extruded. Its lanes are distinct where
+; both are kept and the row stride spans a row (|stride| >= n), or only the
+; first is kept and a row is at least a warp (n >= 32): a uniform test from
+; the flags and sizes, no shuffle, before the plain atomic; elsewhere the
+; neighbour test.
+; CHECK-LABEL: define void @broadcast_2d(
+; CHECK:         %[[SPAN:.*]] = icmp uge i64 %stride, %n
+; CHECK:         %[[WIDE:.*]] = icmp uge i64 %n, 32
+; CHECK:         %lanes.distinct = or i1
+; CHECK-NEXT:    br i1 %lanes.distinct, label %[[PLAIN2D:.*]], label %[[TEST2D:.*]]
+; CHECK:       [[PLAIN2D]]:
+; CHECK-NEXT:    atomicrmw fadd ptr addrspace(1) %p, float %g monotonic, align 4, !irs.aggregated
+; CHECK:       [[TEST2D]]:
+; CHECK-NEXT:    %active = call i32
+; CHECK:         %neighbours.share = call i1 @llvm.nvvm.vote.any.sync(
+; REMARK: remark: {{.*}} an atomic accumulation stays plain where a condition the lanes share makes its address differ in every lane
+define void @broadcast_2d(ptr addrspace(1) %dx, i64 %n, i64 %stride.in, i8 %keep1, i8 %keep2, i64 %d1, i64 %d2, float %g) {
+entry:
+  %ctaid = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %ntid = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %c = zext i32 %ctaid to i64
+  %b = zext i32 %ntid to i64
+  %t = zext i32 %tid to i64
+  %base = mul nuw nsw i64 %b, %c
+  %i = add nuw nsw i64 %base, %t
+  %q = sdiv i64 %i, %n
+  %qn = mul i64 %q, %n
+  %r = sub i64 %i, %qn
+  %k1b = and i8 %keep1, 1
+  %k1 = icmp eq i8 %k1b, 0
+  %col = select i1 %k1, i64 %d1, i64 %r
+  %k2b = and i8 %keep2, 1
+  %k2 = icmp eq i8 %k2b, 0
+  %row = select i1 %k2, i64 %d2, i64 %q
+  %stride = call i64 @llvm.smax.i64(i64 %stride.in, i64 0)
+  %rowoff = mul i64 %row, %stride
+  %rowp = getelementptr float, ptr addrspace(1) %dx, i64 %rowoff
+  %p = getelementptr float, ptr addrspace(1) %rowp, i64 %col
+  %old = atomicrmw fadd ptr addrspace(1) %p, float %g monotonic, align 4
+  ret void
+}
+
+; The row stride is the extent itself (an array of the loop's own shape):
+; distinct in every lane, left alone.
+; CHECK-LABEL: define void @own_extent(
+; CHECK-NOT:     activemask
+; CHECK:         atomicrmw fadd ptr addrspace(1) %p, float %g monotonic, align 4{{$}}
+define void @own_extent(ptr addrspace(1) %dx, i64 %n, float %g) {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %i = zext i32 %tid to i64
+  %q = udiv i64 %i, %n
+  %r = urem i64 %i, %n
+  %rowoff = mul i64 %q, %n
+  %off = add i64 %rowoff, %r
+  %p = getelementptr float, ptr addrspace(1) %dx, i64 %off
+  %old = atomicrmw fadd ptr addrspace(1) %p, float %g monotonic, align 4
+  ret void
+}
+
+; Only the quotient (a column's bias, every lane of a row on one element):
+; no uniform test can find distinct lanes; the neighbour test decides.
+; CHECK-LABEL: define void @row_only(
+; CHECK-NOT:     lanes.distinct
+; CHECK:         %neighbours.share = call i1 @llvm.nvvm.vote.any.sync(
+define void @row_only(ptr addrspace(1) %dv, i64 %n, float %g) {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %i = zext i32 %tid to i64
+  %q = sdiv i64 %i, %n
+  %p = getelementptr float, ptr addrspace(1) %dv, i64 %q
+  %old = atomicrmw fadd ptr addrspace(1) %p, float %g monotonic, align 4
+  ret void
+}
+
 ; The gather's reverse: the neighbour test goes where the address is known,
 ; before the load of the value it adds, whose latency then covers the
 ; shuffle and the vote.
