@@ -41,7 +41,15 @@
 // chooses between such an address and another (a broadcast's Extruded index:
 // i where the array is kept, its default where it is extruded), a branch on
 // that condition keeps the plain atomic on the distinct side and aggregates
-// on the other. All of this is read from how the address is
+// on the other. Where the address comes from a linear index split by an
+// extent N (I / N, I % N: every N-D broadcast) as A * (I / N) + B * (I % N),
+// the branch is a uniform test of the sizes instead, case by case over the
+// selects' conditions: distinct where B != 0 and |A| >= |B| * N, or A = 0
+// and N >= 32 (LaneSharing.h); it costs a few predicate operations where the
+// neighbour test costs a shuffle and a vote per thread, which made an H200's
+// 2-D broadcast reverse 4-5% slower. The neighbour test, where it remains,
+// sits where the address is known in the atomic's block, before the loads
+// that feed the value. All of this is read from how the address is
 // computed (LLVM's UniformityAnalysis takes every call for divergent on
 // NVPTX, the block index's too); they choose code, never change what it
 // computes.
