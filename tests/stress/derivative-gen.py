@@ -29,6 +29,7 @@ declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
 declare i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
 declare void @llvm.nvvm.barrier0()
+declare i64 @llvm.smax.i64(i64, i64)
 """
 
 
@@ -109,8 +110,37 @@ class Kernel:
             else:
                 self.access()
 
+    def two_d_index(self):
+        """A 2-D broadcast's index: i split by %n, each part kept or
+        extruded by a flag all lanes share (AccumulationAggregation's
+        uniform test)."""
+        rng = self.rng
+        q, qn, r, st, row, col, j = (self.fresh(s) for s in ("q", "qn", "r", "st", "row", "col", "j"))
+        self.emit("%s = %s i64 %%i, %%n" % (q, rng.choice(["sdiv", "udiv"])))
+        if rng.random() < 0.5:
+            self.emit("%s = mul i64 %s, %%n" % (qn, q))
+            self.emit("%s = sub i64 %%i, %s" % (r, qn))
+        else:
+            self.emit("%s = %s i64 %%i, %%n" % (r, rng.choice(["srem", "urem"])))
+        flags = []
+        for _ in range(2):
+            f = self.fresh("keep")
+            self.emit("%s = icmp %s i32 %%m, %d" % (f, rng.choice(["eq", "sgt", "ult"]), rng.randint(0, 5)))
+            flags.append(f)
+        self.emit("%s = select i1 %s, i64 %s, i64 %s" % (col, flags[0], r, rng.choice(["1", "%n"])))
+        self.emit("%s = select i1 %s, i64 %s, i64 0" % (row, flags[1], q))
+        self.emit("%s = %s" % (st, rng.choice(["mul i64 %n, 1", "sext i32 %m to i64",
+                                                "call i64 @llvm.smax.i64(i64 %n, i64 0)"])))
+        t = self.fresh("t")
+        self.emit("%s = mul i64 %s, %s" % (t, row, st))
+        self.emit("%s = add i64 %s, %s" % (j, t, col))
+        self.indices.append(j)
+
     def index_arith(self):
         rng = self.rng
+        if rng.random() < 0.3:
+            self.two_d_index()
+            return
         base = rng.choice(self.indices)
         j = self.fresh("j")
         op = rng.choice(["add", "mul", "xor"])
