@@ -298,5 +298,6 @@ entry:
 declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
 declare i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+declare i64 @llvm.smax.i64(i64, i64)
 
 attributes #0 = { "target-cpu"="sm_60" }
