@@ -500,10 +500,12 @@ Value *emitCaseTest(IRBuilderBase &B, const IndexForm &F, Type *Ty) {
   const Term &Q = F.Quotient.Terms[0];
   uint64_t G = std::gcd(magnitudeOf(Q.Scale), magnitudeOf(R.Scale));
   // Wrapping products: a wrong answer only picks the other, exact, path.
+  // N is not zero where the division that made the address ran.
   Value *RowSpan = product(B, magnitude(B, R, G, Ty), N);
-  Value *Stride = magnitude(B, Q, G, Ty);
-  return B.CreateAnd(B.CreateICmpUGE(Stride, RowSpan),
-                     B.CreateICmpNE(RowSpan, ConstantInt::get(Ty, 0)));
+  Value *Spans = B.CreateICmpUGE(magnitude(B, Q, G, Ty), RowSpan);
+  if (R.Factors.empty())
+    return Spans;
+  return B.CreateAnd(Spans, B.CreateICmpNE(RowSpan, ConstantInt::get(Ty, 0)));
 }
 
 } // namespace
