@@ -12,7 +12,7 @@
 #   enzyme [RUNS]                `ir-sanitize enzyme` against the same steps by hand
 #   reduce                       `ir-sanitize reduce` on a large module
 #   validate [N...] [RUNS]       gpu-check's spec validation on N array parameters
-#   gpu prepare|run|table ...    GPU derivative checks and timings (H200)
+#   gpu prepare|run|compare|table ...  GPU derivative checks and timings (H200)
 # Helpers (module generators, spec scaling, report tables) are in bench/lib;
 # summaries of measured runs in bench/results.
 set -euo pipefail

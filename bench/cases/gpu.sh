@@ -15,6 +15,11 @@
 #       on the GPU machine: ir-sanitize-gpurun on every plan (REPEATS timing
 #       samples, default 50); REPORTS/<case>.n<log2>.json and the runner's
 #       tables in REPORTS/summary.txt
+#   bench/bench.sh gpu compare BASE NEW REPORTS [RUNNER] [REPEATS]
+#       on the GPU machine: every plan of NEW/plans.txt run right after the
+#       same plan of BASE (e.g. --accumulation=merged against the default),
+#       reports in REPORTS/base and REPORTS/new, then their table
+#       (bench/lib/gpu-compare-table.py: NEW's reverse median over BASE's)
 #   bench/bench.sh gpu table REPORTS...
 #       here: one Markdown table of all reports (ratios, bandwidth, checks)
 #   bench/bench.sh gpu summary REPORTS TITLE
@@ -92,7 +97,7 @@ inferred=(
   "tiled_matmul_f32|$infer/tiled_matmul_f32.ll|2|"
 )
 
-usage() { sed -n '2,32p' "$0" >&2; exit 2; }
+usage() { sed -n '2,37p' "$0" >&2; exit 2; }
 
 # selected: the cases IRS_BENCH_CASES names (all without it).
 selected() {
@@ -170,10 +175,28 @@ run() {
   return $status
 }
 
+compare() {
+  local base=$1 new=$2 reports=$3 runner=${4:-$here/build/llvm-19/bin/ir-sanitize-gpurun}
+  local repeats=${5:-50} plan side
+  mkdir -p "$reports/base" "$reports/new"
+  while read -r plan; do
+    for side in base new; do
+      local dir=$base/$plan
+      [ $side = base ] || dir=$new/$plan
+      [ -f "$dir/plan.json" ] || { echo "no plan $dir" >&2; continue; }
+      echo "== $side $plan"
+      "$runner" "$dir" --repeats "$repeats" --report "$reports/$side/$plan.json" \
+        >"$reports/$side/$plan.txt" 2>&1 || true
+    done
+  done <"$new/plans.txt"
+  python3 "$here/bench/lib/gpu-compare-table.py" "$reports/base" "$reports/new"
+}
+
 case ${1:-} in
   prepare) [ $# -ge 2 ] || usage; prepare "${@:2}" ;;
   prepare-inferred) [ $# -ge 2 ] || usage; prepare_inferred "${@:2}" ;;
   run) [ $# -ge 3 ] || usage; run "${@:2}" ;;
+  compare) [ $# -ge 4 ] || usage; compare "${@:2}" ;;
   table) [ $# -ge 2 ] || usage; python3 "$here/bench/lib/gpu-report-table.py" "${@:2}" ;;
   summary) [ $# -eq 3 ] || usage; python3 "$here/bench/lib/gpu-results-summary.py" "${@:2}" ;;
   *) usage ;;
