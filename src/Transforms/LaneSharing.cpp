@@ -260,9 +260,11 @@ struct IndexForm {
     if (!Divisor || Linear.Terms.empty())
       return true;
     Poly ByDivisor = Linear;
-    return ByDivisor.multiply(Term{1, {Divisor}}) &&
-           Quotient.add(ByDivisor, 1) && Remainder.add(Linear, 1) &&
-           (Linear.Terms.clear(), true);
+    if (!ByDivisor.multiply(Term{1, {Divisor}}) ||
+        !Quotient.add(ByDivisor, 1) || !Remainder.add(Linear, 1))
+      return false;
+    Linear.Terms.clear();
+    return true;
   }
 };
 
