@@ -4,7 +4,8 @@
 // aggregation emits (renamed emu_*) exchange values through a barrier among
 // them, as the lanes of one converged warp do. Each scenario runs every
 // kernel and compares its accumulators with the sums taken one lane at a
-// time.
+// time; the 2-D broadcast kernel runs for every extent, stride and pair of
+// flags of a small grid.
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -13,6 +14,9 @@
 
 typedef void Kernel(void *acc, const int32_t *idx, const int32_t *val);
 static Kernel *GatherI32, *GatherF64, *UniformF32;
+typedef void Kernel2D(int32_t *acc, const int32_t *val, int64_t n,
+                      int64_t stride, int8_t keep1, int8_t keep2);
+static Kernel2D *Broadcast2D;
 
 enum { Lanes = 32 };
 static pthread_barrier_t Barrier;
@@ -146,10 +150,58 @@ static int fours(unsigned L) { return (int)(L / 4); }
 // the neighbour test sees the sharing, match.any finds the groups.
 static int scattered(unsigned L) { return (int)(L / 2 * 5 % 7); }
 
-int emulate(Kernel *I32, Kernel *F64, Kernel *F32) {
+// The 2-D broadcast's parameters, and its accumulator (big enough for row
+// 31 of the widest stride).
+static int64_t N2D, Stride2D;
+static int8_t Keep1, Keep2;
+static int32_t Acc2D[2048];
+
+static void *lane2D(void *Arg) {
+  MyLane = (unsigned)(uintptr_t)Arg;
+  Broadcast2D(Acc2D, Val, N2D, Stride2D, Keep1, Keep2);
+  return 0;
+}
+
+static int broadcast2D(int64_t N, int64_t Stride, int8_t K1, int8_t K2) {
+  N2D = N, Stride2D = Stride, Keep1 = K1, Keep2 = K2;
+  Active = Lanes;
+  memset(Acc2D, 0, sizeof Acc2D);
+  int32_t Want[2048] = {0};
+  for (unsigned L = 0; L < Lanes; ++L) {
+    Val[L] = (int32_t)(L * 7 % 13) - 3;
+    int64_t Col = K1 ? (int64_t)L % N : 3, Row = K2 ? (int64_t)L / N : 5;
+    Want[Row * Stride + Col] += Val[L];
+  }
+  pthread_barrier_init(&Barrier, 0, Lanes);
+  pthread_t T[Lanes];
+  for (unsigned L = 0; L < Lanes; ++L)
+    pthread_create(&T[L], 0, lane2D, (void *)(uintptr_t)L);
+  for (unsigned L = 0; L < Lanes; ++L)
+    pthread_join(T[L], 0);
+  pthread_barrier_destroy(&Barrier);
+  return memcmp(Acc2D, Want, sizeof Want) != 0;
+}
+
+// Extents below, at and above a warp; strides 0, below, at and above the
+// extent: lanes that share their element and lanes that do not.
+static int broadcasts2D(void) {
+  static const int64_t Ns[] = {1, 4, 32, 40};
+  int Cases = 0, Bad = 0;
+  for (unsigned I = 0; I < 4; ++I) {
+    int64_t Strides[] = {0, Ns[I] / 2, Ns[I], Ns[I] + 3};
+    for (unsigned S = 0; S < 4; ++S)
+      for (int K = 0; K < 4; ++K, ++Cases)
+        Bad |= broadcast2D(Ns[I], Strides[S], K & 1, K >> 1);
+  }
+  printf("2-D broadcasts (%d cases): %s\n", Cases, Bad ? "MISMATCH" : "ok");
+  return Bad;
+}
+
+int emulate(Kernel *I32, Kernel *F64, Kernel *F32, Kernel2D *B2D) {
   GatherI32 = I32;
   GatherF64 = F64;
   UniformF32 = F32;
+  Broadcast2D = B2D;
   // Lanes that disagree on their collective operations wait at the barrier
   // for ever: a wrong rewrite ends the test (SIGALRM) instead of hanging it.
   alarm(60);
@@ -160,5 +212,6 @@ int emulate(Kernel *I32, Kernel *F64, Kernel *F32) {
   Bad |= scenario("scattered groups", 32, scattered);
   Bad |= scenario("scattered groups", 20, scattered);
   Bad |= scenario("one address", 1, same);
+  Bad |= broadcasts2D();
   return Bad;
 }

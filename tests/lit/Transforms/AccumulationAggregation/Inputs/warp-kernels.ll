@@ -40,3 +40,26 @@ entry:
 }
 
 declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+
+; A 2-D broadcast's reverse accumulation (d_x[row * stride + col], the lane's
+; index split by %n, each part kept or extruded): the uniform test of the
+; sizes picks the plain atomic or the aggregation.
+define void @broadcast_2d_i32(ptr %acc, ptr %val, i64 %n, i64 %stride, i8 %keep1, i8 %keep2) {
+entry:
+  %lane = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %i = zext i32 %lane to i64
+  %q = sdiv i64 %i, %n
+  %qn = mul i64 %q, %n
+  %r = sub i64 %i, %qn
+  %k1 = icmp eq i8 %keep1, 0
+  %col = select i1 %k1, i64 3, i64 %r
+  %k2 = icmp eq i8 %keep2, 0
+  %row = select i1 %k2, i64 5, i64 %q
+  %rowoff = mul i64 %row, %stride
+  %rowp = getelementptr i32, ptr %acc, i64 %rowoff
+  %p = getelementptr i32, ptr %rowp, i64 %col
+  %vp = getelementptr inbounds i32, ptr %val, i32 %lane
+  %v = load i32, ptr %vp, align 4
+  %old = atomicrmw add ptr %p, i32 %v monotonic, align 4
+  ret void
+}
