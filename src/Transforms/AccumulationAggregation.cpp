@@ -61,18 +61,6 @@ struct AddressSharing {
   std::optional<DistinctTest> Test;
 };
 
-/// The conjunction of \p When's literals.
-DistinctTest literalsHold(SmallVector<LaneLiteral, 2> When) {
-  return [When](IRBuilderBase &B) {
-    Value *All = nullptr;
-    for (auto [C, Holds] : When) {
-      Value *L = Holds ? C : B.CreateNot(C);
-      All = All ? B.CreateAnd(All, L) : L;
-    }
-    return All;
-  };
-}
-
 AddressSharing sharingOf(AtomicRMWInst &A) {
   LaneSharing L;
   AddressSharing R;
@@ -84,10 +72,12 @@ AddressSharing sharingOf(AtomicRMWInst &A) {
     if (When.empty())
       R.S = Sharing::Distinct;
     else
-      R.Test = literalsHold(std::move(When));
-  } else if ((R.Test = L.distinctByExtents(Addr)) && !*R.Test) {
-    R.S = Sharing::Distinct;
-    R.Test.reset();
+      R.Test = [When](IRBuilderBase &B) { return allHold(B, When); };
+  } else if (std::optional<DistinctTest> T = L.distinctByExtents(Addr)) {
+    if (*T)
+      R.Test = std::move(*T);
+    else // distinct whatever the conditions
+      R.S = Sharing::Distinct;
   }
   return R;
 }

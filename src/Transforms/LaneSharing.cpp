@@ -429,10 +429,12 @@ std::optional<IndexForm> IndexForms::gepForm(GetElementPtrInst &GEP,
   return F;
 }
 
-/// What one case of the selects says about the lanes' offsets.
+/// What one case of the selects says about the lanes' offsets, and the
+/// choice of the selects that makes it.
 struct CaseTest {
   enum { Never, Always, Test } Kind = Never;
   IndexForm Form;
+  SmallVector<LaneLiteral, MaxCaseConditions> When;
 };
 
 /// \p X * \p Y, or the one that is not the constant 1.
@@ -440,11 +442,6 @@ Value *product(IRBuilderBase &B, Value *X, Value *Y) {
   if (match(X, m_One()))
     return Y;
   return match(Y, m_One()) ? X : B.CreateMul(X, Y);
-}
-
-/// \p X && \p Y where \p X may be null (true).
-Value *conjunction(IRBuilderBase &B, Value *X, Value *Y) {
-  return X ? B.CreateAnd(X, Y) : Y;
 }
 
 /// |T| / \p Divide as \p Ty (T's factors sign-extended; abs skipped where
@@ -462,16 +459,17 @@ Value *magnitude(IRBuilderBase &B, const Term &T, uint64_t Divide, Type *Ty) {
   return P;
 }
 
-/// Classifies a normalised form.
+/// Classifies a normalised form. A sum of symbolic coefficients is not
+/// told.
 CaseTest classify(IndexForm F) {
   const Poly &Q = F.Quotient, &R = F.Remainder;
   CaseTest C;
   C.Form = F;
-  if (!F.Divisor) // only the linear part: distinct where it is not zero
-    C.Kind = F.Linear.Terms.empty()              ? CaseTest::Never
-             : F.Linear.Terms[0].Factors.empty() ? CaseTest::Always
-                                                 : CaseTest::Test;
-  else if (R.Terms.size() == 1 && Q.Terms.size() <= 1) {
+  if (!F.Divisor) { // only the linear part: distinct where it is not zero
+    if (F.Linear.Terms.size() == 1)
+      C.Kind =
+          F.Linear.Terms[0].Factors.empty() ? CaseTest::Always : CaseTest::Test;
+  } else if (R.Terms.size() == 1 && Q.Terms.size() <= 1) {
     C.Kind = CaseTest::Test;
     Term RN = R.Terms[0];
     RN.Factors.push_back(F.Divisor);
@@ -480,8 +478,6 @@ CaseTest classify(IndexForm F) {
         RN.Factors.size() == 1)
       C.Kind = CaseTest::Always; // the stride is the extent: |A| = |B| N
   }
-  if (F.Linear.Terms.size() > 1)
-    C.Kind = CaseTest::Never; // a sum of symbolic strides: not told
   return C;
 }
 
@@ -512,6 +508,15 @@ Value *emitCaseTest(IRBuilderBase &B, const IndexForm &F, Type *Ty) {
 
 } // namespace
 
+Value *allHold(IRBuilderBase &B, ArrayRef<LaneLiteral> When, Value *Start) {
+  Value *All = Start;
+  for (auto [C, Holds] : When) {
+    Value *L = Holds ? C : B.CreateNot(C);
+    All = All ? B.CreateAnd(All, L) : L;
+  }
+  return All;
+}
+
 std::optional<DistinctTest> LaneSharing::distinctByExtents(Value *Addr) {
   auto *I = dyn_cast<Instruction>(Addr);
   if (!I)
@@ -521,34 +526,35 @@ std::optional<DistinctTest> LaneSharing::distinctByExtents(Value *Addr) {
   SmallVector<Value *, MaxCaseConditions> Conds;
   if (!Forms.collectConditions(Addr, Conds))
     return std::nullopt;
-  SmallVector<std::pair<unsigned, CaseTest>, 8> Cases; // choice bits, test
-  bool Any = false;
+  SmallVector<CaseTest, 8> Cases; // those that may be distinct
+  bool AllAlways = true;
   for (unsigned Bits = 0; Bits < (1u << Conds.size()); ++Bits) {
-    for (unsigned C = 0; C < Conds.size(); ++C)
-      Forms.choose(Conds[C], (Bits >> C) & 1);
+    SmallVector<LaneLiteral, MaxCaseConditions> When;
+    for (unsigned C = 0; C < Conds.size(); ++C) {
+      When.push_back({Conds[C], (Bits >> C) & 1});
+      Forms.choose(Conds[C], When.back().second);
+    }
     std::optional<IndexForm> F = Forms.formOf(Addr);
     CaseTest T;
     if (F && F->normalise())
       T = classify(*F);
-    Any |= T.Kind != CaseTest::Never;
-    Cases.push_back({Bits, std::move(T)});
+    AllAlways &= T.Kind == CaseTest::Always;
+    if (T.Kind == CaseTest::Never)
+      continue;
+    T.When = std::move(When);
+    Cases.push_back(std::move(T));
   }
-  if (!Any)
+  if (Cases.empty())
     return std::nullopt;
-  if (all_of(Cases,
-             [](const auto &C) { return C.second.Kind == CaseTest::Always; }))
+  if (AllAlways)
     return DistinctTest(); // no test: distinct in every case
   Type *Ty = DL.getIntPtrType(Addr->getType());
-  return DistinctTest([Conds, Cases, Ty](IRBuilderBase &B) -> Value * {
+  return DistinctTest([Cases, Ty](IRBuilderBase &B) -> Value * {
     Value *Any = nullptr;
-    for (const auto &[Bits, T] : Cases) {
-      if (T.Kind == CaseTest::Never)
-        continue;
-      Value *Holds =
-          T.Kind == CaseTest::Always ? nullptr : emitCaseTest(B, T.Form, Ty);
-      for (unsigned C = 0; C < Conds.size(); ++C)
-        Holds = conjunction(B, Holds,
-                            (Bits >> C) & 1 ? Conds[C] : B.CreateNot(Conds[C]));
+    for (const CaseTest &T : Cases) {
+      Value *Holds = allHold(
+          B, T.When,
+          T.Kind == CaseTest::Always ? nullptr : emitCaseTest(B, T.Form, Ty));
       Holds = Holds ? Holds : B.getTrue();
       Any = Any ? B.CreateOr(Any, Holds) : Holds;
     }

@@ -23,6 +23,11 @@ namespace irs {
 /// A condition all lanes compute alike, and whether it must hold.
 using LaneLiteral = std::pair<llvm::Value *, bool>;
 
+/// \p Start (null: true) and each literal of \p When, emitted before the
+/// builder's point; null where both are empty.
+llvm::Value *allHold(llvm::IRBuilderBase &B, llvm::ArrayRef<LaneLiteral> When,
+                     llvm::Value *Start = nullptr);
+
 /// Emits, before the builder's point, an i1 that holds where the lanes of
 /// a warp address different elements.
 using DistinctTest = std::function<llvm::Value *(llvm::IRBuilderBase &)>;
