@@ -1,5 +1,4 @@
-//===- ArgumentAccess.cpp - How a kernel uses the memory its arguments name
-//===//
+//===- ArgumentAccess.cpp - How a kernel uses its arguments' memory -------===//
 #include "ir-sanitize/Analysis/ArgumentAccess.h"
 
 #include "llvm/ADT/SmallPtrSet.h"

@@ -1,4 +1,4 @@
-//===- GPUCheckStages.h - The stages of a device derivative check -*- C++ -*-//
+//===- GPUCheckStages.h - The stages of a device check ----------*- C++ -*-===//
 //
 // Private to src/Driver: what GPUCheck.cpp (the job) needs of the stages
 // (GPUCheckStages.cpp); prepareGPUCheck, which runs them, is public

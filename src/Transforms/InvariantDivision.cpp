@@ -1,4 +1,4 @@
-//===- InvariantDivision.cpp - Division by loop invariants as multiplication =//
+//===- InvariantDivision.cpp - Division by invariants as multiplication ---===//
 #include "ir-sanitize/Transforms/InvariantDivision.h"
 
 #include "llvm/ADT/DenseMap.h"

@@ -1,5 +1,4 @@
-//===- LaneSharing.h - Where the lanes of a warp share an address -*- C++
-//-*-===//
+//===- LaneSharing.h - Where a warp's lanes share an address ----*- C++ -*-===//
 //
 // AccumulationAggregation's question about an atomic's address: the same in
 // every lane of a warp, different in every lane, or either as uniform

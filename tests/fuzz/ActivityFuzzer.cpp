@@ -1,5 +1,4 @@
-//===- ActivityFuzzer.cpp - `--activity KEY=ACT` items
-//---------------------===//
+//===- ActivityFuzzer.cpp - `--activity KEY=ACT` items --------------------===//
 //
 // The input is a list of `--activity` items, one per line, parsed and then
 // resolved against a splatted kernel and its manifest (so keys may name

@@ -1,5 +1,4 @@
-//===- LaunchSpecFuzzer.cpp - `gpu-check --spec` launch specs
-//--------------===//
+//===- LaunchSpecFuzzer.cpp - `gpu-check --spec` launch specs -------------===//
 //
 // The input is a launch spec file, read as gpu-check reads it; an accepted
 // spec is then checked against a splatted kernel whose leaves cover every

@@ -1,5 +1,4 @@
-//===- ModuleFuzzer.cpp - Text and bitcode modules through the sanitize steps
-//-===//
+//===- ModuleFuzzer.cpp - Modules through the sanitize steps --------------===//
 //
 // The input is a module in text or bitcode (readModule tells them apart by
 // the magic, as the tool does). A module the reader accepts goes through

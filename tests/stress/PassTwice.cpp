@@ -1,4 +1,4 @@
-//===- PassTwice.cpp - Each derivative pass twice; the second changes nothing //
+//===- PassTwice.cpp - Each derivative pass twice, idempotent -------------===//
 //
 // The property test of tests/stress/derivative-passes.sh. Every module given
 // (text or bitcode; those that do not read or verify are counted and

@@ -1,5 +1,4 @@
-//===- BundleProbe.h - Asking an Enzyme which bundles it accepts -*- C++
-//-*-===//
+//===- BundleProbe.h - Which bundles an Enzyme accepts ----------*- C++ -*-===//
 //
 // Which operand bundles an Enzyme differentiates through is a property of
 // that build (Enzyme PR #2906 taught it gc-transition; every other unknown

@@ -1,5 +1,4 @@
-//===- FailureSignature.h - How an Enzyme run failed, comparably -*- C++
-//-*-===//
+//===- FailureSignature.h - How an Enzyme run failed ------------*- C++ -*-===//
 //
 // What `ir-sanitize reduce` keeps constant while it shrinks a module: how the
 // run ended (signal, exit status or timeout), Enzyme's message with the

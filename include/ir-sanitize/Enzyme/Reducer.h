@@ -1,5 +1,4 @@
-//===- Reducer.h - Cutting a failing module down with llvm-reduce -*- C++
-//-*-===//
+//===- Reducer.h - A failing module cut down by llvm-reduce -----*- C++ -*-===//
 //
 // `ir-sanitize reduce` hands the module Enzyme fails on to llvm-reduce (from
 // the same LLVM as opt) with an interestingness test that is ir-sanitize

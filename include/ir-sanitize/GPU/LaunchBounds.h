@@ -1,4 +1,4 @@
-//===- LaunchBounds.h - Every access of a launch inside its buffer -*- C++ -*-//
+//===- LaunchBounds.h - Every access inside its buffer ----------*- C++ -*-===//
 //
 // Before gpu-check writes a plan, the launch is proven in bounds, whether
 // it was inferred (--dims) or read (--spec): a spec is not trusted more

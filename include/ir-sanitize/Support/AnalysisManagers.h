@@ -1,5 +1,4 @@
-//===- AnalysisManagers.h - The analysis managers a pipeline needs -*- C++
-//-*-===//
+//===- AnalysisManagers.h - A pipeline's analysis managers ------*- C++ -*-===//
 //
 // The four new-pass-manager analysis managers, registered with a
 // PassBuilder's analyses and cross-wired, as every pipeline the project

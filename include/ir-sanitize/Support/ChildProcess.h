@@ -1,5 +1,4 @@
-//===- ChildProcess.h - Running a tool in a crash-isolated child -*- C++
-//-*-===//
+//===- ChildProcess.h - A tool in a crash-isolated child --------*- C++ -*-===//
 //
 // Enzyme aborts on inputs it cannot handle, so it runs in a child process
 // whose stdout and stderr go to a log file, with a time limit after which the

@@ -1,5 +1,4 @@
-//===- LLVMCompat.h - The one place that knows LLVM versions -----*- C++
-//-*-===//
+//===- LLVMCompat.h - The one place that knows LLVM versions ----*- C++ -*-===//
 //
 // ir-sanitize builds against LLVM 16 (Julia 1.11), 18 (Julia 1.12), 19 and
 // 22 (Julia master), and against Julia's own LLVM through -DLLVM_DIR. Every

@@ -1,5 +1,4 @@
-//===- ProcessGroups.h - A child's process group, ended on every path -*- C++
-//-*-===//
+//===- ProcessGroups.h - A child's process group, always ended --*- C++ -*-===//
 //
 // Every child (opt running Enzyme, llvm-reduce, the GPU runner) runs in a
 // process group of its own, and what it starts stays in that group unless it

@@ -1,5 +1,4 @@
-//===- ProcessHooks.h - What a process owner lets the library do -*- C++
-//-*-===//
+//===- ProcessHooks.h - What a process owner lets happen --------*- C++ -*-===//
 //
 // The library changes no process-wide state by itself: it prints nothing,
 // sets no LLVM cl::opt, installs no fatal-error handler or interrupt hook.

@@ -1,4 +1,4 @@
-//===- ScopedWorkDir.h - A job's work directory, never left behind -*- C++ -*-//
+//===- ScopedWorkDir.h - A job's work directory, never left -----*- C++ -*-===//
 //
 // The directory a job hands to its child processes (Enzyme, llvm-reduce) is
 // removed on every way out of the job: success, errors and, through the

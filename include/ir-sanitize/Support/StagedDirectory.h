@@ -1,4 +1,4 @@
-//===- StagedDirectory.h - A directory written whole or not at all -*- C++ -*-//
+//===- StagedDirectory.h - A directory written whole or not -----*- C++ -*-===//
 //
 // An output directory (gpu-check's plan directory) built beside its place
 // and renamed there once complete: a failed or interrupted run leaves the

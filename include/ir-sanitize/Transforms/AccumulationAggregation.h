@@ -1,4 +1,4 @@
-//===- AccumulationAggregation.h - One atomic per address per warp -*- C++ -*-//
+//===- AccumulationAggregation.h - One atomic per address -------*- C++ -*-===//
 //
 // Reverse kernels accumulate with atomics, and where the lanes of a warp add
 // into one element the atomics serialise in L2: the bias gradient of a dense

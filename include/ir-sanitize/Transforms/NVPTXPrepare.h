@@ -1,4 +1,4 @@
-//===- NVPTXPrepare.h - A module as NVPTX code generation wants it -*- C++ -*-//
+//===- NVPTXPrepare.h - A module as NVPTX codegen wants it ------*- C++ -*-===//
 //
 // What gpu-check does to a module before the NVPTX pipeline, after linking
 // libdevice (NVPTXLibdevice.h): the target's data layout replaces the

@@ -1,5 +1,4 @@
-//===- NoAliasVersioning.h - Enzyme on a noalias copy, when disjoint -*- C++
-//-*-//
+//===- NoAliasVersioning.h - A noalias copy, when disjoint ------*- C++ -*-===//
 //
 // Enzyme caches in its reverse pass every value it cannot prove unchanged
 // since the primal computed it. Inside a loop that means device-side malloc

@@ -1,4 +1,4 @@
-//===- PassResults.h - What a pipeline's passes hand to its runner -*- C++ -*-//
+//===- PassResults.h - What passes hand to their runner ---------*- C++ -*-===//
 //
 // A pass reports through LLVM's own means: STATISTICs (-stats), optimization
 // remarks (-pass-remarks=ir-sanitize) and, for a failure, the LLVMContext.

@@ -1,5 +1,4 @@
-//===- SharedTileForwarding.h - Tiles read from where they came from -*- C++
-//-*-===//
+//===- SharedTileForwarding.h - Tiles read from their source ----*- C++ -*-===//
 //
 // A tiled kernel copies a tile of a global array into shared memory, waits
 // at a barrier, and reads the tile many times (the classic tiled matmul:

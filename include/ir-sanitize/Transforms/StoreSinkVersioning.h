@@ -1,5 +1,4 @@
-//===- StoreSinkVersioning.h - Loads first, stores last, when disjoint -*- C++
-//-*-===//
+//===- StoreSinkVersioning.h - Loads first, stores last ---------*- C++ -*-===//
 //
 // Enzyme's reverse kernels interleave memory accesses per thread: recompute
 // the primal (load x, load y, store dest), then read the output's shadow,

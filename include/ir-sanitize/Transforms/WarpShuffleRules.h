@@ -1,4 +1,4 @@
-//===- WarpShuffleRules.h - Warp shuffles Enzyme can differentiate -*- C++ -*-//
+//===- WarpShuffleRules.h - Shuffles Enzyme can differentiate ---*- C++ -*-===//
 //
 // Every CUDA.jl reduction folds a warp with shfl_down_sync: the
 // `llvm.nvvm.shfl.sync.*` intrinsics, for which Enzyme has no rule

@@ -1,5 +1,4 @@
-//===- ToolHooks.h - What a program that owns its process lets happen -*- C++
-//-*-//
+//===- ToolHooks.h - What a process-owning program allows -------*- C++ -*-===//
 //
 // The front ends' side of Support/ProcessHooks.h: the code that sets LLVM
 // options and turns LLVM's fatal errors into one-line messages, which the

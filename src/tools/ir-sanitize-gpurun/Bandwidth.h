@@ -1,5 +1,4 @@
-//===- Bandwidth.h - Memory traffic of a kernel and the device's peak -*- C++
-//-*-===//
+//===- Bandwidth.h - A kernel's traffic and the peak ------------*- C++ -*-===//
 //
 // How close a kernel runs to the memory-bandwidth limit: the bytes it must
 // move at least, from the plan's buffers, over its median time, against the

@@ -1,4 +1,4 @@
-//===- PlanLoader.h - A plan directory, checked before any launch -*- C++ -*-=//
+//===- PlanLoader.h - A plan directory, checked first -----------*- C++ -*-===//
 //
 // What the runner relies on before it launches anything, checked in one
 // place, for `--validate-only` and for a run alike: the plan

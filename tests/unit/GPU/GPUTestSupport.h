@@ -1,5 +1,4 @@
-//===- GPUTestSupport.h - Shared fixtures for the GPU unit tests -*- C++
-//-*-===//
+//===- GPUTestSupport.h - Fixtures for the GPU unit tests -------*- C++ -*-===//
 //
 // The GPU tests need a kernel's manifest without depending on the splat pass
 // (tested on its own): this builds one from the kernel's parameter types with
