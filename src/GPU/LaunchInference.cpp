@@ -113,6 +113,37 @@ std::string describeScalars(const ElementUse &U) {
   return S;
 }
 
+/// The widest integer the kernel moves through an array (0: none).
+unsigned accessedBits(const ElementUse &U) {
+  unsigned Bits = 0;
+  for (Type *T : U.Scalars)
+    if (T->isIntegerTy())
+      Bits = std::max(Bits, T->getIntegerBitWidth());
+  return Bits;
+}
+
+/// The element type an array's loads and stores show (f32 where they show
+/// none); none where they mix f32 and f64 or move a type gpu-check does not
+/// fill.
+std::optional<ElementType> accessedType(const ElementUse &U) {
+  bool F64 = false, F32 = false, Other = false;
+  for (Type *T : U.Scalars) {
+    F64 |= T->isDoubleTy();
+    F32 |= T->isFloatTy();
+    Other |= !T->isIntegerTy() && !T->isDoubleTy() && !T->isFloatTy();
+  }
+  unsigned IntBits = accessedBits(U);
+  if (Other || (F64 && F32) ||
+      (!F64 && !F32 && (IntBits == 16 || IntBits > 64)))
+    return std::nullopt;
+  return F64            ? ElementType::F64
+         : F32          ? ElementType::F32
+         : IntBits > 32 ? ElementType::I64
+         : IntBits > 8  ? ElementType::I32
+         : IntBits      ? ElementType::U8
+                        : ElementType::F32;
+}
+
 uint64_t ceilDiv(uint64_t A, uint64_t B) { return A / B + (A % B != 0); }
 
 /// \p N as an integer leaf value; beyond int64 a number, which the spec's
@@ -189,6 +220,9 @@ private:
   Expected<SmallVector<unsigned, 4>> arraysNamed(const std::string &Flag,
                                                  StringRef Selector) const;
   Error applySet(StringRef Set);
+  Error setShape(const std::string &Flag, StringRef Name, StringRef Value);
+  Error setContents(const std::string &Flag, StringRef Name, BufferInit Init);
+  Error setLeaf(const std::string &Flag, StringRef Name, StringRef Value);
   Error shapeArrays();
   Error checkBroadcast(unsigned Array);
   Error typeArray(unsigned Array);
@@ -285,37 +319,53 @@ Error Inference::applySet(StringRef Set) {
   if (Name.empty() || Set.find('=') == StringRef::npos || Value.empty())
     return usage(Flag + ": expected NAME=VALUE (NAME.dims=AxB, NAME=" +
                  spellingAlternatives<BufferInit>() + ", or a leaf's number)");
-  if (Name.consume_back(".dims")) {
-    Expected<SmallVector<unsigned, 4>> Arrays = arraysNamed(Flag, Name);
-    if (!Arrays)
-      return Arrays.takeError();
-    size_t Rank = 1;
-    for (unsigned A : *Arrays)
-      Rank = std::max<size_t>(Rank, L.Arrays[A].Rank);
-    Expected<std::vector<uint64_t>> Dims =
-        parseDims(Value, "--set " + escapeForMessage(Name) + ".dims=",
-                  std::max<size_t>(Rank, 3));
-    if (!Dims)
-      return Dims.takeError();
-    for (unsigned A : *Arrays) {
-      if (L.Arrays[A].Layout != LayoutArray::Raw &&
-          Dims->size() != L.Arrays[A].Rank)
-        return usage(Flag + ": array " + L.Arrays[A].Path + " has " +
-                     Twine(L.Arrays[A].Rank) + " dimension(s)");
-      Plans[A].Shape = *Dims;
-      Plans[A].ShapeGiven = true;
-    }
-    return Error::success();
+  if (Name.consume_back(".dims"))
+    return setShape(Flag, Name, Value);
+  if (std::optional<BufferInit> Init = parseSpelling<BufferInit>(
+          std::string_view(Value.data(), Value.size())))
+    return setContents(Flag, Name, *Init);
+  return setLeaf(Flag, Name, Value);
+}
+
+/// NAME.dims=AxB: the shape of every array NAME covers.
+Error Inference::setShape(const std::string &Flag, StringRef Name,
+                          StringRef Value) {
+  Expected<SmallVector<unsigned, 4>> Arrays = arraysNamed(Flag, Name);
+  if (!Arrays)
+    return Arrays.takeError();
+  size_t Rank = 1;
+  for (unsigned A : *Arrays)
+    Rank = std::max<size_t>(Rank, L.Arrays[A].Rank);
+  Expected<std::vector<uint64_t>> Dims = parseDims(
+      Value,
+      "--set " + escapeForMessage(Name) + ".dims=", std::max<size_t>(Rank, 3));
+  if (!Dims)
+    return Dims.takeError();
+  for (unsigned A : *Arrays) {
+    if (L.Arrays[A].Layout != LayoutArray::Raw &&
+        Dims->size() != L.Arrays[A].Rank)
+      return usage(Flag + ": array " + L.Arrays[A].Path + " has " +
+                   Twine(L.Arrays[A].Rank) + " dimension(s)");
+    Plans[A].Shape = *Dims;
+    Plans[A].ShapeGiven = true;
   }
-  if (parseSpelling<BufferInit>(std::string_view(Value.data(), Value.size()))) {
-    Expected<SmallVector<unsigned, 4>> Arrays = arraysNamed(Flag, Name);
-    if (!Arrays)
-      return Arrays.takeError();
-    for (unsigned A : *Arrays)
-      Plans[A].Init = parseSpelling<BufferInit>(
-          std::string_view(Value.data(), Value.size()));
-    return Error::success();
-  }
+  return Error::success();
+}
+
+/// NAME=ones (or another fill): the contents of every array NAME covers.
+Error Inference::setContents(const std::string &Flag, StringRef Name,
+                             BufferInit Init) {
+  Expected<SmallVector<unsigned, 4>> Arrays = arraysNamed(Flag, Name);
+  if (!Arrays)
+    return Arrays.takeError();
+  for (unsigned A : *Arrays)
+    Plans[A].Init = Init;
+  return Error::success();
+}
+
+/// NAME=NUMBER: the value of the one scalar leaf NAME names.
+Error Inference::setLeaf(const std::string &Flag, StringRef Name,
+                         StringRef Value) {
   Expected<std::string> Prefix = resolve(Flag, Name);
   if (!Prefix)
     return Prefix.takeError();
@@ -417,34 +467,19 @@ Error Inference::typeArray(unsigned A) {
   const LayoutArray &Arr = L.Arrays[A];
   ArrayPlan &P = Plans[A];
   const ElementUse &U = Arr.Use;
-  bool F64 = false, F32 = false, Other = false;
-  unsigned IntBits = 0;
-  for (Type *T : U.Scalars) {
-    F64 |= T->isDoubleTy();
-    F32 |= T->isFloatTy();
-    Other |= T->isFloatingPointTy() && !T->isDoubleTy() && !T->isFloatTy();
-    if (T->isIntegerTy())
-      IntBits = std::max(IntBits, T->getIntegerBitWidth());
-    Other |= !T->isIntegerTy() && !T->isFloatingPointTy();
-  }
-  if (Other || (F64 && F32) ||
-      (!F64 && !F32 && (IntBits == 16 || IntBits > 64)))
+  std::optional<ElementType> Accessed = accessedType(U);
+  if (!Accessed)
     return refuse(Arr.Data, "elements of a type gpu-check does not fill (" +
                                 describeScalars(U) +
                                 "; f32, f64, i32, i64 or u8 only): give a "
                                 "--spec");
-  P.Type = F64            ? ElementType::F64
-           : F32          ? ElementType::F32
-           : IntBits > 32 ? ElementType::I64
-           : IntBits > 8  ? ElementType::I32
-           : IntBits      ? ElementType::U8
-                          : ElementType::F32;
+  P.Type = *Accessed;
+  bool Float = isFloatElement(P.Type);
   if (std::optional<DeclaredElement> Declared = declaredElement(Arr)) {
     // The name or the address arithmetic fills in what the accesses do not
     // show: no access, or floats moved as integers of their width (never
     // an index array's values).
-    bool Moved = !F64 && !F32 && IntBits &&
-                 IntBits == 8 * elementSize(Declared->Type) &&
+    bool Moved = !Float && accessedBits(U) == 8 * elementSize(Declared->Type) &&
                  isFloatElement(Declared->Type) && !U.ValuesIndexAddresses;
     if (U.Scalars.empty() || Moved) {
       P.Type = Declared->Type;
