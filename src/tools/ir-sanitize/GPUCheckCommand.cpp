@@ -58,12 +58,31 @@ private:
   GPUCheckArguments O;
   SanitizeOptions Opts;
 
+  void addLaunchOptions(CLI::App &App);
+  void addCodeOptions(CLI::App &App);
+  void addRunOptions(CLI::App &App);
   GPUCheckRequest request() const;
 };
 
 void GPUCheckCommand::addOptions(CLI::App &App) {
   App.add_option("INPUT", O.Input, "module with the kernel (.ll or .bc)")
       ->required();
+  addLaunchOptions(App);
+  addEnzymePluginOptions(App, O.PluginPath, O.EnzymeTimeout);
+  addCodeOptions(App);
+  addRunOptions(App);
+  addSanitizeOptions(App, Opts);
+  // Here --report is the check results (JSON, written by the runner) and
+  // --kernel picks the one kernel to check.
+  App.get_option("--report")
+      ->description(
+          "write the check results and timings as JSON to FILE (needs a GPU)");
+  App.get_option("--kernel")
+      ->description("the kernel to check (default: the module's only kernel)");
+}
+
+/// How the kernel is launched: inferred from --dims, or a spec.
+void GPUCheckCommand::addLaunchOptions(CLI::App &App) {
   CLI::Option *Dims =
       App.add_option("--dims", O.Dims,
                      "infer the launch from the kernel: every array this "
@@ -98,7 +117,11 @@ void GPUCheckCommand::addOptions(CLI::App &App) {
                  "also write the launch as a spec, to edit and pass back "
                  "with --spec")
       ->type_name("FILE");
-  addEnzymePluginOptions(App, O.PluginPath, O.EnzymeTimeout);
+}
+
+/// What the derivative kernels become: PTX for which device, in which
+/// order, with which accumulations.
+void GPUCheckCommand::addCodeOptions(CLI::App &App) {
   App.add_option("--emit-dir", O.EmitDir,
                  "where PTX and the run plan go (default: a new temporary "
                  "directory)")
@@ -109,8 +132,6 @@ void GPUCheckCommand::addOptions(CLI::App &App) {
                  "PTX ISA version times ten, e.g. 80 (default: the lowest "
                  "the architecture supports)")
       ->type_name("N");
-  App.add_option("--repeats", O.Repeats, "timed launches per kernel")
-      ->check(CLI::PositiveNumber);
   App.add_option("--derivative-order", O.DerivativeOrder,
                  "versioned (default): loads and atomics before stores where "
                  "this thread's addresses are disjoint, a clear and the "
@@ -137,6 +158,14 @@ void GPUCheckCommand::addOptions(CLI::App &App) {
   App.add_flag("--drop-primal-outputs", O.DropPrimalOutputs,
                "the reverse kernel need not write output-only buffers "
                "(enzyme_dupnoneed): a gradient-only launch");
+}
+
+/// Where the plan goes and whether it runs.
+void GPUCheckCommand::addRunOptions(CLI::App &App) {
+  App.add_option("--repeats", O.Repeats,
+                 "timing samples per kernel, each of up to 20 launches "
+                 "(default 50)")
+      ->check(CLI::PositiveNumber);
   App.add_flag("--force", O.Force, "replace a non-empty --emit-dir as a whole");
   App.add_flag("--no-run", O.NoRun,
                "only write the directory, even when a GPU is present");
@@ -144,17 +173,6 @@ void GPUCheckCommand::addOptions(CLI::App &App) {
                        ", one line per stage as `OUTPUT: INPUT | opt ...` "
                        "(opt with -load-pass-plugin=IRSanitize.so; PTX "
                        "stages then `| llc ...`), without writing anything");
-  addSanitizeOptions(App, Opts);
-  // Here --report is the check results (JSON, written by the runner) and
-  // --kernel picks the one kernel to check.
-  App.get_option("--report")
-      ->description(
-          "write the check results and timings as JSON to FILE (needs a GPU)");
-  App.get_option("--kernel")
-      ->description("the kernel to check (default: the module's only kernel)");
-  App.get_option("--repeats")
-      ->description(
-          "timing samples per kernel, each of up to 20 launches (default 50)");
 }
 
 /// ir-sanitize-gpurun sits next to ir-sanitize.
