@@ -105,6 +105,43 @@ nlohmann::ordered_json triedJSON(const GridChoice &G) {
   return Tried;
 }
 
+nlohmann::ordered_json gridChoiceJSON(const GridChoice &G) {
+  return {{"kernel", irs::spelling(G.Role)},
+          {"plain_blocks", G.PlainBlocks},
+          {"plain_ms", G.PlainMs},
+          {"plain_registers", G.PlainRegisters},
+          {"grid_stride_blocks", G.StridedBlocks},
+          {"grid_stride_ms", G.StridedMs},
+          {"grid_stride_registers", G.StridedRegisters},
+          {"grid_stride_tried", triedJSON(G)},
+          {"timed", G.Strided ? "grid-stride" : "plain"}};
+}
+
+nlohmann::ordered_json timingJSON(const RunPlan &P, const RunResults &R,
+                                  const Timing &T) {
+  double Ratio = ratioToOriginal(R, T);
+  nlohmann::ordered_json Row = {
+      {"kernel", irs::spelling(T.Role)},
+      {"l2", l2State(T)},
+      {"median_ms", T.MedianMs},
+      {"min_ms", T.MinMs},
+      {"samples", T.Samples},
+      {"launches_per_sample", T.LaunchesPerSample},
+      {"bytes", T.Bytes},
+      {"grid_x", T.GridX},
+      {"grid_stride", T.GridStride},
+      {"bytes_per_second", bytesPerSecond(T)},
+      {"percent_of_peak", percentOfPeak(T, R)},
+      {"percent_of_attainable", percentOfAttainable(T, R)},
+      {"ratio_to_original", Ratio},
+      {"floor_ratio", floorRatio(R, T)}};
+  if (double Target = targetRatio(P, T.Role)) {
+    Row["target_ratio"] = Target;
+    Row["meets_target"] = Ratio > 0 && Ratio <= Target;
+  }
+  return Row;
+}
+
 const char *verdict(const CheckResult &C) {
   return !C.Ran      ? "SKIPPED"
          : C.Passed  ? "PASS"
@@ -200,39 +237,10 @@ void printJSON(std::ostream &OS, const RunPlan &P, const RunResults &R) {
                            {"detail", C.Detail}});
   J["grid_stride"] = ordered_json::array();
   for (const GridChoice &G : R.Grids)
-    J["grid_stride"].push_back(
-        {{"kernel", irs::spelling(G.Role)},
-         {"plain_blocks", G.PlainBlocks},
-         {"plain_ms", G.PlainMs},
-         {"plain_registers", G.PlainRegisters},
-         {"grid_stride_blocks", G.StridedBlocks},
-         {"grid_stride_ms", G.StridedMs},
-         {"grid_stride_registers", G.StridedRegisters},
-         {"grid_stride_tried", triedJSON(G)},
-         {"timed", G.Strided ? "grid-stride" : "plain"}});
+    J["grid_stride"].push_back(gridChoiceJSON(G));
   J["timings"] = ordered_json::array();
-  for (const Timing &T : R.Timings) {
-    double Ratio = ratioToOriginal(R, T);
-    ordered_json Row = {{"kernel", irs::spelling(T.Role)},
-                        {"l2", l2State(T)},
-                        {"median_ms", T.MedianMs},
-                        {"min_ms", T.MinMs},
-                        {"samples", T.Samples},
-                        {"launches_per_sample", T.LaunchesPerSample},
-                        {"bytes", T.Bytes},
-                        {"grid_x", T.GridX},
-                        {"grid_stride", T.GridStride},
-                        {"bytes_per_second", bytesPerSecond(T)},
-                        {"percent_of_peak", percentOfPeak(T, R)},
-                        {"percent_of_attainable", percentOfAttainable(T, R)},
-                        {"ratio_to_original", Ratio},
-                        {"floor_ratio", floorRatio(R, T)}};
-    if (double Target = targetRatio(P, T.Role)) {
-      Row["target_ratio"] = Target;
-      Row["meets_target"] = Ratio > 0 && Ratio <= Target;
-    }
-    J["timings"].push_back(std::move(Row));
-  }
+  for (const Timing &T : R.Timings)
+    J["timings"].push_back(timingJSON(P, R, T));
   CheckTally T = tally(R.Checks);
   RunVerdict V = verdict(T);
   J["summary"] = {{"passed", T.Passed},
