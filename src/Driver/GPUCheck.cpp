@@ -403,11 +403,14 @@ Expected<GPUCheckResult> runGPUCheck(const GPUCheckRequest &R,
     return Spec.takeError();
   std::string SpecName =
       R.SpecPath.empty() ? R.InputPath + " (inferred launch)" : R.SpecPath;
-  if (R.PrintStages || R.PrintLaunch) {
+  if (R.PrintLaunch) {
+    if (Error E = checkLaunch(*Checked, *Spec, SpecName))
+      Result.LaunchRefusal = asToolError(std::move(E), ExitCode::BadInput);
+    return Result;
+  }
+  if (R.PrintStages) {
     if (Error E = checkLaunch(*Checked, *Spec, SpecName))
       return E;
-    if (R.PrintLaunch)
-      return Result;
     auto Stages = gpuCheckStages(*Checked, *In->M, *Spec, R);
     if (!Stages)
       return Stages.takeError();

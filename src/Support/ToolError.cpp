@@ -1,6 +1,8 @@
 //===- ToolError.cpp - An error that carries an exit code -----------------===//
 #include "ir-sanitize/Support/ToolError.h"
 
+#include <optional>
+
 using namespace llvm;
 
 namespace irs {
@@ -9,6 +11,19 @@ char ToolError::ID = 0;
 
 std::error_code ToolError::convertToErrorCode() const {
   return inconvertibleErrorCode();
+}
+
+ToolError asToolError(Error E, ExitCode Default) {
+  std::optional<ExitCode> Code;
+  std::string Message;
+  handleAllErrors(std::move(E), [&](const ErrorInfoBase &EI) {
+    if (!Code)
+      Code = EI.isA<ToolError>() ? static_cast<const ToolError &>(EI).code()
+                                 : Default;
+    Message += (Message.empty() ? "" : "; ") + EI.message();
+  });
+  assert(Code && "asToolError of success");
+  return ToolError(Code.value_or(Default), std::move(Message));
 }
 
 } // namespace irs

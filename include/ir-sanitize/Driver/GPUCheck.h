@@ -25,6 +25,7 @@
 #include "ir-sanitize/Launch/RunPlan.h"
 #include "ir-sanitize/Support/Diagnostics.h"
 #include "ir-sanitize/Support/LaunchManifest.h"
+#include "ir-sanitize/Support/ToolError.h"
 
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Error.h"
@@ -95,7 +96,10 @@ struct GPUCheckRequest {
 struct GPUCheckResult {
   std::vector<PipelineStage> Stages;    ///< With PrintStages, nothing else.
   std::optional<InferredLaunch> Launch; ///< The launch, when inferred.
-  std::string Dir;                      ///< The directory written.
+  /// With PrintLaunch: why the launch printed would be refused (its
+  /// accesses not proven in bounds, ...); the table shows what to size.
+  std::optional<ToolError> LaunchRefusal;
+  std::string Dir; ///< The directory written.
   /// The runner's exit code when it ran; else NotRun says why not
   /// ("--no-run given", "no usable CUDA device here", ...).
   std::optional<int> RunnerExit;

@@ -39,6 +39,11 @@ inline llvm::Error makeToolError(ExitCode Code, const llvm::Twine &Message) {
   return llvm::make_error<ToolError>(Code, Message.str());
 }
 
+/// \p E (not success) as one ToolError, to keep beside a result: the
+/// first error's code where it is a ToolError, else \p Default; the
+/// messages of several joined by "; ".
+ToolError asToolError(llvm::Error E, ExitCode Default);
+
 } // namespace irs
 
 #endif

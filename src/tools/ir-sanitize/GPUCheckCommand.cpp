@@ -252,6 +252,8 @@ int GPUCheckCommand::run() {
     if (Error E = writeFileAtomically(
             "-", [&](raw_ostream &OS) { R->Launch->print(OS); }))
       return reportError(std::move(E), ToolName);
+    if (R->LaunchRefusal) // after the table, which shows what to size
+      return reportError(make_error<ToolError>(*R->LaunchRefusal), ToolName);
     return static_cast<int>(ExitCode::Ok);
   }
   if (O.PrintPipeline)

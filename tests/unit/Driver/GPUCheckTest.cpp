@@ -87,3 +87,28 @@ TEST_CASE("runGPUCheck with PrintStages writes nothing and lists the stages",
   CHECK(StringRef(Line).ends_with(
       ">,default<O2>' | llc -mcpu=sm_90 -mattr=+ptx78 -asm-verbose=false"));
 }
+
+TEST_CASE("runGPUCheck with PrintLaunch returns a launch it refuses, and why",
+          "[GPUCheck]") {
+  GPUCheckRequest R;
+  R.InputPath = sourcePath("tests/lit/tools/gpu-check/Inputs/bounds/"
+                           "unguarded.ll");
+  R.PrintLaunch = true;
+  CollectingDiagnosticHandler Diags;
+  // 1,024 threads on 1,024 elements: in bounds.
+  R.Launch.Dims = {1024};
+  Expected<GPUCheckResult> Exact = runGPUCheck(R, Diags);
+  REQUIRE(static_cast<bool>(Exact));
+  CHECK(Exact->Launch);
+  CHECK(!Exact->LaunchRefusal);
+  CHECK(Exact->Dir.empty());
+  // 1,024 threads on 1,000: the table still comes back, with the refusal.
+  R.Launch.Dims = {1000};
+  Expected<GPUCheckResult> Over = runGPUCheck(R, Diags);
+  REQUIRE(static_cast<bool>(Over));
+  REQUIRE(Over->Launch);
+  REQUIRE(Over->LaunchRefusal);
+  CHECK(Over->LaunchRefusal->code() == ExitCode::BadInput);
+  CHECK(StringRef(Over->LaunchRefusal->message())
+            .contains("the launch is not proven in bounds"));
+}

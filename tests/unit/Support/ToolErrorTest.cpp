@@ -23,3 +23,19 @@ TEST_CASE("a tool error carries its exit code and message", "[ToolError]") {
         ExitCode::BadInput);
   CHECK(codeOf(Error::success()) == ExitCode::Ok);
 }
+
+TEST_CASE("asToolError keeps the first code and every message", "[ToolError]") {
+  ToolError One = asToolError(makeToolError(ExitCode::Usage, "bad flag"),
+                              ExitCode::BadInput);
+  CHECK(One.code() == ExitCode::Usage);
+  CHECK(One.message() == "bad flag");
+  ToolError Other = asToolError(
+      createStringError(inconvertibleErrorCode(), "other"), ExitCode::Findings);
+  CHECK(Other.code() == ExitCode::Findings);
+  ToolError Both =
+      asToolError(joinErrors(makeToolError(ExitCode::NoEnzyme, "first"),
+                             makeToolError(ExitCode::Usage, "second")),
+                  ExitCode::BadInput);
+  CHECK(Both.code() == ExitCode::NoEnzyme);
+  CHECK(Both.message() == "first; second");
+}
