@@ -12,6 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../../../Inputs/host-threads.h"
+
 typedef void Kernel(void *acc, const int32_t *idx, const int32_t *val);
 static Kernel *GatherI32, *GatherF64, *UniformF32;
 typedef void Kernel2D(int32_t *acc, const int32_t *val, int64_t n,
@@ -111,17 +113,6 @@ static void *lane(void *Arg) {
   return 0;
 }
 
-// Runs \p Body in lanes 0 to N - 1, each a thread, meeting at the barrier.
-static void runWarp(unsigned N, void *(*Body)(void *)) {
-  pthread_barrier_init(&Barrier, 0, N);
-  pthread_t T[Lanes];
-  for (unsigned L = 0; L < N; ++L)
-    pthread_create(&T[L], 0, Body, (void *)(uintptr_t)L);
-  for (unsigned L = 0; L < N; ++L)
-    pthread_join(T[L], 0);
-  pthread_barrier_destroy(&Barrier);
-}
-
 static int scenario(const char *Name, unsigned N, int (*IndexOf)(unsigned)) {
   Active = N;
   memset(AccI, 0, sizeof AccI);
@@ -137,7 +128,7 @@ static int scenario(const char *Name, unsigned N, int (*IndexOf)(unsigned)) {
       WantF += Val[L];
     }
   }
-  runWarp(N, lane);
+  runThreads(&Barrier, N, lane);
   int Bad = AccF[0] != (float)WantF;
   for (unsigned I = 0; I < Lanes; ++I)
     Bad |= AccI[I] != WantI[I] || AccD[I] != (double)WantI[I];
@@ -177,7 +168,7 @@ static int broadcast2D(int64_t N, int64_t Stride, int8_t K1, int8_t K2) {
     int64_t Col = K1 ? (int64_t)L % N : 3, Row = K2 ? (int64_t)L / N : 5;
     Want[Row * Stride + Col] += Val[L];
   }
-  runWarp(Lanes, lane2D);
+  runThreads(&Barrier, Lanes, lane2D);
   return memcmp(Acc2D, Want, sizeof Want) != 0;
 }
 

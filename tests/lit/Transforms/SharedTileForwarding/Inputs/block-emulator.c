@@ -10,6 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../../../Inputs/host-threads.h"
+
 typedef void Kernel(float *a, float *b, float *c, int64_t n, int64_t tiles);
 
 enum { Tile = 4, N = 16, Threads = Tile * Tile };
@@ -40,16 +42,9 @@ static void *thread(void *Arg) {
 static void launch(Kernel *K) {
   Running = K;
   memset(C, 0, sizeof C);
-  pthread_barrier_init(&Barrier, 0, Threads);
   for (CtaY = 0; CtaY < N / Tile; ++CtaY)
-    for (CtaX = 0; CtaX < N / Tile; ++CtaX) {
-      pthread_t T[Threads];
-      for (unsigned I = 0; I < Threads; ++I)
-        pthread_create(&T[I], 0, thread, (void *)(uintptr_t)I);
-      for (unsigned I = 0; I < Threads; ++I)
-        pthread_join(T[I], 0);
-    }
-  pthread_barrier_destroy(&Barrier);
+    for (CtaX = 0; CtaX < N / Tile; ++CtaX)
+      runThreads(&Barrier, Threads, thread);
 }
 
 // A and B column-major, C = A * B.
