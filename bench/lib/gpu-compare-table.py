@@ -10,20 +10,34 @@ over BASE's (the A/B ratio a speed target is stated in; under 1 is faster)
 and NEW's checks. Exit status 1 when a check of NEW failed or a report is
 missing from NEW.
 """
+import importlib.util
 import json
 import os
 import sys
+
+here = os.path.dirname(os.path.abspath(__file__))
+spec = importlib.util.spec_from_file_location("table", os.path.join(here, "gpu-report-table.py"))
+table = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(table)
 
 
 def load(path):
     with open(path) as f:
         r = json.load(f)
-    timings = {(t["kernel"], t.get("l2", "warm")): t for t in r["timings"]}
-    return timings, r["checks"]
+    return table.timings_of(r), r
 
 
-def pair(base, new, key, fmt):
-    return " / ".join(fmt(base.get((key, l2)), new.get((key, l2))) for l2 in ("warm", "cold"))
+def reverse_ratio(t):
+    """Reverse / original of timings t, per L2 state."""
+    return lambda l2: "%.3f" % t["reverse", l2]["ratio_to_original"] if ("reverse", l2) in t else "—"
+
+
+def reverse_over(bt, nt):
+    """New's reverse median over base's, per L2 state."""
+    def f(l2):
+        b, n = bt.get(("reverse", l2)), nt.get(("reverse", l2))
+        return "%.3f" % (n["median_ms"] / b["median_ms"]) if b and n else "—"
+    return f
 
 
 def main():
@@ -41,23 +55,13 @@ def main():
             status = 1
             continue
         try:
-            (bt, _), (nt, checks) = load(os.path.join(base_dir, name)), load(new_path)
+            (bt, _), (nt, nr) = load(os.path.join(base_dir, name)), load(new_path)
         except (OSError, ValueError, KeyError) as e:
             sys.exit("gpu-compare-table.py: %s: %s" % (name, e))
-        status |= any(c["result"] == "FAIL" for c in checks)
-
-        def ratio(t):
-            return lambda l2: "%.3f" % t[("reverse", l2)]["ratio_to_original"] \
-                if ("reverse", l2) in t else "—"
-
-        def over(b, n):
-            return "%.3f" % (n["median_ms"] / b["median_ms"]) if b and n else "—"
-
-        both = lambda f: " / ".join(f(l2) for l2 in ("warm", "cold"))
+        status |= any(c["result"] == "FAIL" for c in nr["checks"])
         print("| %s | %s | %s | %s | %s |" % (
-            name[: -len(".json")], both(ratio(bt)), both(ratio(nt)),
-            pair(bt, nt, "reverse", over),
-            ", ".join("%s %s" % (c["name"], c["result"]) for c in checks)))
+            name[: -len(".json")], table.both(reverse_ratio(bt)), table.both(reverse_ratio(nt)),
+            table.both(reverse_over(bt, nt)), table.checks_of(nr)))
     return status
 
 

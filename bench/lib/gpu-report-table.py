@@ -25,6 +25,21 @@ def reports(args):
             yield a
 
 
+def timings_of(r):
+    """A report's timings by (kernel, L2 state). Reports from before the
+    cold-L2 timings have no "l2": they are warm."""
+    return {(x["kernel"], x.get("l2", "warm")): x for x in r["timings"]}
+
+
+def checks_of(r):
+    return ", ".join("%s %s" % (c["name"], c["result"]) for c in r["checks"])
+
+
+def both(fmt):
+    """fmt of each L2 state, warm / cold."""
+    return " / ".join(fmt(l2) for l2 in ("warm", "cold"))
+
+
 def row(path):
     with open(path) as f:
         r = json.load(f)
@@ -36,12 +51,7 @@ def row_of(name, r):
     case, _, size = name.rpartition(".n")
     if not case:
         case, size = name, None
-    checks = ", ".join("%s %s" % (c["name"], c["result"]) for c in r["checks"])
-    # Reports from before the cold-L2 timings have no "l2": they are warm.
-    t = {(x["kernel"], x.get("l2", "warm")): x for x in r["timings"]}
-
-    def both(fmt):
-        return " / ".join(fmt(l2) for l2 in ("warm", "cold"))
+    t = timings_of(r)
 
     def ratio(k):
         return lambda l2: "%.2f" % t[k, l2]["ratio_to_original"] if (k, l2) in t else "—"
@@ -58,7 +68,7 @@ def row_of(name, r):
         return "%.2f" % x["floor_ratio"] if x and x.get("floor_ratio") else "—"
 
     return "| %s | %s | %s | %s | %s | %s | %s | %s |" % (
-        case, "2^" + size if size else "—", checks, both(micros), both(ratio("forward")),
+        case, "2^" + size if size else "—", checks_of(r), both(micros), both(ratio("forward")),
         both(ratio("reverse")), " / ".join(peak(k) for k in ("original", "forward", "reverse")),
         " / ".join(floor(k) for k in ("forward", "reverse")))
 
