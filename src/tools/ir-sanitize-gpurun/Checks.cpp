@@ -230,9 +230,10 @@ struct DotTerms {
   double Sum = 0;
   ScaledNorm Terms;
   void add(const HostBuffer &A, const HostBuffer &B) {
-    Sum += dot(A, B);
-    for (uint64_t I = 0; I < A.count(); ++I)
-      Terms.add(A.get(I) * B.get(I));
+    forEachProduct(A, B, [this](double P) {
+      Sum += P;
+      Terms.add(P);
+    });
   }
 };
 } // namespace

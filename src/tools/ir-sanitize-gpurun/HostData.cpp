@@ -144,12 +144,10 @@ HostBuffer randomDirection(ElementType Type, uint64_t Count, uint64_t Seed) {
   return H;
 }
 
-namespace {
 void requireSameShape(const HostBuffer &A, const HostBuffer &B) {
   if (A.Type != B.Type || A.Bytes.size() != B.Bytes.size())
     throw std::invalid_argument("buffers of different types or sizes");
 }
-} // namespace
 
 BufferSet directions(const RunPlan &P, bool ForWrt, uint64_t Salt) {
   BufferSet Dirs;
@@ -195,10 +193,8 @@ uint64_t countDifferences(const HostBuffer &A, const HostBuffer &B) {
 }
 
 double dot(const HostBuffer &A, const HostBuffer &B) {
-  requireSameShape(A, B);
   double S = 0;
-  for (uint64_t I = 0; I < A.count(); ++I)
-    S += A.get(I) * B.get(I);
+  forEachProduct(A, B, [&S](double P) { S += P; });
   return S;
 }
 

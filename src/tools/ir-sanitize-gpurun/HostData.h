@@ -57,6 +57,17 @@ BufferSet initialOutputs(const RunPlan &P);
 // The functions of two buffers require the same type and count
 // (std::invalid_argument otherwise): they never read past either.
 
+/// Throws std::invalid_argument unless A and B have one type and count.
+void requireSameShape(const HostBuffer &A, const HostBuffer &B);
+
+/// Calls Visit(A[i] * B[i]), in double precision, for every i in order.
+template <typename Fn>
+void forEachProduct(const HostBuffer &A, const HostBuffer &B, Fn Visit) {
+  requireSameShape(A, B);
+  for (uint64_t I = 0; I < A.count(); ++I)
+    Visit(A.get(I) * B.get(I));
+}
+
 /// X + Scale * V, element by element, rounded to X's type.
 HostBuffer axpy(const HostBuffer &X, double Scale, const HostBuffer &V);
 
