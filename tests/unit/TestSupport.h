@@ -94,6 +94,53 @@ inline ExitCode codeOf(llvm::Error E) {
   return Code;
 }
 
+/// A call with a bundle of a tag no policy names ("foo"), which the default
+/// policy stashes.
+inline constexpr const char *UnknownBundleModule = R"(
+declare void @f(i32)
+define void @g() {
+  call void @f(i32 1) [ "foo"(i32 7) ]
+  ret void
+}
+)";
+
+/// \p M as LLVM assembly.
+inline std::string printModule(const llvm::Module &M) {
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  M.print(OS, nullptr);
+  return S;
+}
+
+/// Whether \p E is success (consumes it either way).
+inline bool succeeded(llvm::Error E) {
+  bool Failed = static_cast<bool>(E);
+  llvm::consumeError(std::move(E));
+  return !Failed;
+}
+
+/// A fresh directory, removed with everything in it by the destructor.
+struct WorkDir {
+  llvm::SmallString<256> Dir;
+  explicit WorkDir(llvm::StringRef Prefix = "irs-enzyme-test") {
+    REQUIRE(!llvm::sys::fs::createUniqueDirectory(Prefix, Dir));
+  }
+  ~WorkDir() { llvm::sys::fs::remove_directories(Dir); }
+  std::string path(llvm::StringRef Name) const {
+    llvm::SmallString<256> P(Dir);
+    llvm::sys::path::append(P, Name);
+    return std::string(P);
+  }
+  std::string write(llvm::StringRef Name, llvm::StringRef Text) const {
+    std::string P = path(Name);
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(P, EC);
+    REQUIRE(!EC);
+    OS << Text;
+    return P;
+  }
+};
+
 /// The paths of the entries of \p Dir (none when it is missing), in
 /// directory order.
 inline std::vector<std::string> entriesOf(llvm::StringRef Dir) {

@@ -15,14 +15,6 @@ using namespace irs::test;
 
 namespace {
 
-const char *const Bundled = R"(
-declare void @f(i32)
-define void @g() {
-  call void @f(i32 1) [ "foo"(i32 7) ]
-  ret void
-}
-)";
-
 const char *const Clean = R"(
 define void @g() {
   ret void
@@ -41,7 +33,7 @@ TEST_CASE("runCheck prints the findings and says whether the module is clean",
           "[Driver][Check]") {
   WorkDir Dir("irs-check-job");
   CheckRequest Req;
-  Req.Input = Dir.write("in.ll", Bundled);
+  Req.Input = Dir.write("in.ll", UnknownBundleModule);
   Req.Output = Dir.path("findings.txt");
   LLVMContext Ctx;
   CollectingDiagnosticHandler Diags;
@@ -96,7 +88,7 @@ define void @g() {
 TEST_CASE("runCheck: a plugin that is not one is refused", "[Driver][Check]") {
   WorkDir Dir("irs-check-job");
   CheckRequest Req;
-  Req.Input = Dir.write("in.ll", Bundled);
+  Req.Input = Dir.write("in.ll", UnknownBundleModule);
   Req.Output = Dir.path("findings.txt");
   Req.EnzymePlugin = fakePlugin("NotAPlugin.so");
   LLVMContext Ctx;

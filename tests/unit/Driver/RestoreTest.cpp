@@ -14,15 +14,6 @@ using namespace irs::test;
 
 namespace {
 
-/// A bundle the default policy stashes.
-const char *const Bundled = R"(
-declare void @f(i32)
-define void @g() {
-  call void @f(i32 1) [ "foo"(i32 7) ]
-  ret void
-}
-)";
-
 unsigned bundlesIn(const Module &M) {
   unsigned N = 0;
   for (const Function &F : M)
@@ -37,7 +28,7 @@ unsigned bundlesIn(const Module &M) {
 
 TEST_CASE("restoreModule puts a stashed bundle back", "[Driver][Restore]") {
   LLVMContext Ctx;
-  auto M = parseModule(Ctx, Bundled);
+  auto M = parseModule(Ctx, UnknownBundleModule);
   REQUIRE(static_cast<bool>(sanitizeModule(*M, SanitizeConfig())));
   REQUIRE(bundlesIn(*M) == 0);
   RestoreStats Stats = restoreModule(*M);
@@ -51,7 +42,7 @@ TEST_CASE("runRestore reads, restores, writes and reports",
           "[Driver][Restore]") {
   WorkDir Dir("irs-restore-job");
   SanitizeRequest San;
-  San.Input = Dir.write("in.ll", Bundled);
+  San.Input = Dir.write("in.ll", UnknownBundleModule);
   San.Output = Dir.path("clean.ll");
   LLVMContext Ctx;
   CollectingDiagnosticHandler Ignored;

@@ -12,6 +12,7 @@
 
 #include "CatchCompat.h"
 #include "TestPaths.h"
+#include "TestSupport.h"
 
 #include <string>
 #include <vector>
@@ -42,28 +43,6 @@ inline std::vector<EnzymeSnapshot> enzymeSnapshots() {
   }
   return Snapshots;
 }
-
-/// A fresh directory, removed with everything in it by the destructor.
-struct WorkDir {
-  llvm::SmallString<256> Dir;
-  explicit WorkDir(llvm::StringRef Prefix = "irs-enzyme-test") {
-    REQUIRE(!llvm::sys::fs::createUniqueDirectory(Prefix, Dir));
-  }
-  ~WorkDir() { llvm::sys::fs::remove_directories(Dir); }
-  std::string path(llvm::StringRef Name) const {
-    llvm::SmallString<256> P(Dir);
-    llvm::sys::path::append(P, Name);
-    return std::string(P);
-  }
-  std::string write(llvm::StringRef Name, llvm::StringRef Text) const {
-    std::string P = path(Name);
-    std::error_code EC;
-    llvm::raw_fd_ostream OS(P, EC);
-    REQUIRE(!EC);
-    OS << Text;
-    return P;
-  }
-};
 
 /// Enzyme on \p Dir's in.ll (written here if absent) with \p Plugin; output
 /// and log named after \p Stem.

@@ -10,16 +10,6 @@ using namespace llvm;
 using namespace irs;
 using namespace irs::test;
 
-namespace {
-/// Whether \p E is success (consumes it either way).
-bool succeeded(Error E) {
-  bool Failed = static_cast<bool>(E);
-  consumeError(std::move(E));
-  return !Failed;
-}
-
-} // namespace
-
 TEST_CASE("BundlePolicy defaults: jl_roots keep, gc-transition lower, "
           "others stash",
           "[BundlePolicy]") {

@@ -29,7 +29,7 @@ TEST_CASE("kinds have names; no handler means ignored", "[Diagnostics]") {
         0);
   CollectingDiagnosticHandler H;
   CHECK(&orIgnore(&H) == &H);
-  DiagnosticHandler &Ignore = orIgnore(nullptr);
+  irs::DiagnosticHandler &Ignore = orIgnore(nullptr);
   CHECK(&Ignore == &orIgnore(nullptr));
   Ignore.warning("goes nowhere"); // and does not crash
 }

@@ -15,20 +15,12 @@ using namespace irs::test;
 namespace {
 
 /// A fresh directory with an existing file "in.ll" and a link to it.
-struct Scratch {
-  SmallString<128> Dir;
-  Scratch() {
-    REQUIRE(!sys::fs::createUniqueDirectory("irs-outputs", Dir));
+struct InputAndLink : WorkDir {
+  InputAndLink() : WorkDir("irs-outputs") {
     std::error_code EC;
-    raw_fd_ostream(at("in.ll"), EC) << "x";
+    raw_fd_ostream(path("in.ll"), EC) << "x";
     REQUIRE(!EC);
-    REQUIRE(!sys::fs::create_link("in.ll", at("link.ll")));
-  }
-  ~Scratch() { sys::fs::remove_directories(Dir); }
-  std::string at(StringRef Name) const {
-    SmallString<128> P(Dir);
-    sys::path::append(P, Name);
-    return std::string(P);
+    REQUIRE(!sys::fs::create_link("in.ll", path("link.ll")));
   }
 };
 
@@ -39,45 +31,45 @@ std::string messageOf(Error E) { return toString(std::move(E)); }
 TEST_CASE("sameFile compares existing files by inode, others by canonical "
           "path",
           "[OutputSafety]") {
-  Scratch S;
-  CHECK(sameFile(S.at("in.ll"), S.at("link.ll")));
-  CHECK(sameFile(S.at("new.ll"), S.at("sub/../new.ll")));
-  CHECK(sameFile(S.at("new.ll"), S.at("./new.ll")));
-  CHECK_FALSE(sameFile(S.at("new.ll"), S.at("other.ll")));
-  CHECK_FALSE(sameFile(S.at("in.ll"), S.at("new.ll")));
+  InputAndLink S;
+  CHECK(sameFile(S.path("in.ll"), S.path("link.ll")));
+  CHECK(sameFile(S.path("new.ll"), S.path("sub/../new.ll")));
+  CHECK(sameFile(S.path("new.ll"), S.path("./new.ll")));
+  CHECK_FALSE(sameFile(S.path("new.ll"), S.path("other.ll")));
+  CHECK_FALSE(sameFile(S.path("in.ll"), S.path("new.ll")));
 }
 
 TEST_CASE("checkDistinctFiles refuses an output that is an input or another "
           "output",
           "[OutputSafety]") {
-  Scratch S;
+  InputAndLink S;
   JobFiles F;
-  F.ModuleInput = {"the input", S.at("in.ll")};
-  F.ModuleOutput = {"-o", S.at("out.ll")};
-  F.Outputs = {{"--report", S.at("r.json")}};
+  F.ModuleInput = {"the input", S.path("in.ll")};
+  F.ModuleOutput = {"-o", S.path("out.ll")};
+  F.Outputs = {{"--report", S.path("r.json")}};
   CHECK(!checkDistinctFiles(F));
 
-  F.Outputs = {{"--report", S.at("out.ll")}};
+  F.Outputs = {{"--report", S.path("out.ll")}};
   Error E = checkDistinctFiles(F);
   CHECK(codeOf(checkDistinctFiles(F)) == ExitCode::Usage);
-  CHECK(messageOf(std::move(E)) == "-o " + S.at("out.ll") + " and --report " +
-                                       S.at("out.ll") +
+  CHECK(messageOf(std::move(E)) == "-o " + S.path("out.ll") + " and --report " +
+                                       S.path("out.ll") +
                                        " name the same file; nothing was "
                                        "written");
 
-  F.Outputs = {{"--report", S.at("link.ll")}};
+  F.Outputs = {{"--report", S.path("link.ll")}};
   CHECK(codeOf(checkDistinctFiles(F)) == ExitCode::Usage);
 
   // -o may name the input; another output may not.
   F.Outputs = {};
-  F.ModuleOutput = {"-o", S.at("link.ll")};
+  F.ModuleOutput = {"-o", S.path("link.ll")};
   CHECK(!checkDistinctFiles(F));
-  F.Outputs = {{"--manifest", S.at("in.ll")}};
+  F.Outputs = {{"--manifest", S.path("in.ll")}};
   CHECK(codeOf(checkDistinctFiles(F)) == ExitCode::Usage);
   // Nor may -o name any other input (a plugin, a spec).
   F.Outputs = {};
-  F.ModuleInput = {"the input", S.at("other.ll")};
-  F.Inputs = {{"--enzyme-plugin", S.at("in.ll")}};
+  F.ModuleInput = {"the input", S.path("other.ll")};
+  F.Inputs = {{"--enzyme-plugin", S.path("in.ll")}};
   CHECK(codeOf(checkDistinctFiles(F)) == ExitCode::Usage);
 }
 
@@ -110,15 +102,15 @@ TEST_CASE("checkDistinctFiles lets one output alone write to stdout",
 
 TEST_CASE("checkDistinctFiles refuses an input inside an output directory",
           "[OutputSafety]") {
-  Scratch S;
+  InputAndLink S;
   JobFiles F;
-  F.Inputs = {{"the input", S.at("in.ll")}};
-  F.OutputDirs = {{"--emit-dir", S.at("plan")}};
+  F.Inputs = {{"the input", S.path("in.ll")}};
+  F.OutputDirs = {{"--emit-dir", S.path("plan")}};
   CHECK(!checkDistinctFiles(F));
   F.OutputDirs = {{"--emit-dir", std::string(S.Dir)}};
   CHECK(codeOf(checkDistinctFiles(F)) == ExitCode::Usage);
   // A sibling whose name starts with the directory's is not inside it.
-  F.OutputDirs = {{"--emit-dir", S.at("in")}};
+  F.OutputDirs = {{"--emit-dir", S.path("in")}};
   CHECK(!checkDistinctFiles(F));
 }
 

@@ -28,18 +28,11 @@ auto writeFile(StringRef Text) {
   };
 }
 
-struct Scratch {
-  SmallString<128> Root;
-  Scratch() { REQUIRE(!sys::fs::createUniqueDirectory("irs-staged", Root)); }
-  ~Scratch() { sys::fs::remove_directories(Root); }
-  std::string path(StringRef Name) const { return (Root + "/" + Name).str(); }
-};
-
 } // namespace
 
 TEST_CASE("a staged directory appears whole, named as the request says",
           "[StagedDirectory]") {
-  Scratch S;
+  WorkDir S("irs-staged");
   StagedDirectoryRequest R;
   R.Requested = S.path("out") + "/"; // a trailing separator is the same
   std::string Shown;
@@ -56,7 +49,7 @@ TEST_CASE("a staged directory appears whole, named as the request says",
   // Only the directory itself is left beside it: no staging copy.
   std::error_code EC;
   unsigned Entries = 0;
-  for (sys::fs::directory_iterator It(S.Root, EC), End; It != End && !EC;
+  for (sys::fs::directory_iterator It(S.Dir, EC), End; It != End && !EC;
        It.increment(EC))
     ++Entries;
   CHECK(Entries == 1);
@@ -65,7 +58,7 @@ TEST_CASE("a staged directory appears whole, named as the request says",
 TEST_CASE("a non-empty directory is replaced only with Force; a failed write "
           "leaves the old one",
           "[StagedDirectory]") {
-  Scratch S;
+  WorkDir S("irs-staged");
   StagedDirectoryRequest R;
   R.Requested = S.path("out");
   R.Flag = "--emit-dir";

@@ -17,22 +17,6 @@ using namespace llvm;
 using namespace irs::test;
 using namespace irs;
 
-namespace {
-/// Whether \p E is success (consumes it either way).
-bool succeeded(Error E) {
-  bool Failed = static_cast<bool>(E);
-  consumeError(std::move(E));
-  return !Failed;
-}
-
-std::string print(const Module &M) {
-  std::string S;
-  raw_string_ostream OS(S);
-  M.print(OS, nullptr);
-  return S;
-}
-} // namespace
-
 TEST_CASE("normalizeBundles on Julia's alloc-opt test module (corpus)",
           "[BundleNormalize]") {
   std::string Path = corpusPath("julia_alloc-opt-gcframe.ll");
@@ -42,7 +26,7 @@ TEST_CASE("normalizeBundles on Julia's alloc-opt test module (corpus)",
   auto LM = readModule(Path, Ctx);
   REQUIRE(static_cast<bool>(LM));
   Module &M = *LM->M;
-  std::string Original = print(M);
+  std::string Original = printModule(M);
 
   BundleReport Report;
   CHECK(normalizeBundles(M, BundlePolicy(), &Report));
@@ -61,15 +45,15 @@ TEST_CASE("normalizeBundles on Julia's alloc-opt test module (corpus)",
   // again: its stashed bundle is put back, then stashed again under the same
   // key; the call left without bundles is not visited.
   BundleReport Again;
-  std::string Once = print(M);
+  std::string Once = printModule(M);
   normalizeBundles(M, BundlePolicy(), &Again);
   CHECK(Again.count(BundleAction::Stash) == 1);
-  CHECK(print(M) == Once);
+  CHECK(printModule(M) == Once);
 
   RestoreStats Stats = restoreBundles(M);
   CHECK(Stats.Bundles == 2);
   CHECK(Stats.Lost == 0);
-  CHECK(print(M) == Original);
+  CHECK(printModule(M) == Original);
 }
 
 TEST_CASE("lower falls back to keep, with a note, where it cannot apply",

@@ -18,13 +18,6 @@ using namespace irs::test;
 
 namespace {
 
-std::string print(const Module &M) {
-  std::string S;
-  raw_string_ostream OS(S);
-  M.print(OS, nullptr);
-  return S;
-}
-
 /// A call with a bundle of an unknown tag, which the default policy stashes,
 /// with and without operands.
 constexpr const char *Stashable = R"(
@@ -49,39 +42,39 @@ TEST_CASE("restoring stashed bundles gives back the module",
           "[BundleRestore]") {
   LLVMContext Ctx;
   auto M = parseModule(Ctx, Stashable);
-  std::string Original = print(*M);
+  std::string Original = printModule(*M);
   stash(*M);
-  CHECK(print(*M) != Original);
+  CHECK(printModule(*M) != Original);
   RestoreStats Stats = restoreBundles(*M);
   CHECK(Stats.Calls == 1);
   CHECK(Stats.Bundles == 2);
   CHECK(Stats.Lost == 0);
   CHECK(Stats.OrphanMarkers == 0);
   CHECK_FALSE(verifyModule(*M, &errs()));
-  CHECK(print(*M) == Original);
+  CHECK(printModule(*M) == Original);
 }
 
 TEST_CASE("a module without stash records is left as it was",
           "[BundleRestore]") {
   LLVMContext Ctx;
   auto M = parseModule(Ctx, Stashable);
-  std::string Original = print(*M);
+  std::string Original = printModule(*M);
   RestoreStats Stats = restoreBundles(*M);
   CHECK(Stats.Calls == 0);
   CHECK(Stats.Bundles == 0);
-  CHECK(print(*M) == Original);
+  CHECK(printModule(*M) == Original);
 }
 
 TEST_CASE("the pass restores and reports into the run's results",
           "[BundleRestore]") {
   LLVMContext Ctx;
   auto M = parseModule(Ctx, Stashable);
-  std::string Original = print(*M);
+  std::string Original = printModule(*M);
   stash(*M);
   PassResults Results;
   REQUIRE_FALSE(errorToBool(runPipeline(*M, "ir-sanitize-restore", &Results)));
   const RestoreStats &Stats = Results.get<RestoreStats>();
   CHECK(Stats.Calls == 1);
   CHECK(Stats.Bundles == 2);
-  CHECK(print(*M) == Original);
+  CHECK(printModule(*M) == Original);
 }

@@ -32,13 +32,6 @@ namespace {
 const std::string HostKernels =
     sourcePath("tests/unit/Transforms/Inputs/host_kernels.ll");
 
-std::string printModule(const Module &M) {
-  std::string S;
-  raw_string_ostream OS(S);
-  M.print(OS, nullptr);
-  return S;
-}
-
 std::unique_ptr<Module> load(StringRef Path, LLVMContext &Ctx) {
   Expected<LoadedModule> L = readModule(Path, Ctx);
   if (!L)

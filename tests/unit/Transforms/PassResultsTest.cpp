@@ -98,7 +98,7 @@ TEST_CASE("a failure goes to the store, or to the context without one",
   PassResults R;
   reportPassFailure(*M, &R, "p", makeToolError(ExitCode::Usage, "bad"));
   CHECK(codeOf(R.takeFailure()) == ExitCode::Usage);
-  struct Collect final : DiagnosticHandler {
+  struct Collect final : llvm::DiagnosticHandler {
     std::string &Seen;
     explicit Collect(std::string &Seen) : Seen(Seen) {}
     bool handleDiagnostics(const DiagnosticInfo &DI) override {
