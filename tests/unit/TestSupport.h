@@ -141,6 +141,14 @@ struct WorkDir {
   }
 };
 
+/// The contents of the file at \p Path (the test fails where it cannot be
+/// read).
+inline std::string readText(const llvm::Twine &Path) {
+  auto Buf = llvm::MemoryBuffer::getFile(Path);
+  REQUIRE(Buf);
+  return (*Buf)->getBuffer().str();
+}
+
 /// The paths of the entries of \p Dir (none when it is missing), in
 /// directory order.
 inline std::vector<std::string> entriesOf(llvm::StringRef Dir) {

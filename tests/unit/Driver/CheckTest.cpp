@@ -5,7 +5,6 @@
 #include "ir-sanitize/Driver/Check.h"
 
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
 
 #include <cstdlib>
 
@@ -20,12 +19,6 @@ define void @g() {
   ret void
 }
 )";
-
-std::string contentsOf(StringRef Path) {
-  auto Buf = MemoryBuffer::getFile(Path);
-  REQUIRE(Buf);
-  return (*Buf)->getBuffer().str();
-}
 
 } // namespace
 
@@ -42,7 +35,7 @@ TEST_CASE("runCheck prints the findings and says whether the module is clean",
   CHECK_FALSE(Job->Clean);
   CHECK(Job->Module);
   CHECK(Diags.Messages.empty());
-  CHECK(contentsOf(Req.Output) ==
+  CHECK(readText(Req.Output) ==
         Req.Input + ": 1 call sites with bundles Enzyme rejects:\n"
                     "  g: call to f: bundle \"foo\" (1 operands): rejected "
                     "by every Enzyme\n");
@@ -73,7 +66,7 @@ define void @g() {
   CHECK_FALSE(Job->Clean);
   REQUIRE(Job->Enzyme);
   CHECK(Job->Enzyme->Probed == 2);
-  CHECK(contentsOf(Req.Output) ==
+  CHECK(readText(Req.Output) ==
         Req.Input +
             ": 1 call sites with bundles this Enzyme rejects:\n"
             "  g: call to f: bundle \"bar\" (0 operands): rejected "
@@ -110,7 +103,7 @@ TEST_CASE("runCheck on a clean module, as JSON", "[Driver][Check]") {
   Expected<CheckJobResult> Job = runCheck(Req, Ctx, Diags);
   REQUIRE(static_cast<bool>(Job));
   CHECK(Job->Clean);
-  Expected<json::Value> Doc = json::parse(contentsOf(Req.Output));
+  Expected<json::Value> Doc = json::parse(readText(Req.Output));
   REQUIRE(static_cast<bool>(Doc));
   CHECK(Doc->getAsObject()->getBoolean("clean") == true);
 }

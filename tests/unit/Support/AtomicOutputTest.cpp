@@ -7,7 +7,6 @@
 #include "llvm/IR/Instruction.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
@@ -89,9 +88,7 @@ TEST_CASE("writeFileAtomically keeps a symbolic link pointing at its file",
   sys::fs::file_status Status;
   REQUIRE(!sys::fs::status(Link, Status, /*Follow=*/false));
   CHECK(Status.type() == sys::fs::file_type::symlink_file);
-  auto Buf = MemoryBuffer::getFile(Target);
-  REQUIRE(Buf);
-  CHECK((*Buf)->getBuffer() == "new");
+  CHECK(readText(Target) == "new");
   sys::fs::remove(Link);
   sys::fs::remove(Target);
 }
@@ -129,9 +126,7 @@ TEST_CASE("AtomicOutputFile shows the file only on commit", "[AtomicOutput]") {
     CHECK_FALSE(sys::fs::exists(Path));
     REQUIRE(!(*F)->commit());
     CHECK(listDir(Dir) == std::vector<std::string>{"out.json"});
-    auto Buf = MemoryBuffer::getFile(Path);
-    REQUIRE(Buf);
-    CHECK((*Buf)->getBuffer() == "contents");
+    CHECK(readText(Path) == "contents");
   }
   SECTION("a write error fails the commit and leaves nothing") {
     // /dev/full is written in place; its error surfaces on commit.

@@ -1,9 +1,8 @@
 #include "ir-sanitize/Support/ChildProcess.h"
 
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
 
-#include "CatchCompat.h"
+#include "../TestSupport.h"
 
 #include <chrono>
 #include <csignal>
@@ -11,6 +10,7 @@
 
 using namespace llvm;
 using namespace irs;
+using namespace irs::test;
 
 namespace {
 
@@ -22,11 +22,7 @@ struct TempLog {
     ::close(FD);
   }
   ~TempLog() { sys::fs::remove(Path); }
-  std::string contents() const {
-    auto Buf = MemoryBuffer::getFile(Path);
-    REQUIRE(Buf);
-    return (*Buf)->getBuffer().str();
-  }
+  std::string contents() const { return readText(Path); }
 };
 
 ChildOutcome runShell(StringRef Script, StringRef Log, unsigned Timeout = 0) {

@@ -4,7 +4,6 @@
 #include "../TestSupport.h"
 
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
@@ -12,11 +11,6 @@ using namespace irs;
 using namespace irs::test;
 
 namespace {
-
-std::string readText(const Twine &Path) {
-  auto B = MemoryBuffer::getFile(Path);
-  return B ? (*B)->getBuffer().str() : "<missing>";
-}
 
 /// Writes FILE with \p Text into the directory it is given.
 auto writeFile(StringRef Text) {
