@@ -192,10 +192,4 @@ uint64_t countDifferences(const HostBuffer &A, const HostBuffer &B) {
   return N;
 }
 
-double dot(const HostBuffer &A, const HostBuffer &B) {
-  double S = 0;
-  forEachProduct(A, B, [&S](double P) { S += P; });
-  return S;
-}
-
 } // namespace gpurun

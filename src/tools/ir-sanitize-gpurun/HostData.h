@@ -74,9 +74,6 @@ HostBuffer axpy(const HostBuffer &X, double Scale, const HostBuffer &V);
 /// Number of elements whose bytes differ.
 uint64_t countDifferences(const HostBuffer &A, const HostBuffer &B);
 
-/// Sum of A[i] * B[i] in double precision.
-double dot(const HostBuffer &A, const HostBuffer &B);
-
 } // namespace gpurun
 
 #endif
