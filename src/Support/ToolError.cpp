@@ -13,13 +13,17 @@ std::error_code ToolError::convertToErrorCode() const {
   return inconvertibleErrorCode();
 }
 
+ExitCode exitCodeOf(const ErrorInfoBase &EI, ExitCode Default) {
+  return EI.isA<ToolError>() ? static_cast<const ToolError &>(EI).code()
+                             : Default;
+}
+
 ToolError asToolError(Error E, ExitCode Default) {
   std::optional<ExitCode> Code;
   std::string Message;
   handleAllErrors(std::move(E), [&](const ErrorInfoBase &EI) {
     if (!Code)
-      Code = EI.isA<ToolError>() ? static_cast<const ToolError &>(EI).code()
-                                 : Default;
+      Code = exitCodeOf(EI, Default);
     Message += (Message.empty() ? "" : "; ") + EI.message();
   });
   assert(Code && "asToolError of success");

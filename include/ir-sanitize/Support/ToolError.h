@@ -39,6 +39,10 @@ inline llvm::Error makeToolError(ExitCode Code, const llvm::Twine &Message) {
   return llvm::make_error<ToolError>(Code, Message.str());
 }
 
+/// The exit code of one error: a ToolError's own, else \p Default. Of
+/// several joined errors the first one's decides (reportError, asToolError).
+ExitCode exitCodeOf(const llvm::ErrorInfoBase &EI, ExitCode Default);
+
 /// \p E (not success) as one ToolError, to keep beside a result: the
 /// first error's code where it is a ToolError, else \p Default; the
 /// messages of several joined by "; ".

@@ -54,9 +54,7 @@ int reportError(Error E, StringRef Tool, ExitCode Default) {
   int Code = -1;
   handleAllErrors(std::move(E), [&](const ErrorInfoBase &EI) {
     if (Code < 0)
-      Code = exitCode(EI.isA<ToolError>()
-                          ? static_cast<const ToolError &>(EI).code()
-                          : Default);
+      Code = exitCode(exitCodeOf(EI, Default));
     errs() << Tool << ": error: " << keepOnOneLine(EI.message()) << "\n";
   });
   return Code < 0 ? exitCode(Default) : Code;

@@ -39,3 +39,15 @@ TEST_CASE("asToolError keeps the first code and every message", "[ToolError]") {
   CHECK(Both.code() == ExitCode::NoEnzyme);
   CHECK(Both.message() == "first; second");
 }
+
+TEST_CASE("exitCodeOf reads a ToolError's code, else the default",
+          "[ToolError]") {
+  handleAllErrors(
+      makeToolError(ExitCode::NoEnzyme, "x"), [](const ErrorInfoBase &EI) {
+        CHECK(exitCodeOf(EI, ExitCode::BadInput) == ExitCode::NoEnzyme);
+      });
+  handleAllErrors(createStringError(inconvertibleErrorCode(), "y"),
+                  [](const ErrorInfoBase &EI) {
+                    CHECK(exitCodeOf(EI, ExitCode::Usage) == ExitCode::Usage);
+                  });
+}
