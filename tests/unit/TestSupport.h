@@ -122,7 +122,7 @@ inline bool succeeded(llvm::Error E) {
 /// A fresh directory, removed with everything in it by the destructor.
 struct WorkDir {
   llvm::SmallString<256> Dir;
-  explicit WorkDir(llvm::StringRef Prefix = "irs-enzyme-test") {
+  explicit WorkDir(llvm::StringRef Prefix = "irs-test") {
     REQUIRE(!llvm::sys::fs::createUniqueDirectory(Prefix, Dir));
   }
   ~WorkDir() { llvm::sys::fs::remove_directories(Dir); }

@@ -17,9 +17,7 @@ namespace {
 /// A fresh directory with an existing file "in.ll" and a link to it.
 struct InputAndLink : WorkDir {
   InputAndLink() : WorkDir("irs-outputs") {
-    std::error_code EC;
-    raw_fd_ostream(path("in.ll"), EC) << "x";
-    REQUIRE(!EC);
+    write("in.ll", "x");
     REQUIRE(!sys::fs::create_link("in.ll", path("link.ll")));
   }
 };
